@@ -1,0 +1,195 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// Input is one file handed to a reader.
+type Input struct {
+	// Name is the file's name in messages: its path relative to the
+	// ingested root.
+	Name string
+	// Path is the file on disk, for readers that hand a large file to the
+	// store's own scanner instead of reading R.
+	Path string
+	// Gzip tells that Path is gzip-compressed; R is always decompressed.
+	Gzip bool
+	// R is the decompressed content.
+	R io.Reader
+}
+
+// Format is one input format: how to recognise it and how to read it.
+type Format struct {
+	// Name names the format in ingested_files and in messages, such as
+	// "wrk2" or "k6-ndjson".
+	Name string
+	// Priority orders detection where two formats could claim a file:
+	// lower is tried first.
+	Priority int
+	// Detect reports whether the first bytes of a file (at most HeadBytes,
+	// decompressed) are of this format.
+	Detect func(head []byte) bool
+	// Read decodes the input into the sink.
+	Read func(in *Input, sink model.Sink) error
+}
+
+// HeadBytes is how much of a file detection looks at.
+const HeadBytes = 64 << 10
+
+var formats []*Format
+
+// register adds a format to the detection list.
+func register(f *Format) {
+	formats = append(formats, f)
+	sort.SliceStable(formats, func(i, j int) bool {
+		if formats[i].Priority != formats[j].Priority {
+			return formats[i].Priority < formats[j].Priority
+		}
+		return formats[i].Name < formats[j].Name
+	})
+}
+
+// Formats lists the known formats in detection order.
+func Formats() []*Format { return append([]*Format(nil), formats...) }
+
+// Detect returns the format of the head of a file, or nil.
+func Detect(head []byte) *Format {
+	for _, f := range formats {
+		if f.Detect(head) {
+			return f
+		}
+	}
+	return nil
+}
+
+// MaxExpansion bounds how far a gzip file may expand: a file whose content
+// grows beyond MaxExpansion times its compressed size (and beyond
+// MinExpansionLimit) is refused as a likely gzip bomb. Real k6 NDJSON
+// streams compress about 20 to 1.
+const (
+	MaxExpansion      = 200
+	MinExpansionLimit = 64 << 20
+)
+
+// opened is a file opened for reading, decompressed where needed.
+type opened struct {
+	Input
+	head  []byte
+	close func() error
+}
+
+// open opens a file, decompresses it if it is gzip, and reads its head.
+func open(path, name string) (*opened, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	br := bufio.NewReaderSize(f, 256<<10)
+	o := &opened{Input: Input{Name: name, Path: path}, close: f.Close}
+	magic, _ := br.Peek(2)
+	var r io.Reader = br
+	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			f.Close()
+			return nil, Errorf(name, 0, 0, "gzip: %v", err)
+		}
+		limit := max(st.Size()*MaxExpansion, MinExpansionLimit)
+		o.Gzip = true
+		r = bufio.NewReaderSize(&limitedReader{r: zr, left: limit, name: name, limit: limit}, 256<<10)
+	}
+	rb := r.(*bufio.Reader)
+	head, err := rb.Peek(HeadBytes)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		f.Close()
+		if se, ok := err.(*SyntaxError); ok {
+			return nil, se
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	o.head = head
+	o.R = rb
+	return o, nil
+}
+
+// limitedReader fails, instead of ending quietly, when its input goes on
+// past the limit.
+type limitedReader struct {
+	r     io.Reader
+	left  int64
+	limit int64
+	name  string
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, &SyntaxError{File: l.name, Msg: fmt.Sprintf("%v: gzip content exceeds %d bytes (%dx its compressed size); refused as a likely gzip bomb", ErrTooLarge, l.limit, MaxExpansion)}
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if err != nil && err != io.EOF {
+		return n, Errorf(l.name, 0, 0, "gzip: %v", err)
+	}
+	return n, err
+}
+
+// DetectFile opens a file and returns its detected format, or nil.
+func DetectFile(path string) (*Format, error) {
+	o, err := open(path, filepath.Base(path))
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	return Detect(o.head), nil
+}
+
+// ReadFile reads one file with its detected format into the sink, for
+// callers that do not need a store (tests, notebooks, other tools).
+func ReadFile(path string, sink model.Sink) (*Format, error) {
+	o, err := open(path, filepath.Base(path))
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	f := Detect(o.head)
+	if f == nil {
+		return nil, fmt.Errorf("%s: %w", o.Name, ErrUnknownFormat)
+	}
+	return f, f.Read(&o.Input, sink)
+}
+
+// hasPrefixLine reports whether any of the first lines of head starts with
+// prefix after leading spaces are trimmed.
+func hasLine(head []byte, pred func(line string) bool) bool {
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		var line []byte
+		if i < 0 {
+			line, head = head, nil
+		} else {
+			line, head = head[:i], head[i+1:]
+		}
+		if pred(strings.TrimSpace(string(line))) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,64 @@
+package ingest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MaxLineBytes is the longest line a text reader accepts. No load tool
+// prints a longer one; a longer line is an error, not a reason to use
+// unbounded memory.
+const MaxLineBytes = 1 << 20
+
+// Lines scans the lines of a text input and keeps their numbers. Line ends
+// may be LF or CRLF.
+type Lines struct {
+	in   *Input
+	s    *bufio.Scanner
+	n    int
+	text string
+	err  error
+}
+
+// NewLines returns a line scanner over the input.
+func NewLines(in *Input) *Lines {
+	s := bufio.NewScanner(in.R)
+	s.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
+	return &Lines{in: in, s: s}
+}
+
+// Scan advances to the next line.
+func (l *Lines) Scan() bool {
+	if l.err != nil {
+		return false
+	}
+	if !l.s.Scan() {
+		if err := l.s.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				l.err = Errorf(l.in.Name, l.n+1, 0, "line longer than %d bytes: not a load-tool report", MaxLineBytes)
+			} else {
+				l.err = fmt.Errorf("%s: %w", l.in.Name, err)
+			}
+		}
+		return false
+	}
+	l.n++
+	l.text = strings.TrimSuffix(l.s.Text(), "\r")
+	return true
+}
+
+// Text is the current line without its line end.
+func (l *Lines) Text() string { return l.text }
+
+// Line is the 1-based number of the current line.
+func (l *Lines) Line() int { return l.n }
+
+// Err is the first error met while scanning.
+func (l *Lines) Err() error { return l.err }
+
+// Errorf returns a *SyntaxError at the current line.
+func (l *Lines) Errorf(col int, format string, args ...any) *SyntaxError {
+	return Errorf(l.in.Name, l.n, col, format, args...)
+}

@@ -1,0 +1,179 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// ManifestName is the file name of a folder's labels manifest.
+const ManifestName = "wra.toml"
+
+// Manifest maps the files of a folder to labels. It is read from wra.toml
+// at the root of an ingested folder:
+//
+//	ignore = ["harness/**", "README.md"]   # files that are not records
+//
+//	[labels]                                # labels of every file
+//	database = "postgresql"
+//
+//	[[files]]                               # labels captured from the path
+//	pattern = "wrk2/{server}/{test}-r{target_rps}-p{round}.txt"
+//	labels = { tool_note = "fixed rate" }
+//
+//	[[files]]                               # fixed labels for a glob
+//	glob = "k6/*.ndjson.gz"
+//	labels = { test = "ladder" }
+//
+// In a pattern, {name} captures part of one path segment as the label
+// name; in patterns and globs * matches within a segment and ** across
+// segments. Paths are relative to the folder, with forward slashes. Every
+// entry that matches a file adds its labels, later entries overriding
+// earlier ones.
+type Manifest struct {
+	Ignore []string          `toml:"ignore"`
+	Labels map[string]string `toml:"labels"`
+	Files  []ManifestEntry   `toml:"files"`
+
+	ignore []*regexp.Regexp
+}
+
+// ManifestEntry is one [[files]] table of a manifest.
+type ManifestEntry struct {
+	Pattern string            `toml:"pattern"`
+	Glob    string            `toml:"glob"`
+	Labels  map[string]string `toml:"labels"`
+
+	re *regexp.Regexp
+}
+
+// ReadManifest reads the manifest of a folder; a folder without one has an
+// empty manifest.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, ManifestName)
+	m := &Manifest{}
+	md, err := toml.DecodeFile(path, m)
+	if errors.Is(err, os.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, Errorf(path, pe.Position.Line, pe.Position.Col, "%s", pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, [labels] or [[files]] with pattern or glob and labels", und[0].String())
+	}
+	for _, g := range m.Ignore {
+		re, err := compileTemplate(g, false)
+		if err != nil {
+			return nil, Errorf(path, 0, 0, "ignore %q: %v", g, err)
+		}
+		m.ignore = append(m.ignore, re)
+	}
+	for i := range m.Files {
+		e := &m.Files[i]
+		switch {
+		case e.Pattern != "" && e.Glob != "":
+			return nil, Errorf(path, 0, 0, "[[files]] entry %d has both pattern and glob: expected one", i+1)
+		case e.Pattern != "":
+			e.re, err = compileTemplate(e.Pattern, true)
+		case e.Glob != "":
+			e.re, err = compileTemplate(e.Glob, false)
+		default:
+			return nil, Errorf(path, 0, 0, "[[files]] entry %d: expected a pattern or a glob", i+1)
+		}
+		if err != nil {
+			return nil, Errorf(path, 0, 0, "[[files]] entry %d: %v", i+1, err)
+		}
+	}
+	return m, nil
+}
+
+var labelName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// compileTemplate turns a pattern with {name} captures (when captures is
+// true), * and ** into an anchored regular expression.
+func compileTemplate(t string, captures bool) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	seen := map[string]bool{}
+	for i := 0; i < len(t); {
+		switch {
+		case strings.HasPrefix(t[i:], "**/"):
+			b.WriteString("(?:.*/)?")
+			i += 3
+		case strings.HasPrefix(t[i:], "**"):
+			b.WriteString(".*")
+			i += 2
+		case t[i] == '*':
+			b.WriteString("[^/]*")
+			i++
+		case t[i] == '?':
+			b.WriteString("[^/]")
+			i++
+		case t[i] == '{' && captures:
+			j := strings.IndexByte(t[i:], '}')
+			if j < 0 {
+				return nil, fmt.Errorf("unclosed { in %q", t)
+			}
+			name := t[i+1 : i+j]
+			if !labelName.MatchString(name) {
+				return nil, fmt.Errorf("label name %q in %q: expected lower-case letters, digits and _", name, t)
+			}
+			if seen[name] {
+				return nil, fmt.Errorf("label {%s} appears twice in %q", name, t)
+			}
+			seen[name] = true
+			fmt.Fprintf(&b, "(?P<%s>[^/]+?)", name)
+			i += j + 1
+		default:
+			b.WriteString(regexp.QuoteMeta(t[i : i+1]))
+			i++
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
+
+// Ignored reports whether a path (relative to the folder) is listed under
+// ignore.
+func (m *Manifest) Ignored(rel string) bool {
+	for _, re := range m.ignore {
+		if re.MatchString(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// LabelsFor returns the labels the manifest gives a path relative to the
+// folder.
+func (m *Manifest) LabelsFor(rel string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m.Labels {
+		out[k] = v
+	}
+	for _, e := range m.Files {
+		sub := e.re.FindStringSubmatch(rel)
+		if sub == nil {
+			continue
+		}
+		for i, name := range e.re.SubexpNames() {
+			if name != "" {
+				out[name] = sub[i]
+			}
+		}
+		for k, v := range e.Labels {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,360 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// Store is where the walker loads files: the DuckDB store implements it.
+type Store interface {
+	// IngestedHash returns the SHA-256 of a source as it was last loaded.
+	IngestedHash(ctx context.Context, source string) (sha string, ok bool, err error)
+	// Load replaces the rows of f.Source by what fill writes, in one
+	// transaction: when fill or the commit fails, nothing of the file is
+	// kept and its earlier rows stay as they were.
+	Load(ctx context.Context, f model.File, fill func(model.Sink) error) (rows int64, err error)
+}
+
+// Status is what became of one file.
+type Status int
+
+const (
+	Loaded    Status = iota // new, rows stored
+	Replaced                // changed since the last ingest, rows replaced
+	Unchanged               // same hash as stored: nothing to do
+	Skipped                 // not a record wra reads
+	Failed                  // malformed or unreadable: nothing stored
+)
+
+var statusNames = [...]string{"loaded", "replaced", "unchanged", "skipped", "failed"}
+
+func (s Status) String() string { return statusNames[s] }
+
+// FileResult is the outcome of one file.
+type FileResult struct {
+	Source string
+	Format string
+	Status Status
+	Rows   int64
+	Bytes  int64
+	// Reason says why a file was skipped; Err why it failed.
+	Reason string
+	Err    error
+}
+
+// Options are the settings of one ingest.
+type Options struct {
+	// Labels from the command line, which override the manifest and the
+	// record.
+	Labels map[string]string
+	// Strict makes a file of no known format a failure, not a skip.
+	Strict bool
+	// Progress, when set, is called before each file with the count of
+	// files done and in all, and the bytes done and in all.
+	Progress func(p Progress)
+}
+
+// Progress is the state of a long ingest.
+type Progress struct {
+	Files, TotalFiles int
+	Bytes, TotalBytes int64
+	Current           string
+}
+
+// Result is the outcome of an ingest.
+type Result struct {
+	Files []FileResult
+}
+
+// Count returns how many files ended with a status.
+func (r *Result) Count(s Status) int {
+	n := 0
+	for _, f := range r.Files {
+		if f.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Rows returns the rows stored by this ingest.
+func (r *Result) Rows() int64 {
+	var n int64
+	for _, f := range r.Files {
+		n += f.Rows
+	}
+	return n
+}
+
+// job is one file to ingest.
+type job struct {
+	path   string // on disk
+	source string // as stored
+	rel    string // relative to its root, for the manifest
+	man    *Manifest
+	size   int64
+	skip   string // reason to skip without reading
+}
+
+// Ingest loads files and folders into the store. Folders are walked
+// recursively in lexical order; hidden files and folders are skipped, and
+// a folder's wra.toml gives labels to its files. A file that fails is
+// reported in the result and the rest still load; the error returned is
+// for what stops the whole ingest (the store failing, ctx cancelled).
+func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Result, error) {
+	var jobs []job
+	for _, p := range paths {
+		js, err := collect(p)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, js...)
+	}
+	var total int64
+	for _, j := range jobs {
+		total += j.size
+	}
+	res := &Result{}
+	var done int64
+	for i, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Files: i, TotalFiles: len(jobs), Bytes: done, TotalBytes: total, Current: j.source})
+		}
+		fr, err := ingestFile(ctx, st, j, opts)
+		done += j.size
+		if err != nil {
+			return res, err
+		}
+		res.Files = append(res.Files, fr)
+	}
+	if opts.Progress != nil {
+		opts.Progress(Progress{Files: len(jobs), TotalFiles: len(jobs), Bytes: done, TotalBytes: total})
+	}
+	return res, nil
+}
+
+// collect lists the files below a path.
+func collect(root string) ([]job, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []job{{path: root, source: filepath.Base(root), rel: filepath.Base(root), man: &Manifest{}, size: info.Size()}}, nil
+	}
+	man, err := ReadManifest(root)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	prefix := filepath.Base(abs)
+	var jobs []job
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == root {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if man.Ignored(rel) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		j := job{path: p, source: path.Join(prefix, rel), rel: rel, man: man}
+		switch {
+		case rel == ManifestName:
+			return nil
+		case man.Ignored(rel):
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			t, err := os.Stat(p)
+			switch {
+			case err != nil:
+				j.skip = fmt.Sprintf("broken symbolic link: %v", err)
+			case t.IsDir():
+				j.skip = "symbolic link to a folder: not followed"
+			case !t.Mode().IsRegular():
+				j.skip = "not a regular file"
+			default:
+				j.size = t.Size()
+			}
+		case !d.Type().IsRegular():
+			j.skip = "not a regular file"
+		case strings.HasSuffix(p, ".duckdb") || strings.HasSuffix(p, ".duckdb.wal"):
+			j.skip = "a DuckDB database, not a record"
+		default:
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			j.size = info.Size()
+		}
+		jobs = append(jobs, j)
+		return nil
+	})
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].source < jobs[b].source })
+	return jobs, err
+}
+
+// ingestFile loads one file; the error is for what stops the ingest.
+func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult, error) {
+	fr := FileResult{Source: j.source, Bytes: j.size}
+	if j.skip != "" {
+		fr.Status, fr.Reason = Skipped, j.skip
+		return fr, nil
+	}
+	fail := func(err error) (FileResult, error) {
+		fr.Status, fr.Err = Failed, err
+		return fr, nil
+	}
+	sum, err := hashFile(j.path)
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", j.source, err))
+	}
+	old, known, err := st.IngestedHash(ctx, j.source)
+	if err != nil {
+		return fr, err
+	}
+	if known && old == sum {
+		fr.Status = Unchanged
+		return fr, nil
+	}
+	o, err := open(j.path, j.source)
+	if err != nil {
+		return fail(err)
+	}
+	defer o.close()
+	f := Detect(o.head)
+	if f == nil {
+		if opts.Strict {
+			return fail(fmt.Errorf("%s: %w (--strict)", j.source, ErrUnknownFormat))
+		}
+		fr.Status, fr.Reason = Skipped, describeUnknown(o.head)
+		return fr, nil
+	}
+	fr.Format = f.Name
+	labels := j.man.LabelsFor(j.rel)
+	rows, err := st.Load(ctx, model.File{Source: j.source, SHA256: sum, Format: f.Name}, func(s model.Sink) error {
+		return f.Read(&o.Input, &labelSink{Sink: s, manifest: labels, override: opts.Labels, name: j.source})
+	})
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) || errors.Is(err, ErrTooLarge) || errors.As(err, new(*LabelError)) {
+			return fail(err)
+		}
+		if ctx.Err() != nil {
+			return fr, ctx.Err()
+		}
+		return fail(fmt.Errorf("%s: %w", j.source, err))
+	}
+	fr.Rows = rows
+	fr.Status = Loaded
+	if known {
+		fr.Status = Replaced
+	}
+	return fr, nil
+}
+
+// describeUnknown says what a file of no known format looks like.
+func describeUnknown(head []byte) string {
+	switch {
+	case len(head) == 0:
+		return "empty file"
+	case !isText(head):
+		return "binary content of no known format"
+	}
+	return "no known format"
+}
+
+func isText(b []byte) bool {
+	for _, c := range b {
+		if c == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func hashFile(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// LabelError is a label that does not fit its column.
+type LabelError struct {
+	File string
+	Err  error
+}
+
+func (e *LabelError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *LabelError) Unwrap() error { return e.Err }
+
+// labelSink applies labels to what a reader writes: the manifest's fill
+// what the record leaves unset, the command line's override everything.
+type labelSink struct {
+	model.Sink
+	manifest map[string]string
+	override map[string]string
+	name     string
+}
+
+func (s *labelSink) Run(r *model.Run) error {
+	for _, k := range model.SortedKeys(s.manifest) {
+		if _, set := r.Label(k); !set {
+			if err := r.SetLabel(k, s.manifest[k]); err != nil {
+				return &LabelError{File: s.name, Err: fmt.Errorf("wra.toml %w", err)}
+			}
+		}
+	}
+	for _, k := range model.SortedKeys(s.override) {
+		if err := r.SetLabel(k, s.override[k]); err != nil {
+			return &LabelError{File: s.name, Err: fmt.Errorf("--label %w", err)}
+		}
+	}
+	return s.Sink.Run(r)
+}
+
+func (s *labelSink) Memory(m *model.MemoryPoint) error {
+	if v, ok := s.override["server"]; ok {
+		m.Server = v
+	} else if m.Server == "" {
+		m.Server = s.manifest["server"]
+	}
+	return s.Sink.Memory(m)
+}

@@ -1,0 +1,236 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// RunID is the id of the run with the given index in a source file.
+func RunID(source string, index int) string {
+	return source + ":" + strconv.Itoa(index)
+}
+
+// Load implements ingest.Store: it replaces the rows of f.Source by what
+// fill writes, in one transaction. Nothing of the file is kept when fill,
+// an append or the commit fails, and its earlier rows are then untouched.
+func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) error) (int64, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	var rows int64
+	err = conn.Raw(func(dc any) error {
+		c := dc.(driver.Conn)
+		ex := dc.(driver.ExecerContext)
+		exec := func(q string, args ...driver.NamedValue) error {
+			_, err := ex.ExecContext(ctx, q, args)
+			return err
+		}
+		if err := exec("BEGIN TRANSACTION"); err != nil {
+			return err
+		}
+		committed := false
+		defer func() {
+			if !committed {
+				// A fresh context: the rollback must run even when ctx
+				// was cancelled.
+				ex.ExecContext(context.Background(), "ROLLBACK", nil)
+			}
+		}()
+		src := []driver.NamedValue{{Ordinal: 1, Value: f.Source}}
+		for _, q := range []string{
+			`DELETE FROM latency_percentiles WHERE run_id IN (SELECT run_id FROM runs WHERE source = ?)`,
+			`DELETE FROM samples WHERE run_id IN (SELECT run_id FROM runs WHERE source = ?)`,
+			`DELETE FROM runs WHERE source = ?`,
+			`DELETE FROM memory_series WHERE source = ?`,
+			`DELETE FROM calibration WHERE source = ?`,
+			`DELETE FROM ingested_files WHERE source = ?`,
+		} {
+			if err := exec(q, src...); err != nil {
+				return err
+			}
+		}
+		sk, err := newSink(c, f)
+		if err != nil {
+			return err
+		}
+		ferr := fill(sk)
+		cerr := sk.close()
+		if ferr != nil {
+			return ferr
+		}
+		if cerr != nil {
+			return cerr
+		}
+		if err := sk.check(); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rows = sk.rows
+		if err := exec(`INSERT INTO ingested_files VALUES (?, ?, ?, ?, ?)`,
+			driver.NamedValue{Ordinal: 1, Value: f.Source},
+			driver.NamedValue{Ordinal: 2, Value: f.SHA256},
+			driver.NamedValue{Ordinal: 3, Value: f.Format},
+			driver.NamedValue{Ordinal: 4, Value: rows},
+			driver.NamedValue{Ordinal: 5, Value: s.opts.Now().UTC()}); err != nil {
+			return err
+		}
+		if err := exec("COMMIT"); err != nil {
+			return err
+		}
+		committed = true
+		return nil
+	})
+	return rows, err
+}
+
+// sink writes one file's values through DuckDB appenders.
+type sink struct {
+	file                               model.File
+	runs, pcts, samples, memory, calib *duckdb.Appender
+	rows                               int64
+	runSeen                            map[int]bool
+	sampleRuns                         map[int]bool
+}
+
+func newSink(c driver.Conn, f model.File) (*sink, error) {
+	s := &sink{file: f, runSeen: map[int]bool{}, sampleRuns: map[int]bool{}}
+	for _, a := range []struct {
+		dst   **duckdb.Appender
+		table string
+	}{{&s.runs, "runs"}, {&s.pcts, "latency_percentiles"}, {&s.samples, "samples"}, {&s.memory, "memory_series"}, {&s.calib, "calibration"}} {
+		app, err := duckdb.NewAppenderFromConn(c, "", a.table)
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("appender for %s: %w", a.table, err)
+		}
+		*a.dst = app
+	}
+	return s, nil
+}
+
+// close flushes and closes every appender and returns the first error.
+func (s *sink) close() error {
+	var first error
+	for _, a := range []*duckdb.Appender{s.runs, s.pcts, s.samples, s.memory, s.calib} {
+		if a == nil {
+			continue
+		}
+		if err := a.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// check verifies that every sample belongs to a stored run.
+func (s *sink) check() error {
+	for i := range s.sampleRuns {
+		if !s.runSeen[i] {
+			return fmt.Errorf("%s: samples of run %d, which the reader never stored", s.file.Source, i)
+		}
+	}
+	return nil
+}
+
+func opt[T any](o model.Opt[T]) driver.Value {
+	if !o.Valid {
+		return nil
+	}
+	return o.V
+}
+
+func str(v string) driver.Value {
+	if v == "" {
+		return nil
+	}
+	return v
+}
+
+func (s *sink) Run(r *model.Run) error {
+	if s.runSeen[r.Index] {
+		return fmt.Errorf("%s: run index %d stored twice", s.file.Source, r.Index)
+	}
+	s.runSeen[r.Index] = true
+	id := RunID(s.file.Source, r.Index)
+	var labels driver.Value
+	if len(r.Labels) > 0 {
+		b, err := json.Marshal(r.Labels) // sorted keys
+		if err != nil {
+			return err
+		}
+		labels = string(b)
+	}
+	var line driver.Value
+	if r.Line > 0 {
+		line = int32(r.Line)
+	}
+	err := s.runs.AppendRow(id, s.file.Source, s.file.SHA256, line, r.Tool, str(r.ToolVersion),
+		str(r.Server), str(r.Database), str(r.Test),
+		opt(r.Round), opt(r.Connections), opt(r.Threads), opt(r.TargetRPS), opt(r.DurationS),
+		opt(r.Requests), opt(r.Responses2xx), opt(r.Non2xx), opt(r.Errors), opt(r.RPS),
+		opt(r.LatencyMeanMS), opt(r.LatencyStdevMS), opt(r.LatencyMaxMS),
+		opt(r.LatencyP50MS), opt(r.LatencyP90MS), opt(r.LatencyP95MS), opt(r.LatencyP99MS), opt(r.LatencyP999MS),
+		r.LatencyCorrected, opt(r.BytesRead),
+		opt(r.CPUServerS), opt(r.CPUServerUserS), opt(r.CPUServerKernelS), opt(r.CPUDBS),
+		opt(r.WorkingSetMB), opt(r.PrivateMB), opt(r.StartupS), opt(r.StartedAt), labels)
+	if err != nil {
+		return fmt.Errorf("%s: run %d: %w", s.file.Source, r.Index, err)
+	}
+	s.rows++
+	for _, p := range r.Percentiles {
+		if err := s.pcts.AppendRow(id, p.Percentile, p.LatencyMS, opt(p.Count), p.Corrected); err != nil {
+			return fmt.Errorf("%s: run %d percentile: %w", s.file.Source, r.Index, err)
+		}
+		s.rows++
+	}
+	return nil
+}
+
+func (s *sink) Sample(run int, p *model.Sample) error {
+	s.sampleRuns[run] = true
+	var status driver.Value
+	if p.Status.Valid {
+		status = int32(p.Status.V)
+	}
+	if err := s.samples.AppendRow(RunID(s.file.Source, run), p.TS, p.Metric, p.Value, status, str(p.Tags)); err != nil {
+		return fmt.Errorf("%s: sample: %w", s.file.Source, err)
+	}
+	s.rows++
+	return nil
+}
+
+func (s *sink) Memory(m *model.MemoryPoint) error {
+	var line driver.Value
+	if m.Line > 0 {
+		line = int32(m.Line)
+	}
+	if err := s.memory.AppendRow(str(m.Server), opt(m.Pass), m.Concurrency, opt(m.WaitMS), m.MemoryMB,
+		opt(m.Requests), opt(m.CPUS), s.file.Source, line); err != nil {
+		return fmt.Errorf("%s: memory point: %w", s.file.Source, err)
+	}
+	s.rows++
+	return nil
+}
+
+func (s *sink) Calibration(c *model.CalibrationPoint) error {
+	var line driver.Value
+	if c.Line > 0 {
+		line = int32(c.Line)
+	}
+	if err := s.calib.AppendRow(s.file.Source, c.Phase, opt(c.UTC), c.Processes, c.MS, line); err != nil {
+		return fmt.Errorf("%s: calibration point: %w", s.file.Source, err)
+	}
+	s.rows++
+	return nil
+}

@@ -1,0 +1,288 @@
+// Package store is wra's DuckDB store: the embedded, versioned schema, the
+// transactional loading of one file at a time through DuckDB's Appender,
+// and the SQL views over the tables. It is the only package that links
+// DuckDB; everything else speaks to it through model values and SQL text.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2" // registers the duckdb driver
+)
+
+//go:embed schema/*.sql
+var schemaFS embed.FS
+
+//go:embed views/*.sql
+var viewsFS embed.FS
+
+// Options are the settings of Open.
+type Options struct {
+	// ReadOnly opens the store for reading: no migration, no writes. The
+	// store must exist.
+	ReadOnly bool
+	// LockTimeout is how long Open waits while another process holds the
+	// store; 0 fails at once.
+	LockTimeout time.Duration
+	// Now gives the time written into ingested_files; time.Now when nil.
+	Now func() time.Time
+}
+
+// Store is an open wra store.
+type Store struct {
+	db   *sql.DB
+	path string
+	opts Options
+}
+
+// ErrNewerStore is returned for a store written by a newer wra.
+var ErrNewerStore = errors.New("store was written by a newer wra")
+
+// BusyError says that another process holds the store.
+type BusyError struct {
+	Path string
+	PID  int // 0 when DuckDB did not say
+}
+
+func (e *BusyError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("store %s is in use by process %d", e.Path, e.PID)
+	}
+	return fmt.Sprintf("store %s is in use by another process", e.Path)
+}
+
+// SchemaVersion is the schema version this wra writes.
+func SchemaVersion() int { return len(migrations()) }
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func migrations() []migration {
+	return readSQLDir(schemaFS, "schema")
+}
+
+func readSQLDir(fsys embed.FS, dir string) []migration {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	var out []migration
+	for _, e := range entries {
+		b, err := fs.ReadFile(fsys, dir+"/"+e.Name())
+		if err != nil {
+			panic(err)
+		}
+		v, _ := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0])
+		out = append(out, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// Open opens (and, unless read-only, creates or migrates) the store at
+// path.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("store %s: %w (run wra ingest first)", path, err)
+		}
+	}
+	s := &Store{path: path, opts: opts}
+	if err := s.connect(ctx); err != nil {
+		return nil, err
+	}
+	if opts.ReadOnly {
+		v, err := s.version(ctx)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		if v > SchemaVersion() {
+			s.Close()
+			return nil, fmt.Errorf("%w: store %s has schema version %d, this wra knows up to %d; upgrade wra", ErrNewerStore, path, v, SchemaVersion())
+		}
+		return s, nil
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+var lockPID = regexp.MustCompile(`PID (\d+)`)
+
+func (s *Store) connect(ctx context.Context) error {
+	dsn := s.path + "?autoinstall_known_extensions=false&autoload_known_extensions=false"
+	if s.opts.ReadOnly {
+		dsn += "&access_mode=READ_ONLY"
+	}
+	deadline := time.Now().Add(s.opts.LockTimeout)
+	for {
+		db, err := sql.Open("duckdb", dsn)
+		if err == nil {
+			err = db.PingContext(ctx)
+			if err != nil {
+				db.Close()
+			}
+		}
+		if err == nil {
+			db.SetMaxOpenConns(1)
+			s.db = db
+			return nil
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "Could not set lock") && !strings.Contains(msg, "Conflicting lock") {
+			return fmt.Errorf("store %s: %w", s.path, err)
+		}
+		if time.Now().After(deadline) {
+			be := &BusyError{Path: s.path}
+			if m := lockPID.FindStringSubmatch(msg); m != nil {
+				be.PID, _ = strconv.Atoi(m[1])
+			}
+			return be
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// version returns the store's schema version, 0 for an empty database.
+func (s *Store) version(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'wra_migrations'`).Scan(&n)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	var v sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT max(version) FROM wra_migrations`).Scan(&v); err != nil {
+		return 0, err
+	}
+	return int(v.Int64), nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	v, err := s.version(ctx)
+	if err != nil {
+		return err
+	}
+	ms := migrations()
+	if v > len(ms) {
+		return fmt.Errorf("%w: store %s has schema version %d, this wra knows up to %d; upgrade wra", ErrNewerStore, s.path, v, len(ms))
+	}
+	if v > 0 && v < len(ms) {
+		if err := s.backup(ctx, v); err != nil {
+			return err
+		}
+	}
+	if v < len(ms) {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS wra_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)`); err != nil {
+			return err
+		}
+		for _, m := range ms[v:] {
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return fmt.Errorf("store %s: migration %s: %w", s.path, m.name, err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO wra_migrations VALUES (?, ?, ?)`, m.version, m.name, s.opts.Now().UTC()); err != nil {
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return s.applyViews(ctx)
+}
+
+// applyViews (re)creates every view; views hold no data, so they always
+// follow this wra's definitions.
+func (s *Store) applyViews(ctx context.Context) error {
+	for _, v := range readSQLDir(viewsFS, "views") {
+		if _, err := s.db.ExecContext(ctx, v.sql); err != nil {
+			return fmt.Errorf("store %s: view %s: %w", s.path, v.name, err)
+		}
+	}
+	return nil
+}
+
+// backup copies the store before a migration, next to it.
+func (s *Store) backup(ctx context.Context, v int) error {
+	if _, err := s.db.ExecContext(ctx, `CHECKPOINT`); err != nil {
+		return err
+	}
+	if err := s.db.Close(); err != nil {
+		return err
+	}
+	dst := fmt.Sprintf("%s.v%d.bak", s.path, v)
+	if err := copyFile(s.path, dst); err != nil {
+		return fmt.Errorf("store %s: backup before migration: %w", s.path, err)
+	}
+	return s.connect(ctx)
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Close closes the store.
+func (s *Store) Close() error {
+	if s.db == nil {
+		return nil
+	}
+	return s.db.Close()
+}
+
+// Path is the store's file.
+func (s *Store) Path() string { return s.path }
+
+// DB gives SQL access for queries, views and reports.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// IngestedHash implements ingest.Store.
+func (s *Store) IngestedHash(ctx context.Context, source string) (string, bool, error) {
+	var sha string
+	err := s.db.QueryRowContext(ctx, `SELECT source_sha256 FROM ingested_files WHERE source = ?`, source).Scan(&sha)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return sha, err == nil, err
+}

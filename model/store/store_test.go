@@ -1,0 +1,94 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+)
+
+func openTemp(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.duckdb"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func count(t *testing.T, s *Store, q string) int {
+	t.Helper()
+	var n int
+	if err := s.DB().QueryRow(q).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return n
+}
+
+func TestLoadRollsBackOnError(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	good := func(sk model.Sink) error {
+		r := &model.Run{Index: 0, Tool: "records", Server: "go", Percentiles: []model.Percentile{{Percentile: 50, LatencyMS: 1}}}
+		if err := sk.Run(r); err != nil {
+			return err
+		}
+		return sk.Sample(0, &model.Sample{Metric: "m", Value: 1})
+	}
+	n, err := s.Load(ctx, model.File{Source: "a.csv", SHA256: "1", Format: "records-csv"}, good)
+	if err != nil || n != 3 {
+		t.Fatalf("Load = %d, %v; want 3 rows", n, err)
+	}
+	bad := errors.New("line 7: broken")
+	_, err = s.Load(ctx, model.File{Source: "a.csv", SHA256: "2", Format: "records-csv"}, func(sk model.Sink) error {
+		for i := 0; i < 5000; i++ { // more than one appender chunk
+			if err := sk.Run(&model.Run{Index: i + 10, Tool: "records"}); err != nil {
+				return err
+			}
+		}
+		return bad
+	})
+	if !errors.Is(err, bad) {
+		t.Fatalf("Load error = %v, want %v", err, bad)
+	}
+	if got := count(t, s, `SELECT count(*) FROM runs`); got != 1 {
+		t.Errorf("runs after failed reload = %d, want the 1 row of the first load", got)
+	}
+	if sha, _, _ := s.IngestedHash(ctx, "a.csv"); sha != "1" {
+		t.Errorf("ingested hash = %q, want 1", sha)
+	}
+	// A changed file replaces its rows and nothing else.
+	if _, err := s.Load(ctx, model.File{Source: "b.csv", SHA256: "9", Format: "records-csv"}, good); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(ctx, model.File{Source: "a.csv", SHA256: "3", Format: "records-csv"}, func(sk model.Sink) error {
+		return sk.Run(&model.Run{Index: 0, Tool: "records", Server: "rust"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(t, s, `SELECT count(*) FROM runs WHERE source='a.csv' AND server='rust'`); got != 1 {
+		t.Errorf("replaced runs = %d, want 1", got)
+	}
+	if got := count(t, s, `SELECT count(*) FROM latency_percentiles`); got != 1 {
+		t.Errorf("percentiles = %d, want only b.csv's 1", got)
+	}
+	if got := count(t, s, `SELECT count(*) FROM samples`); got != 1 {
+		t.Errorf("samples = %d, want only b.csv's 1", got)
+	}
+}
+
+func TestSamplesWithoutRunFail(t *testing.T) {
+	s := openTemp(t)
+	_, err := s.Load(context.Background(), model.File{Source: "x", SHA256: "1", Format: "f"}, func(sk model.Sink) error {
+		return sk.Sample(3, &model.Sample{Metric: "m", Value: 1})
+	})
+	if err == nil {
+		t.Fatal("want an error for samples of a run never stored")
+	}
+	if got := count(t, s, `SELECT count(*) FROM samples`); got != 0 {
+		t.Errorf("samples = %d, want 0", got)
+	}
+}
