@@ -171,7 +171,9 @@ func (t *csvTable) time(col string) (time.Time, bool, error) {
 
 // unitHint explains a number followed by a unit.
 func unitHint(v string) string {
-	i := strings.IndexFunc(v, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.' || r == '-' || r == '+' || r == 'e' || r == 'E') })
+	i := strings.IndexFunc(v, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r == '.' || r == '-' || r == '+' || r == 'e' || r == 'E')
+	})
 	if i > 0 {
 		if _, err := strconv.ParseFloat(v[:i], 64); err == nil {
 			return fmt.Sprintf(" (a number with the unit %q: the column name gives the unit)", v[i:])

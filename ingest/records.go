@@ -32,13 +32,13 @@ var recordAliases = map[string]string{
 	"cpu_postgres_s": "cpu_db_s", "cpu_db_s": "cpu_db_s", "cpu_database_s": "cpu_db_s", "cpu_mysql_s": "cpu_db_s",
 	"working_set_mb": "working_set_mb", "rss_mb": "working_set_mb", "memory_mb": "working_set_mb",
 	"private_mb": "private_mb",
-	"startup_s": "startup_s",
+	"startup_s":  "startup_s",
 	"bytes_read": "bytes_read",
 	"duration_s": "duration_s",
-	"server": "server", "database": "database", "test": "test",
+	"server":     "server", "database": "database", "test": "test",
 	"round": "round", "pass": "round",
 	"connections": "connections", "conns": "connections",
-	"threads": "threads",
+	"threads":    "threads",
 	"target_rps": "target_rps", "rate": "target_rps",
 }
 
