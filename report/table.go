@@ -1,0 +1,441 @@
+// Package report renders wra's results for people and for programs: tables
+// in terminal, Markdown, CSV, JSON and HTML form, plots (gonum/plot, SVG
+// and PNG), and the self-contained HTML report page. It works on values
+// already computed; it reads no files and links no database.
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
+)
+
+// Format is an output format for tables.
+type Format string
+
+const (
+	Table    Format = "table"
+	CSV      Format = "csv"
+	JSON     Format = "json"
+	Markdown Format = "markdown"
+	HTML     Format = "html"
+)
+
+// Formats lists the table formats in the order help texts show them.
+var Formats = []Format{Table, CSV, JSON, Markdown, HTML}
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("--format must be one of %s, not %q", strings.Join(names, ", "), s)
+}
+
+// Cell is a value with a mark: the best value of its column, shown in bold
+// in Markdown and HTML and with a trailing * on a terminal. Machine formats
+// write the bare value.
+type Cell struct {
+	Value any
+	Best  bool
+}
+
+// Column describes one column of a table.
+type Column struct {
+	// Name is the column's name in machine formats (snake_case, unit
+	// suffixed) and, unless Title is set, its heading for people.
+	Name  string
+	Title string
+	// Human formats the value for people (terminal, Markdown, HTML);
+	// machine formats always write the exact value.
+	Human func(v any) string
+}
+
+// Data is a table of values: nil (NULL), string, bool, int64 (or int),
+// float64, time.Time, or a Cell holding one of these.
+type Data struct {
+	Title   string
+	Columns []Column
+	Rows    [][]any
+	// Notes are footnotes: warnings and the method, shown under the table
+	// for people and on stderr or in a notes field for machines.
+	Notes []string
+}
+
+// Columns makes plain columns from names.
+func Columns(names ...string) []Column {
+	cs := make([]Column, len(names))
+	for i, n := range names {
+		cs[i] = Column{Name: n}
+	}
+	return cs
+}
+
+// Write renders a table in a format.
+func Write(w io.Writer, d *Data, f Format) error {
+	switch f {
+	case Table:
+		return writeText(w, d)
+	case CSV:
+		return writeCSV(w, d)
+	case JSON:
+		return writeJSON(w, d)
+	case Markdown:
+		return writeMarkdown(w, d)
+	case HTML:
+		return WriteHTMLTable(w, d, "")
+	}
+	return fmt.Errorf("unknown format %q", f)
+}
+
+func unwrap(v any) (any, bool) {
+	if c, ok := v.(Cell); ok {
+		return c.Value, c.Best
+	}
+	return v, false
+}
+
+// Exact formats a value for machines: the shortest decimal that reads back
+// as the same number, RFC 3339 times, empty for NULL.
+func Exact(v any) string {
+	v, _ = unwrap(v)
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case int:
+		return strconv.Itoa(x)
+	case int32:
+		return strconv.FormatInt(int64(x), 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'f', -1, 32)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case []byte:
+		return string(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func (c Column) heading() string {
+	if c.Title != "" {
+		return c.Title
+	}
+	return c.Name
+}
+
+func (c Column) human(v any) string {
+	v, _ = unwrap(v)
+	if v == nil {
+		return ""
+	}
+	if c.Human != nil {
+		return c.Human(v)
+	}
+	return Exact(v)
+}
+
+func isNumber(v any) bool {
+	v, _ = unwrap(v)
+	switch v.(type) {
+	case int, int32, int64, float32, float64:
+		return true
+	}
+	return false
+}
+
+func writeText(w io.Writer, d *Data) error {
+	if d.Title != "" {
+		if _, err := fmt.Fprintln(w, d.Title); err != nil {
+			return err
+		}
+	}
+	t := table.NewWriter()
+	t.SetStyle(table.StyleLight)
+	t.Style().Format.Header = text.FormatDefault
+	hdr := make(table.Row, len(d.Columns))
+	cfg := make([]table.ColumnConfig, len(d.Columns))
+	for i, c := range d.Columns {
+		hdr[i] = c.heading()
+		cfg[i] = table.ColumnConfig{Number: i + 1}
+	}
+	t.AppendHeader(hdr)
+	numeric := make([]bool, len(d.Columns))
+	for i := range d.Columns {
+		numeric[i] = len(d.Rows) > 0
+		for _, r := range d.Rows {
+			if r[i] != nil && !isNumber(r[i]) {
+				numeric[i] = false
+			}
+		}
+		if numeric[i] {
+			cfg[i].Align = text.AlignRight
+		}
+	}
+	t.SetColumnConfigs(cfg)
+	for _, r := range d.Rows {
+		row := make(table.Row, len(r))
+		for i, v := range r {
+			s := d.Columns[i].human(v)
+			if _, best := unwrap(v); best {
+				s += " *"
+			}
+			row[i] = s
+		}
+		t.AppendRow(row)
+	}
+	if _, err := fmt.Fprintln(w, t.Render()); err != nil {
+		return err
+	}
+	return writeNotes(w, d.Notes, "")
+}
+
+func writeNotes(w io.Writer, notes []string, prefix string) error {
+	for i, n := range notes {
+		if _, err := fmt.Fprintf(w, "%s%s %s\n", prefix, Footmark(i+1), n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Footmark is the superscript number of a footnote, as benchstat prints
+// them.
+func Footmark(n int) string {
+	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	digits := []rune(sup)
+	var b strings.Builder
+	for _, c := range strconv.Itoa(n) {
+		b.WriteRune(digits[c-'0'])
+	}
+	return b.String()
+}
+
+// neutralise keeps a spreadsheet from executing a text cell: a value that
+// starts with =, +, -, @, a tab or a carriage return gets a leading
+// apostrophe. Numbers are written as numbers and left alone.
+func neutralise(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func writeCSV(w io.Writer, d *Data) error {
+	cw := csv.NewWriter(w)
+	hdr := make([]string, len(d.Columns))
+	for i, c := range d.Columns {
+		hdr[i] = neutralise(c.Name)
+	}
+	if err := cw.Write(hdr); err != nil {
+		return err
+	}
+	rec := make([]string, len(d.Columns))
+	for _, r := range d.Rows {
+		for i, v := range r {
+			s := Exact(v)
+			if !isNumber(v) {
+				s = neutralise(s)
+			}
+			rec[i] = s
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// jsonValue is a value as JSON: numbers stay numbers (non-finite ones,
+// which JSON cannot hold, become null).
+func jsonValue(v any) any {
+	v, _ = unwrap(v)
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return json.Number(Exact(x))
+	case float32:
+		return jsonValue(float64(x))
+	case time.Time:
+		return Exact(x)
+	case []byte:
+		return string(x)
+	}
+	return v
+}
+
+func writeJSON(w io.Writer, d *Data) error {
+	var b strings.Builder
+	b.WriteString("[")
+	for ri, r := range d.Rows {
+		if ri > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  {")
+		for i, v := range r {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			k, _ := json.Marshal(d.Columns[i].Name)
+			val, err := json.Marshal(jsonValue(v))
+			if err != nil {
+				return err
+			}
+			b.Write(k)
+			b.WriteString(": ")
+			b.Write(val)
+		}
+		b.WriteString("}")
+	}
+	if len(d.Rows) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// EscapeMarkdown makes text safe in a Markdown table cell: Markdown syntax
+// is backslash-escaped and HTML is written as entities, so a label such as
+// <script> stays text.
+func EscapeMarkdown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '`', '*', '_', '[', ']', '|', '#', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\n', '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func writeMarkdown(w io.Writer, d *Data) error {
+	var b strings.Builder
+	if d.Title != "" {
+		fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(d.Title))
+	}
+	b.WriteString("|")
+	for _, c := range d.Columns {
+		fmt.Fprintf(&b, " %s |", EscapeMarkdown(c.heading()))
+	}
+	b.WriteString("\n|")
+	for i := range d.Columns {
+		if len(d.Rows) > 0 && columnNumeric(d, i) {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range d.Rows {
+		b.WriteString("|")
+		for i, v := range r {
+			s := EscapeMarkdown(d.Columns[i].human(v))
+			if _, best := unwrap(v); best && s != "" {
+				s = "**" + s + "**"
+			}
+			fmt.Fprintf(&b, " %s |", s)
+		}
+		b.WriteString("\n")
+	}
+	if len(d.Notes) > 0 {
+		b.WriteString("\n")
+		for i, n := range d.Notes {
+			fmt.Fprintf(&b, "%s %s  \n", Footmark(i+1), EscapeMarkdown(n))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func columnNumeric(d *Data, i int) bool {
+	for _, r := range d.Rows {
+		if r[i] != nil && !isNumber(r[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteHTMLTable writes a table as an HTML fragment; every text is
+// escaped. id, when set, is the table's element id.
+func WriteHTMLTable(w io.Writer, d *Data, id string) error {
+	var b strings.Builder
+	if id != "" {
+		fmt.Fprintf(&b, "<table id=\"%s\">\n", html.EscapeString(id))
+	} else {
+		b.WriteString("<table>\n")
+	}
+	if d.Title != "" {
+		fmt.Fprintf(&b, "<caption>%s</caption>\n", html.EscapeString(d.Title))
+	}
+	b.WriteString("<thead><tr>")
+	for _, c := range d.Columns {
+		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c.heading()))
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for _, r := range d.Rows {
+		b.WriteString("<tr>")
+		for i, v := range r {
+			s := html.EscapeString(d.Columns[i].human(v))
+			class := ""
+			if isNumber(v) {
+				class = ` class="num"`
+			}
+			if _, best := unwrap(v); best && s != "" {
+				s = "<strong>" + s + "</strong>"
+			}
+			fmt.Fprintf(&b, "<td%s>%s</td>", class, s)
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table>\n")
+	if len(d.Notes) > 0 {
+		b.WriteString("<ol class=\"notes\">\n")
+		for _, n := range d.Notes {
+			fmt.Fprintf(&b, "<li>%s</li>\n", html.EscapeString(n))
+		}
+		b.WriteString("</ol>\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
