@@ -1,0 +1,31 @@
+// Command wra turns the raw records of web-server benchmarks into the
+// tables, plots and cost figures people publish: it loads load-tool reports
+// and harness records into a DuckDB store and computes from there.
+//
+// Exit codes: 0 ok, 1 error, 2 bad usage, 3 partial (some inputs failed,
+// the rest loaded), 130 interrupted.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/term"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	e := &env{
+		stdin:     os.Stdin,
+		stdout:    os.Stdout,
+		stderr:    os.Stderr,
+		getenv:    os.Getenv,
+		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+	}
+	code := run(ctx, e, os.Args[1:])
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitPartial     = 3
+	exitInterrupted = 130
+)
+
+// env is the process's outside world, passed in so that commands are
+// testable without touching the real one.
+type env struct {
+	stdin     io.Reader
+	stdout    io.Writer
+	stderr    io.Writer
+	getenv    func(string) string
+	stdoutTTY bool
+	stderrTTY bool
+}
+
+// globals are the flags every command shares.
+type globals struct {
+	db          string
+	format      string
+	quiet       bool
+	lockTimeout string
+}
+
+// usageError is a mistake in the command line: exit 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// partialError is an ingest where some files failed: exit 3.
+type partialError struct{ failed, total int }
+
+func (e partialError) Error() string {
+	return fmt.Sprintf("%d of %d files failed; the rest loaded", e.failed, e.total)
+}
+
+// silentError has already been reported; it only sets the exit code.
+type silentError struct{ code int }
+
+func (e silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// run executes the command line and returns the exit code.
+func run(ctx context.Context, e *env, args []string) int {
+	g := &globals{}
+	root := newRootCmd(e, g)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var se silentError
+	if errors.As(err, &se) {
+		return se.code
+	}
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		fmt.Fprintln(e.stderr, "wra: interrupted")
+		return exitInterrupted
+	}
+	fmt.Fprintf(e.stderr, "wra: %v\n", err)
+	var ue usageError
+	var pe partialError
+	switch {
+	case errors.As(err, &ue) || isCobraUsage(err):
+		fmt.Fprintln(e.stderr, "Run 'wra --help' for usage.")
+		return exitUsage
+	case errors.As(err, &pe):
+		return exitPartial
+	}
+	return exitError
+}
+
+// isCobraUsage recognises cobra's own errors about flags and arguments.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most", "required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(e *env, g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "wra",
+		Short: "Published numbers from the raw records of web-server benchmarks",
+		Long: `wra loads the raw records of web-server benchmarks (wrk2, wrk, ab,
+bombardier, k6, hey and vegeta reports, harness CSV records, memory series,
+calibration files) into a DuckDB store, and computes from there the
+numbers people publish: medians of passes and their spreads, CPU per
+request, memory growth per waiting request, held-rate ladders,
+calibration drift and what a load costs per month.
+
+The store is a DuckDB file with a documented schema (see the README);
+query it with 'wra sql' or any DuckDB client.
+
+Exit codes: 0 ok, 1 error, 2 bad usage, 3 partial (some inputs failed,
+the rest loaded), 130 interrupted.`,
+		Example: `  wra ingest data/                      # load a folder of raw records
+  wra sql "SELECT server, count(*) FROM runs GROUP BY 1"
+  wra version`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetIn(e.stdin)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	dbDefault := "wra.duckdb"
+	if v := e.getenv("WRA_DB"); v != "" {
+		dbDefault = v
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.db, "db", dbDefault, "the store: a DuckDB file (default from $WRA_DB, else wra.duckdb)")
+	pf.StringVar(&g.format, "format", "", "output format of rows: table, csv, json, markdown or html (default table on a terminal, csv otherwise)")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or summary on stderr")
+	pf.StringVar(&g.lockTimeout, "lock-timeout", "0s", "how long to wait while another wra holds the store, e.g. 30s")
+	root.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		names := make([]string, len(report.Formats))
+		for i, f := range report.Formats {
+			names[i] = string(f)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
+	root.AddCommand(
+		newIngestCmd(e, g),
+		newSQLCmd(e, g),
+		newVersionCmd(e),
+	)
+	return root
+}
+
+// outputFormat resolves --format.
+func (g *globals) outputFormat(e *env) (report.Format, error) {
+	if g.format == "" {
+		if e.stdoutTTY {
+			return report.Table, nil
+		}
+		return report.CSV, nil
+	}
+	f, err := report.ParseFormat(g.format)
+	if err != nil {
+		return "", usageError{err}
+	}
+	return f, nil
+}
+
+// openStore opens the store named by --db.
+func (g *globals) openStore(ctx context.Context, readOnly bool) (*store.Store, error) {
+	d, err := parseDuration(g.lockTimeout)
+	if err != nil {
+		return nil, usagef("--lock-timeout: %v", err)
+	}
+	return store.Open(ctx, g.db, store.Options{ReadOnly: readOnly, LockTimeout: d})
+}
