@@ -67,7 +67,8 @@ type Column struct {
 }
 
 // Data is a table of values: nil (NULL), string, bool, int64 (or int),
-// float64, time.Time, or a Cell holding one of these.
+// float64, json.Number (an exact decimal, such as a SQL DECIMAL),
+// time.Time, or a Cell holding one of these.
 type Data struct {
 	Title   string
 	Columns []Column
@@ -138,6 +139,8 @@ func Exact(v any) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	case []byte:
 		return string(x)
+	case json.Number:
+		return string(x)
 	}
 	return fmt.Sprint(v)
 }
@@ -163,7 +166,7 @@ func (c Column) human(v any) string {
 func isNumber(v any) bool {
 	v, _ = unwrap(v)
 	switch v.(type) {
-	case int, int32, int64, float32, float64:
+	case int, int32, int64, float32, float64, json.Number:
 		return true
 	}
 	return false
