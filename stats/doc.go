@@ -1,0 +1,110 @@
+// Package stats holds the statistics wra publishes: pure functions over
+// numbers, between the store (which supplies the numbers) and the reports
+// (which print them). It does no I/O and knows nothing of SQL; the SQL
+// views of the store compute the same figures by the same definitions.
+//
+// Every statistic names its method here and returns warnings (a Warning
+// with a kind and a footnote-ready message) instead of a confident number
+// from too little data.
+//
+// # Passes: centre and spread
+//
+// Summarize takes the repeated passes (rounds, runs) of one measurement.
+//
+//   - Quantiles, Q1, median and Q3 are Hyndman–Fan type 7: linear
+//     interpolation between order statistics at position p*(n-1) (R's
+//     quantile() default, NumPy's default, k6's p(N), DuckDB's
+//     quantile_cont). See Quantile.
+//   - IQR = Q3 - Q1. MAD is the raw median absolute deviation,
+//     median(|x - median|), not multiplied by 1.4826 (R's mad(x, constant
+//     = 1)).
+//   - The confidence interval of the median is distribution-free: the
+//     number of values below the population median is Binomial(n, 1/2), so
+//     the order statistics [x(l), x(h)] cover the median with probability
+//     P(l <= B < h). l and h are chosen as benchstat chooses them
+//     (golang.org/x/perf/benchmath): start at the binomial's mode and add
+//     the more probable neighbouring interval, the left one on a tie,
+//     until the coverage reaches the level (DefaultConfidence, 0.95). The
+//     binomial is evaluated exactly for every n (benchstat switches to a
+//     normal approximation above n = 30). The coverage reached is kept in
+//     CIConfidence. The "± x%" figure is 100 * max(hi/median - 1, 1 -
+//     lo/median), as benchstat prints it.
+//   - A finite interval needs n with 1 - 2^(1-n) >= level: 6 values at
+//     95%, 8 at 99% (MinSamplesForCI). With fewer, the open side is
+//     infinite and the warning reads "need >= 6 samples for a 95%
+//     confidence interval". All values equal gives a zero-variance warning.
+//
+// # Comparisons
+//
+// Compare tests two groups with MannWhitneyU, two-sided: the Mann–Whitney U
+// test (Wilcoxon rank-sum), with mid-ranks for ties.
+//
+//   - Without ties and with both samples smaller than 50 (R's rule), the p
+//     value is exact: twice the smaller tail of the U distribution from
+//     the Mann–Whitney recurrence, capped at 1 (R wilcox.test(exact =
+//     TRUE)).
+//   - Otherwise the normal approximation with the tie correction
+//     sigma² = n1*n2/12 * ((n+1) - Σ(t³-t)/(n(n-1))) and a continuity
+//     correction of 0.5 towards the mean (R wilcox.test(exact = FALSE,
+//     correct = TRUE); SciPy mannwhitneyu(method="asymptotic",
+//     use_continuity=True)).
+//   - A difference is significant when p <= alpha (DefaultAlpha 0.05), as
+//     benchstat decides. Delta is 100 * (median(vs)/median(base) - 1).
+//     The text form is benchstat's: "+12.34% (p=0.029 n=4)", "~ (p=0.343
+//     n=4)". With n1 and n2 values the smallest possible p is 2/C(n1+n2,
+//     n1) (0.1 at 3 against 3), and a warning says when alpha is out of
+//     reach.
+//   - Across the rows of one table, HolmBonferroni (AdjustHolm) replaces
+//     the p values by Holm's step-down adjusted values, which control the
+//     family-wise error rate (R p.adjust(method = "holm")).
+//
+// # CPU per request
+//
+// PerRequestUS divides CPU seconds by the number of successful (2xx)
+// responses, as published CPU-per-request figures do, and gives no value
+// for zero responses.
+//
+// # Memory slopes
+//
+// MemorySlope fits memory (MiB) against the number of concurrent waiting
+// requests by ordinary least squares (gonum stat.LinearRegression), with
+// R² and the t-based interval of the slope, slope ± t(0.975, n-2) * SE
+// (R confint(lm(y ~ x))), and the robust Theil–Sen slope (median of
+// pairwise slopes; intercept median(y - slope*x), SciPy theilslopes
+// method="joint"). Slopes are reported in GiB (2^30 bytes) per 1000
+// concurrent requests: MiB per request x 1000 / 1024. A series bends when
+// R² < 0.9, or when a quadratic term is significant (t-test, p < 0.05, from
+// four points) and moves the local slope across the measured range by more
+// than 20% of the linear slope; a bending series is flagged with a warning
+// instead of being reduced to one confident slope.
+//
+// # Held-rate ladders
+//
+// A step is held when its p95 latency is under the threshold (default 50
+// ms) and under 1% of its requests failed, both strictly, as k6 thresholds
+// 'p(95)<50' and 'rate<0.01' are. p95 over request samples is type 7
+// (k6's own definition, so recomputed values equal what k6 printed). The
+// result of a run is the highest step held before the first failing step,
+// with "+" when every step held, and the step size beside it; across runs
+// the median (type 7) with every run listed. Steps come from a step tag on
+// each request (StepsFromTags), from a stage schedule such as
+// "1500:3s,3000:3s" (ParseSchedule, WindowsFromSchedule,
+// StepsFromWindows), or from plateaus of the per-second request rate
+// (RatePerSecond, DetectPlateaus).
+//
+// # Calibration drift
+//
+// Drift compares the median of the timings of a fixed CPU job after a run
+// with the median before it (per process count); the run is flagged when
+// |after/before - 1| > tolerance (default 5%).
+//
+// # Latency spectra
+//
+// MergeSpectra adds HdrHistogram-style spectra (value, cumulative count)
+// of several passes by value and recomputes percentiles; ValueAt uses
+// HdrHistogram's rank, int(p/100 * total + 0.5). ABPercentile reproduces
+// ApacheBench's "Percentage of the requests served within a certain time"
+// table from its -g per-request data: sorted[(n * percent) / 100] with
+// integer division (a nearest-rank rule, not type 7), and ABCSVPercentile
+// its -e file, sorted[(int)(0.5 + n * percent / 100.0)].
+package stats

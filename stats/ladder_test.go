@@ -1,0 +1,245 @@
+package stats
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+)
+
+func TestEvaluateLadder(t *testing.T) {
+	step := func(target, p95, errRate float64) LadderStep {
+		return LadderStep{Step: fmtNum(target), TargetRPS: target, AchievedRPS: target, P95MS: p95, ErrorRate: errRate, Requests: 1000}
+	}
+	tests := []struct {
+		name    string
+		steps   []LadderStep
+		rule    LadderRule
+		highest float64
+		plus    bool
+		stepRPS float64
+		held    []bool
+		str     string
+	}{
+		{"fails on p95", []LadderStep{step(1000, 3, 0), step(2000, 12, 0), step(3000, 50, 0), step(4000, 80, 0)},
+			DefaultLadderRule, 2000, false, 1000, []bool{true, true, false, false}, "2000"},
+		{"fails on errors (1% is not under 1%)", []LadderStep{step(500, 3, 0), step(1000, 4, 0.0099), step(1500, 5, 0.01)},
+			DefaultLadderRule, 1000, false, 500, []bool{true, true, false}, "1000"},
+		{"still holding", []LadderStep{step(200, 1, 0), step(400, 2, 0), step(800, 3, 0)},
+			DefaultLadderRule, 800, true, 400, []bool{true, true, true}, "800+"},
+		{"unsorted input is sorted", []LadderStep{step(3000, 60, 0), step(1000, 3, 0), step(2000, 12, 0)},
+			DefaultLadderRule, 2000, false, 1000, []bool{true, true, false}, "2000"},
+		{"none held", []LadderStep{step(1000, 70, 0), step(2000, 80, 0)},
+			DefaultLadderRule, 0, false, 1000, []bool{false, false}, "0"},
+		{"a later recovery does not count", []LadderStep{step(1000, 3, 0), step(2000, 55, 0), step(3000, 20, 0)},
+			DefaultLadderRule, 1000, false, 1000, []bool{true, false, true}, "1000"},
+		{"custom threshold", []LadderStep{step(1000, 3, 0), step(2000, 12, 0)},
+			LadderRule{P95MS: 10, MaxErrorRate: 0.01}, 1000, false, 1000, []bool{true, false}, "1000"},
+	}
+	for _, tc := range tests {
+		r := EvaluateLadder(tc.steps, tc.rule)
+		if r.HighestHeldRPS != tc.highest || r.StillHolding != tc.plus || r.StepRPS != tc.stepRPS || r.String() != tc.str {
+			t.Errorf("%s: highest %v plus %v step %v %q; want %v %v %v %q", tc.name, r.HighestHeldRPS, r.StillHolding, r.StepRPS, r.String(), tc.highest, tc.plus, tc.stepRPS, tc.str)
+		}
+		for i, s := range r.Steps {
+			if s.Held != tc.held[i] {
+				t.Errorf("%s: step %v held %v, want %v", tc.name, s.TargetRPS, s.Held, tc.held[i])
+			}
+		}
+	}
+	r := EvaluateLadder([]LadderStep{step(1000, 70, 0)}, DefaultLadderRule)
+	if len(r.Warnings) != 1 || r.Warnings[0].Kind != WarnNoneHeld {
+		t.Errorf("none held warning: %v", r.Warnings)
+	}
+	// A generator that fell behind: the rule can require the rate.
+	s := step(4000, 10, 0)
+	s.AchievedRPS = 3000
+	if !DefaultLadderRule.Holds(s) || (LadderRule{P95MS: 50, MaxErrorRate: 0.01, MinAchievedRatio: 0.9}).Holds(s) {
+		t.Errorf("MinAchievedRatio not applied")
+	}
+	if DefaultLadderRule.Holds(LadderStep{TargetRPS: 1, P95MS: math.NaN()}) {
+		t.Errorf("a step without requests must not hold")
+	}
+}
+
+func TestMedianLadder(t *testing.T) {
+	run := func(v float64, plus bool, step float64) LadderResult {
+		return LadderResult{HighestHeldRPS: v, StillHolding: plus, StepRPS: step}
+	}
+	tests := []struct {
+		name string
+		runs []LadderResult
+		want string
+		step float64
+	}{
+		// By hand: sorted 2000, 3000, 3000 -> 3000; the middle run failed.
+		{"odd", []LadderResult{run(3000, false, 1000), run(2000, false, 1000), run(3000, false, 1000)}, "3000", 1000},
+		// 3000 and 3000+: the "+" run sorts after; the middle is 3000 (no +).
+		{"plus at top", []LadderResult{run(3000, true, 1000), run(2000, false, 1000), run(3000, false, 1000)}, "3000", 1000},
+		// 3000+, 3000+, 2000: the middle is a still-holding run.
+		{"plus in middle", []LadderResult{run(3000, true, 1000), run(2000, false, 1000), run(3000, true, 1000)}, "3000+", 1000},
+		// Even: (2000 + 4000)/2 = 3000 (type 7); 4000+ defines the median.
+		{"even", []LadderResult{run(2000, false, 1000), run(4000, true, 2000)}, "3000+", 2000},
+	}
+	for _, tc := range tests {
+		s := MedianLadder(tc.runs)
+		if s.String() != tc.want || s.StepRPS != tc.step || len(s.Runs) != len(tc.runs) {
+			t.Errorf("%s: %q step %v, want %q step %v", tc.name, s.String(), s.StepRPS, tc.want, tc.step)
+		}
+	}
+	s := MedianLadder([]LadderResult{run(1, false, 1), run(2, false, 1)})
+	if len(s.Warnings) != 1 || s.Warnings[0].Kind != WarnTooFewSamples {
+		t.Errorf("two runs warning: %v", s.Warnings)
+	}
+}
+
+func TestParseSchedule(t *testing.T) {
+	got, err := ParseSchedule("1500:3s, 3000:500ms,6000:1m")
+	want := []Stage{{1500, 3 * time.Second}, {3000, 500 * time.Millisecond}, {6000, time.Minute}}
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("ParseSchedule = %v, %v", got, err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("stage %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		want ScheduleError
+	}{
+		{"1500:3s,3000", ScheduleError{Stage: 2, Col: 9, Text: "3000", Msg: "want <rate>:<duration>, for example 1500:3s"}},
+		{"x:3s", ScheduleError{Stage: 1, Col: 1, Text: "x:3s", Msg: "rate must be a non-negative number of requests per second"}},
+		{"1500:3s,3000:0s", ScheduleError{Stage: 2, Col: 9, Text: "3000:0s", Msg: "duration must be positive, for example 3s or 500ms"}},
+		{"1500:3", ScheduleError{Stage: 1, Col: 1, Text: "1500:3", Msg: "duration must be positive, for example 3s or 500ms"}},
+		{"", ScheduleError{Stage: 1, Col: 1, Text: "", Msg: "want <rate>:<duration>, for example 1500:3s"}},
+	} {
+		_, err := ParseSchedule(tc.in)
+		var se *ScheduleError
+		if !errors.As(err, &se) || *se != tc.want {
+			t.Errorf("ParseSchedule(%q) error = %v, want %v", tc.in, err, &tc.want)
+		}
+	}
+	if got := (&ScheduleError{Stage: 2, Col: 9, Text: "3000", Msg: "m"}).Error(); got != `schedule stage 2 (column 9) "3000": m` {
+		t.Errorf("Error() = %q", got)
+	}
+}
+
+func TestWindowsAndSteps(t *testing.T) {
+	// Ramp 1 s + hold 2 s per rate, as a k6 stage list: two windows of 3 s.
+	w := WindowsFromSchedule(100, []Stage{{10, time.Second}, {10, 2 * time.Second}, {20, time.Second}, {20, 2 * time.Second}})
+	want := []StepWindow{{"10", 10, 100, 103}, {"20", 20, 103, 106}}
+	if len(w) != 2 || w[0] != want[0] || w[1] != want[1] {
+		t.Fatalf("windows = %v, want %v", w, want)
+	}
+	// By hand: window 1 gets durations 1..5 ms (one failed), window 2
+	// 10, 20, 30 ms; 106.5 is outside. p95 type 7 of 1..5 = 4.8; of 10,20,30
+	// = 29.
+	reqs := []Request{
+		{TimeS: 100, DurationMS: 1}, {TimeS: 100.5, DurationMS: 2}, {TimeS: 101, DurationMS: 3, Failed: true},
+		{TimeS: 102, DurationMS: 4}, {TimeS: 102.9, DurationMS: 5},
+		{TimeS: 103, DurationMS: 10}, {TimeS: 104, DurationMS: 20}, {TimeS: 105.99, DurationMS: 30},
+		{TimeS: 106.5, DurationMS: 99},
+	}
+	steps, ws := StepsFromWindows(reqs, w)
+	if len(ws) != 1 || ws[0].Msg != "1 requests outside every step window left out" {
+		t.Errorf("warnings = %v", ws)
+	}
+	wantSteps := []LadderStep{
+		{Step: "10", TargetRPS: 10, AchievedRPS: 5.0 / 3, P95MS: 4.8, ErrorRate: 0.2, Requests: 5, Failed: 1},
+		{Step: "20", TargetRPS: 20, AchievedRPS: 1, P95MS: 29, ErrorRate: 0, Requests: 3},
+	}
+	for i := range wantSteps {
+		g, e := steps[i], wantSteps[i]
+		if g.Step != e.Step || g.Requests != e.Requests || g.Failed != e.Failed || !closeTo(g.P95MS, e.P95MS, 1e-12) ||
+			!closeTo(g.AchievedRPS, e.AchievedRPS, 1e-12) || g.ErrorRate != e.ErrorRate {
+			t.Errorf("step %d = %+v, want %+v", i, g, e)
+		}
+	}
+	// The same requests tagged: 10 -> span 2.9 s, (5-1)/2.9 rps.
+	for i := range reqs[:8] {
+		reqs[i].Step = w[0].Step
+		if i >= 5 {
+			reqs[i].Step = w[1].Step
+		}
+	}
+	steps, ws = StepsFromTags(reqs)
+	if len(ws) != 1 || len(steps) != 2 || !closeTo(steps[0].AchievedRPS, 4/2.9, 1e-12) || !closeTo(steps[1].P95MS, 29, 1e-12) {
+		t.Errorf("tags: %+v %v", steps, ws)
+	}
+}
+
+func TestDetectPlateaus(t *testing.T) {
+	// By hand: 0 (idle), 100, 101, 99 (plateau 100), 150 (ramp), 200,
+	// 205, 198, 202 (plateau 201), 50 (tail, one second).
+	rate := []float64{0, 100, 101, 99, 150, 200, 205, 198, 202, 50}
+	got := DetectPlateaus(1000, rate, 0.1, 2)
+	want := []StepWindow{{"100", 100, 1001, 1004}, {"201", 201, 1005, 1009}}
+	if len(got) != len(want) {
+		t.Fatalf("plateaus = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("plateau %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	t0, counts := RatePerSecond([]Request{{TimeS: 10.2}, {TimeS: 10.9}, {TimeS: 12.1}})
+	if t0 != 10 || len(counts) != 3 || counts[0] != 2 || counts[1] != 0 || counts[2] != 1 {
+		t.Errorf("RatePerSecond = %v, %v", t0, counts)
+	}
+}
+
+func TestLadderRealK6Capture(t *testing.T) {
+	reqs, err := k6LadderRequests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Second way: count the requests and failures per step tag directly.
+	count := map[string]int64{}
+	failed := map[string]int64{}
+	for _, r := range reqs {
+		count[r.Step]++
+		if r.Failed {
+			failed[r.Step]++
+		}
+	}
+	// k6's summary of the same run: http_reqs count 63430, http_req_failed
+	// 0 out of 63430.
+	if len(reqs) != 63430 {
+		t.Fatalf("read %d requests, k6 counted 63430", len(reqs))
+	}
+	k6P95 := k6SummaryStepP95(t)
+	steps, ws := StepsFromTags(reqs)
+	if len(ws) != 0 || len(steps) != 4 {
+		t.Fatalf("steps %v, warnings %v", steps, ws)
+	}
+	for _, s := range steps {
+		// k6's own per-step p(95) (linear interpolation, the definition
+		// this package uses) must come out the same.
+		if !closeTo(s.P95MS, k6P95[s.Step], 1e-12) {
+			t.Errorf("step %s p95 = %.17g, k6 printed %.17g", s.Step, s.P95MS, k6P95[s.Step])
+		}
+		if s.Requests != count[s.Step] || s.Failed != failed[s.Step] || s.ErrorRate != 0 {
+			t.Errorf("step %s: %d requests %d failed, counted %d and %d", s.Step, s.Requests, s.Failed, count[s.Step], failed[s.Step])
+		}
+	}
+	// k6 marked only the 12000 threshold as crossed (p(95)=53.19ms); the
+	// ladder therefore held 6000 rps, with a 6000 rps step above it.
+	r := EvaluateLadder(steps, DefaultLadderRule)
+	if r.HighestHeldRPS != 6000 || r.StillHolding || r.StepRPS != 6000 || r.String() != "6000" {
+		t.Errorf("ladder = %s (step %v)", r, r.StepRPS)
+	}
+	// At the 12000 step k6 dropped iterations: it delivered about half
+	// the target. The optional achieved-rate rule sees it too.
+	if s := r.Steps[3]; !(s.AchievedRPS < 0.6*s.TargetRPS) {
+		t.Errorf("12000 step achieved %v rps", s.AchievedRPS)
+	}
+
+	// From the per-second rate alone the plateaus near 1500, 3000 and the
+	// server's ~5700 rps limit are found without any tag.
+	t0, rate := RatePerSecond(reqs)
+	pl := DetectPlateaus(t0, rate, 0.1, 2)
+	if len(pl) < 3 || math.Abs(pl[0].TargetRPS-1500) > 50 || math.Abs(pl[1].TargetRPS-3000) > 100 {
+		t.Errorf("plateaus = %v", pl)
+	}
+}

@@ -1,0 +1,214 @@
+package stats
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestMergeSpectraByHand(t *testing.T) {
+	// Run A: 2 requests at 1 ms, 1 at 2 ms, 1 at 5 ms (cumulative 2, 3, 4).
+	// Run B: 1 at 2 ms, 3 at 3 ms (cumulative 1, 4).
+	// Combined per value: 1ms:2, 2ms:2, 3ms:3, 5ms:1 -> cumulative 2, 4,
+	// 7, 8 of 8 -> percentiles 25, 50, 87.5, 100.
+	a := []SpectrumPoint{{50, 1, 2}, {75, 2, 3}, {100, 5, 4}}
+	b := []SpectrumPoint{{25, 2, 1}, {100, 3, 4}}
+	s, ws := MergeSpectra(a, b)
+	want := []SpectrumPoint{{25, 1, 2}, {50, 2, 4}, {87.5, 3, 7}, {100, 5, 8}}
+	if len(ws) != 0 || s.Total != 8 || !slices.Equal(s.Points, want) {
+		t.Fatalf("merged = %+v %v, want %+v", s, ws, want)
+	}
+	// HdrHistogram ranks: p50 -> int(4 + 0.5) = 4 -> 2 ms; p90 -> int(7.7) =
+	// 7 -> 3 ms; p99 -> int(8.42) = 8 -> 5 ms; p0 -> rank 1 -> 1 ms; p30 ->
+	// int(2.9) = 2 -> 1 ms; p35 -> int(3.3) = 3 -> 2 ms.
+	for _, tc := range []struct{ p, want float64 }{{50, 2}, {90, 3}, {99, 5}, {0, 1}, {100, 5}, {25, 1}, {30, 1}, {35, 2}} {
+		if got := s.ValueAt(tc.p); got != tc.want {
+			t.Errorf("ValueAt(%v) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+	// A spectrum whose values fall while counts grow is left out.
+	s, ws = MergeSpectra(a, []SpectrumPoint{{50, 3, 1}, {100, 2, 2}})
+	if len(ws) != 1 || s.Total != 4 {
+		t.Errorf("bad spectrum: %+v %v", s, ws)
+	}
+	if v := (Spectrum{}).ValueAt(50); !math.IsNaN(v) {
+		t.Errorf("empty ValueAt = %v", v)
+	}
+}
+
+// readWrk2Spectrum parses the "Detailed Percentile spectrum" rows (Value,
+// Percentile 0-1, TotalCount) and the "Latency Distribution" lines of a
+// real wrk2 --latency report.
+func readWrk2Spectrum(t *testing.T, path string) (rows []SpectrumPoint, printed map[float64]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	printed = map[float64]string{}
+	sc := bufio.NewScanner(f)
+	inSpectrum := false
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		fields := strings.Fields(line)
+		switch {
+		case strings.HasPrefix(line, "Value"):
+			inSpectrum = true
+		case strings.HasPrefix(line, "#["):
+			inSpectrum = false
+		case inSpectrum && len(fields) == 4:
+			v, _ := strconv.ParseFloat(fields[0], 64)
+			p, _ := strconv.ParseFloat(fields[1], 64)
+			c, _ := strconv.ParseInt(fields[2], 10, 64)
+			rows = append(rows, SpectrumPoint{Percentile: p * 100, ValueMS: v, Count: c})
+		case !inSpectrum && len(fields) == 2 && strings.HasSuffix(fields[0], "%") && strings.HasSuffix(fields[1], "ms"):
+			p, err := strconv.ParseFloat(strings.TrimSuffix(fields[0], "%"), 64)
+			if err == nil {
+				printed[p] = fields[1]
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows, printed
+}
+
+func TestSpectrumRealWrk2(t *testing.T) {
+	// wrk2 -R5000 --latency against nginx: wrk2 prints its percentiles
+	// (HdrHistogram hdr_value_at_percentile) and the detailed spectrum of
+	// the same histogram, whose rows carry cumulative counts.
+	rows, printed := readWrk2Spectrum(t, "testdata/wrk2_latency_nginx_static_R5000.txt")
+	if len(rows) < 50 || len(printed) != 8 {
+		t.Fatalf("parsed %d rows, %d printed percentiles", len(rows), len(printed))
+	}
+	one, ws := MergeSpectra(rows)
+	if len(ws) != 0 || one.Total != 24351 { // "#[... Total count = 24351]"
+		t.Fatalf("total %d, warnings %v", one.Total, ws)
+	}
+	two, _ := MergeSpectra(rows, rows)
+	if two.Total != 2*24351 {
+		t.Errorf("merged with itself: total %d", two.Total)
+	}
+	// Where the printed percentile is itself a row of the spectrum (50, 75,
+	// 90 here: rows 0.500000, 0.750000, 0.900000) the value is exact.
+	// Elsewhere the spectrum only has the rows around it, and the merged
+	// value is the row at or above the rank: wrk2's printed value lies
+	// between the row below and the returned one (p99: rows 5.887 and
+	// 6.131, wrk2 printed 6.01).
+	exact := map[float64]bool{50: true, 75: true, 90: true}
+	for p, want := range printed {
+		got := one.ValueAt(p)
+		w, err := strconv.ParseFloat(strings.TrimSuffix(want, "ms"), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(one.Points, func(pt SpectrumPoint) bool { return pt.ValueMS == got })
+		below := 0.0
+		if i > 0 {
+			below = one.Points[i-1].ValueMS
+		}
+		if exact[p] && fmt.Sprintf("%.2fms", got) != want {
+			t.Errorf("p%v = %.2fms, wrk2 printed %s", p, got, want)
+		}
+		if !(below <= w && w <= got+0.005) {
+			t.Errorf("p%v: wrk2 printed %s, outside (%v, %v]", p, want, below, got)
+		}
+		// Merging a run with an identical run leaves every percentile.
+		if a, b := one.ValueAt(p), two.ValueAt(p); a != b {
+			t.Errorf("p%v: single %v, doubled %v", p, a, b)
+		}
+	}
+}
+
+func TestABPercentileRealGnuplot(t *testing.T) {
+	// ab -n 1000 -c 5 -g ab_gnuplot_nginx_static.tsv: the -g file's ttime
+	// column (whole ms) must reproduce the printed "Percentage of the
+	// requests served within a certain time (ms)" table exactly.
+	f, err := os.Open("testdata/ab_gnuplot_nginx_static.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ttime []float64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) != 6 || cols[0] == "starttime" {
+			continue
+		}
+		v, err := strconv.ParseFloat(cols[4], 64)
+		if err != nil {
+			t.Fatalf("ttime %q: %v", cols[4], err)
+		}
+		ttime = append(ttime, v)
+	}
+	if len(ttime) != 1000 {
+		t.Fatalf("%d rows, ab printed Complete requests: 1000", len(ttime))
+	}
+	slices.Sort(ttime)
+	printed := readABTable(t, "testdata/ab_gnuplot_nginx_static.txt")
+	if len(printed) != len(ABPercents) {
+		t.Fatalf("printed table %v", printed)
+	}
+	for _, p := range ABPercents {
+		if got := ABPercentile(ttime, p); got != printed[p] {
+			t.Errorf("%d%% = %v, ab printed %v", p, got, printed[p])
+		}
+	}
+}
+
+func readABTable(t *testing.T, path string) map[int]float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "Percentage of the requests served within a certain time (ms)\n")
+	if !ok {
+		t.Fatal("no percentage table")
+	}
+	out := map[int]float64{}
+	for _, line := range strings.Split(table, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || !strings.HasSuffix(f[0], "%") {
+			continue
+		}
+		p, err1 := strconv.Atoi(strings.TrimSuffix(f[0], "%"))
+		v, err2 := strconv.ParseFloat(f[1], 64)
+		if err1 == nil && err2 == nil {
+			out[p] = v
+		}
+	}
+	return out
+}
+
+func TestABPercentileByHand(t *testing.T) {
+	// ab.c: stats[(int)(done * percs[i] / 100)] with integer arithmetic,
+	// so for 10 sorted values 1..10: 50% -> index 5 -> 6; 66% -> 660/100 =
+	// 6 -> 7; 99% -> 990/100 = 9 -> 10; 100% -> the largest. Type 7 would
+	// give 5.5 for 50%: the definitions differ, which is why this exists.
+	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for p, want := range map[int]float64{50: 6, 66: 7, 75: 8, 80: 9, 90: 10, 95: 10, 99: 10, 100: 10} {
+		if got := ABPercentile(xs, p); got != want {
+			t.Errorf("ABPercentile(1..10, %d) = %v, want %v", p, got, want)
+		}
+	}
+	if !math.IsNaN(ABPercentile(xs, 0)) || !math.IsNaN(ABPercentile(nil, 50)) {
+		t.Errorf("0%% or empty must be NaN")
+	}
+	// -e CSV: (int)(0.5 + done * i / 100.0): 10 values, 25% -> int(3.0) = 3
+	// -> 4; 24% -> int(2.9) = 2 -> 3; 0% -> smallest; 99% -> int(10.4) = 10,
+	// past the end in ab, clamped to the largest.
+	for p, want := range map[int]float64{25: 4, 24: 3, 0: 1, 99: 10, 50: 6} {
+		if got := ABCSVPercentile(xs, p); got != want {
+			t.Errorf("ABCSVPercentile(1..10, %d) = %v, want %v", p, got, want)
+		}
+	}
+}
