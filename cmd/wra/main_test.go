@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// result is what one wra invocation printed and returned.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// wra runs the command line in-process against the store db.
+func wra(t *testing.T, db string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	code := run(context.Background(), e, append([]string{"--db", db}, args...))
+	return result{out.String(), errb.String(), code}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		os.WriteFile(path+".got", []byte(got), 0o644)
+		t.Errorf("%s differs from the golden file; got written to %s.got\n--- got\n%s\n--- want\n%s", name, path, got, want)
+	}
+}
+
+// copyTree copies the sample folders used by the tests into a fresh dir.
+func copyTree(t *testing.T, dst string, files map[string]string) {
+	t.Helper()
+	for to, from := range files {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dst, to)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func samplesDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bench")
+	copyTree(t, dir, map[string]string{
+		"records/records.csv":                "../../ingest/testdata/records/records.csv",
+		"records/memory_waiting.csv":         "../../ingest/testdata/records/memory_waiting.csv",
+		"calibration/calibration_before.csv": "../../ingest/testdata/calibration/calibration_before.csv",
+		"calibration/calibration_after.csv":  "../../ingest/testdata/calibration/calibration_after.csv",
+	})
+	return dir
+}
+
+func TestIngestTwice(t *testing.T) {
+	dir := samplesDir(t)
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	r := wra(t, db, "ingest", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	golden(t, "ingest_first.stderr", r.stderr)
+	// wc -l: records.csv 49 lines, memory_waiting.csv 17, calibration 10 + 10, each with a header.
+	for q, want := range map[string]string{
+		"SELECT count(*) FROM runs":           "48",
+		"SELECT count(*) FROM memory_series":  "16",
+		"SELECT count(*) FROM calibration":    "18",
+		"SELECT count(*) FROM ingested_files": "4",
+	} {
+		got := wra(t, db, "sql", "--format", "csv", q)
+		if lines := strings.Split(strings.TrimSpace(got.stdout), "\n"); len(lines) != 2 || lines[1] != want {
+			t.Errorf("%s = %q, want %s", q, got.stdout, want)
+		}
+	}
+	r = wra(t, db, "ingest", dir)
+	if r.code != 0 {
+		t.Fatalf("second ingest exit %d: %s", r.code, r.stderr)
+	}
+	golden(t, "ingest_second.stderr", r.stderr)
+	if !strings.Contains(r.stderr, "0 loaded, 0 replaced, 4 unchanged") {
+		t.Errorf("second ingest should find every file unchanged: %s", r.stderr)
+	}
+}
+
+// TestSQLValuesExact checks that the store gives back the CSV's values:
+// each printed number is the shortest decimal of the same double.
+func TestSQLValuesExact(t *testing.T) {
+	dir := samplesDir(t)
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r := wra(t, db, "sql", "--format", "csv", "SELECT server, round, cpu_server_s FROM runs ORDER BY 1,2")
+	if r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	// The same rows, read from the CSV with encoding/csv.
+	f, err := os.Open("../../ingest/testdata/records/records.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		server string
+		round  int
+		cpu    string
+	}
+	var rows []row
+	for _, rec := range recs[1:] {
+		n, _ := strconv.Atoi(rec[2])
+		v, _ := strconv.ParseFloat(rec[10], 64)
+		rows = append(rows, row{rec[1], n, strconv.FormatFloat(v, 'f', -1, 64)})
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if lines[0] != "server,round,cpu_server_s" || len(lines) != len(rows)+1 {
+		t.Fatalf("output has %d lines, header %q", len(lines), lines[0])
+	}
+	// ORDER BY server, round leaves ties in any order: compare as multisets per key.
+	var got, want []string
+	for _, l := range lines[1:] {
+		got = append(got, l)
+	}
+	for _, r := range rows {
+		want = append(want, r.server+","+strconv.Itoa(r.round)+","+r.cpu)
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("values differ:\n got %v\nwant %v", got, want)
+	}
+	if !strings.Contains(r.stdout, "go-gmp1,1,1.9\n") {
+		t.Errorf("1.90 in the CSV should print as 1.9:\n%s", r.stdout)
+	}
+}
+
+func TestIngestPartial(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mixed")
+	copyTree(t, dir, map[string]string{"good.csv": "../../ingest/testdata/records/records.csv"})
+	bad := "utc,server,round,test,connections,requests_per_s\n2026-11-29T18:56:57Z,go,1,ping,16,100\n2026-11-29T18:56:58Z,go,2,ping,16,12ms\n"
+	if err := os.WriteFile(filepath.Join(dir, "bad.csv"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	r := wra(t, db, "ingest", dir)
+	if r.code != exitPartial {
+		t.Errorf("exit %d, want %d", r.code, exitPartial)
+	}
+	golden(t, "ingest_partial.stderr", r.stderr)
+	q := wra(t, db, "sql", "--format", "csv", "SELECT count(*) FILTER (source = 'mixed/bad.csv') AS bad, count(*) AS all_runs FROM runs")
+	if q.stdout != "bad,all_runs\n0,48\n" {
+		t.Errorf("rows: %q; want none of bad.csv and the 48 of good.csv", q.stdout)
+	}
+	// Every file failing is an error, not a partial result.
+	r = wra(t, filepath.Join(t.TempDir(), "t.duckdb"), "ingest", filepath.Join(dir, "bad.csv"))
+	if r.code != exitError {
+		t.Errorf("all files failed: exit %d, want %d", r.code, exitError)
+	}
+}
+
+func TestSQLFormats(t *testing.T) {
+	dir := samplesDir(t)
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	const q = `SELECT server, pass, concurrency, memory_mb, wait_ms IS NULL AS no_wait, '=1+2' AS formula, '<b>|x' AS markup
+		FROM memory_series WHERE concurrency >= 200 ORDER BY server, pass, concurrency LIMIT 4`
+	for _, f := range []string{"table", "csv", "json", "markdown", "html"} {
+		r := wra(t, db, "sql", "--format", f, q)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", f, r.code, r.stderr)
+		}
+		golden(t, "sql."+f, r.stdout)
+	}
+}
+
+func TestUsageAndErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "none.duckdb")
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"sql", "--format", "xml", "SELECT 1"}, exitUsage, "--format must be one of table, csv, json, markdown, html, not \"xml\""},
+		{[]string{"ingest"}, exitUsage, "requires at least 1 arg"},
+		{[]string{"--nope"}, exitUsage, "unknown flag: --nope"},
+		{[]string{"ingest", "--label", "novalue", "x"}, exitUsage, "--label \"novalue\": expected key=value"},
+		{[]string{"sql", "SELECT 1"}, exitError, "run wra ingest first"},
+		{[]string{"ingest", "/does/not/exist"}, exitError, "no such file or directory"},
+	} {
+		r := wra(t, db, tc.args...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+			t.Errorf("wra %v: exit %d, stderr %q; want exit %d and %q", tc.args, r.code, r.stderr, tc.code, tc.msg)
+		}
+	}
+	// A DuckDB error names the query.
+	dir := samplesDir(t)
+	db = filepath.Join(t.TempDir(), "s.duckdb")
+	wra(t, db, "--quiet", "ingest", dir)
+	r := wra(t, db, "sql", "SELECT nope FROM runs")
+	if r.code != exitError || !strings.Contains(r.stderr, "Binder Error") || !strings.Contains(r.stderr, "query: SELECT nope FROM runs") {
+		t.Errorf("DuckDB error: exit %d, %q", r.code, r.stderr)
+	}
+	// Read-only unless --write.
+	r = wra(t, db, "sql", "DELETE FROM runs")
+	if r.code != exitError || !strings.Contains(strings.ToLower(r.stderr), "read-only") {
+		t.Errorf("write without --write: exit %d, %q", r.code, r.stderr)
+	}
+}
