@@ -1,0 +1,877 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Figure is a plot ready to render with WriteSVG or WritePNG: a
+// *BarChart, *SpectrumChart, *LadderChart, *MemoryChart or *CostChart.
+type Figure interface {
+	build() (*figure, error)
+}
+
+// Size of every figure: 7.5 × 4.5 inches (540 × 324 pt); PNGs are drawn
+// at PNGDPI dots per inch (1080 × 648 pixels).
+const (
+	FigureWidth  = 7.5 * vg.Inch
+	FigureHeight = 4.5 * vg.Inch
+	PNGDPI       = 144
+)
+
+// figure is a built plot and the legend drawn to its right.
+type figure struct {
+	p      *plot.Plot
+	legend []legendEntry
+}
+
+type legendEntry struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// WriteSVG renders a figure as a standalone SVG document. Text is
+// escaped by gonum's SVG canvas; fonts are named, not embedded (see
+// svgFonts).
+func WriteSVG(w io.Writer, f Figure) error {
+	b, err := SVG(f)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// SVG renders a figure as a standalone SVG document, for WriteSVG and
+// for the plots of a Page.
+func SVG(f Figure) ([]byte, error) {
+	fg, err := f.build()
+	if err != nil {
+		return nil, err
+	}
+	c := vgsvg.NewWith(vgsvg.UseWH(FigureWidth, FigureHeight))
+	fg.draw(draw.New(c))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return svgFonts(b.Bytes()), nil
+}
+
+// WritePNG renders a figure as a PNG image of PNGDPI dots per inch.
+func WritePNG(w io.Writer, f Figure) error {
+	fg, err := f.build()
+	if err != nil {
+		return err
+	}
+	c := vgimg.NewWith(vgimg.UseWH(FigureWidth, FigureHeight), vgimg.UseDPI(PNGDPI))
+	fg.draw(draw.New(c))
+	_, err = vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	return err
+}
+
+// svgFonts gives the SVG text a list of fonts to fall back on. gonum
+// measures text with the Liberation fonts it embeds and names only
+// "Liberation Sans" in the SVG; embedding the font would add about
+// 0.5 MB to every plot, so the SVG instead lists Arial and Helvetica,
+// which have the same metrics as Liberation Sans (it was drawn to
+// replace Arial), then the generic sans-serif. Label widths stay as
+// gonum measured them wherever one of the three is installed, which is
+// nearly everywhere, and the text stays readable everywhere else.
+func svgFonts(b []byte) []byte {
+	return bytes.ReplaceAll(b,
+		[]byte("font-family:Liberation Sans;"),
+		[]byte("font-family:Liberation Sans,Arial,Helvetica,sans-serif;"))
+}
+
+func (fg *figure) draw(c draw.Canvas) {
+	// One white background under the plot and its legend.
+	c.FillPolygon(color.White, rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y))
+	fg.p.BackgroundColor = nil
+	if len(fg.legend) == 0 {
+		fg.p.Draw(c)
+		return
+	}
+	l := plot.NewLegend()
+	l.TextStyle = textStyle(10, false)
+	l.Left = true
+	l.Top = true
+	l.Padding = vg.Points(3)
+	l.ThumbnailWidth = vg.Points(22)
+	for _, e := range fg.legend {
+		l.Add(e.name, e.thumbs...)
+	}
+	const gap = vg.Length(8)
+	size := l.Rectangle(c).Size()
+	if width := size.X + 2*gap; width <= c.Size().X*0.3 {
+		// A narrow legend stands right of the plot, below the title.
+		fg.p.Draw(draw.Crop(c, 0, -width, 0, 0))
+		top := vg.Length(0)
+		if fg.p.Title.Text != "" {
+			top = fg.p.Title.TextStyle.Rectangle(fg.p.Title.Text).Size().Y + fg.p.Title.Padding
+		}
+		l.Draw(draw.Crop(c, c.Size().X-width+gap, -gap, 0, -top-gap))
+		return
+	}
+	// A wide one (long labels) goes under the plot, at full width.
+	height := size.Y + 2*gap
+	fg.p.Draw(draw.Crop(c, 0, 0, height, 0))
+	l.Draw(draw.Crop(c, 4*gap, -gap, gap, -(c.Size().Y - height + gap)))
+}
+
+// sans is the font of all plot text.
+func sans(bold bool) font.Font {
+	f := font.Font{Typeface: "Liberation", Variant: "Sans"}
+	if bold {
+		f.Weight = xfont.WeightBold
+	}
+	return f
+}
+
+func textStyle(size vg.Length, bold bool) text.Style {
+	return text.Style{
+		Color:   color.Black,
+		Font:    font.From(sans(bold), size),
+		XAlign:  draw.XLeft,
+		YAlign:  draw.YBottom,
+		Handler: plot.DefaultTextHandler,
+	}
+}
+
+// cleanLabel makes a label safe to draw and to write into SVG: invalid
+// UTF-8 and control characters (which XML cannot hold) become U+FFFD.
+// Markup needs no treatment here: gonum's SVG canvas escapes text.
+func cleanLabel(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if unicode.IsControl(r) {
+			r = '\uFFFD'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// newPlot makes a plot with wra's fonts, a light horizontal grid and the
+// given title and axis labels.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = cleanLabel(title)
+	p.Title.TextStyle = textStyle(13, true)
+	p.Title.TextStyle.XAlign = draw.XCenter
+	p.Title.TextStyle.YAlign = draw.YTop
+	p.Title.Padding = vg.Points(8)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle = textStyle(11, false)
+		a.Label.TextStyle.XAlign = draw.XCenter
+		a.Tick.Label = textStyle(10, false)
+		a.Label.Padding = vg.Points(4)
+	}
+	p.X.Tick.Label.XAlign = draw.XCenter
+	p.X.Tick.Label.YAlign = draw.YTop
+	p.Y.Tick.Label.XAlign = draw.XRight
+	p.Y.Tick.Label.YAlign = draw.YCenter
+	p.X.Label.Text = cleanLabel(xLabel)
+	p.Y.Label.Text = cleanLabel(yLabel)
+	g := plotter.NewGrid()
+	g.Vertical.Color = nil
+	g.Horizontal.Color = color.Gray{Y: 0xDD}
+	p.Add(g)
+	return p
+}
+
+// nominalX labels the x axis with category names at 0, 1, …, turning
+// the names when they would crowd each other.
+func nominalX(p *plot.Plot, names []string) {
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+	long := 0
+	for _, n := range names {
+		long = max(long, utf8.RuneCountInString(n))
+	}
+	if len(names) > 8 || len(names)*long > 70 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+}
+
+// tickLabel formats a value for an axis or a bar label: at most four
+// significant figures, and no exponent between 10^-4 and 10^9.
+func tickLabel(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	a := math.Abs(v)
+	if a >= 1e9 || a < 1e-4 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	digits := max(0, 3-int(math.Floor(math.Log10(a))))
+	s := strconv.FormatFloat(v, 'f', digits, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// linearTicks labels round values (1, 2, 2.5 or 5 times a power of ten
+// apart) from lo to hi, four to eight of them, with an unlabelled tick
+// halfway between.
+func linearTicks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: tickLabel(lo)}}
+	}
+	raw := (hi - lo) / 6
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var ts []plot.Tick
+	for i := math.Ceil(lo / step); i*step <= hi*(1+1e-12); i++ {
+		v := i * step
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: tickLabel(v)})
+		if half := v + step/2; half <= hi {
+			ts = append(ts, plot.Tick{Value: half})
+		}
+	}
+	return ts
+}
+
+// logTicks marks the powers of ten (labelled) and their multiples
+// (unlabelled) between lo and hi, both positive.
+func logTicks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		d := math.Pow(10, e)
+		for m := 1.0; m < 10; m++ {
+			v := m * d
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 {
+				t.Label = tickLabel(v)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// valueAxis sets a y axis to show values from lo to hi: a log scale when
+// asked and possible (all values positive), else linear from zero.
+func valueAxis(a *plot.Axis, lo, hi float64, log bool) bool {
+	if log && lo > 0 {
+		a.Scale = plot.LogScale{}
+		a.Min, a.Max = lo/1.25, hi*1.25
+		a.Tick.Marker = plot.TickerFunc(logTicks)
+		return true
+	}
+	a.Min = math.Min(0, lo)
+	a.Max = hi
+	if a.Max <= a.Min {
+		a.Max = a.Min + 1
+	}
+	a.Max += (a.Max - a.Min) * 0.05
+	a.Tick.Marker = plot.TickerFunc(linearTicks)
+	return false
+}
+
+// wideRange reports whether values span more than two orders of
+// magnitude, when a log axis reads better than a linear one.
+func wideRange(lo, hi float64) bool {
+	return lo > 0 && hi/lo > 100
+}
+
+// extent is the range of the values added to it.
+type extent struct{ lo, hi float64 }
+
+func newExtent() extent { return extent{math.Inf(1), math.Inf(-1)} }
+
+func (e *extent) add(vs ...float64) {
+	for _, v := range vs {
+		e.lo, e.hi = math.Min(e.lo, v), math.Max(e.hi, v)
+	}
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// lighter mixes a colour with white: f = 0 keeps it, 1 gives white.
+func lighter(c color.RGBA, f float64) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8(math.Round(float64(v) + (255-float64(v))*f)) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xFF}
+}
+
+// plotFunc adapts a drawing function to plot.Plotter.
+type plotFunc func(c draw.Canvas, p *plot.Plot)
+
+func (f plotFunc) Plot(c draw.Canvas, p *plot.Plot) { f(c, p) }
+
+// Legend thumbnails.
+type (
+	boxThumb   struct{ fill, line color.Color }
+	lineThumb  draw.LineStyle
+	glyphThumb draw.GlyphStyle
+)
+
+func (t boxThumb) Thumbnail(c *draw.Canvas) {
+	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}}
+	c.FillPolygon(t.fill, pts)
+	if t.line != nil {
+		c.StrokeLines(draw.LineStyle{Color: t.line, Width: vg.Points(0.8)}, append(pts, pts[0]))
+	}
+}
+
+func (t lineThumb) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(draw.LineStyle(t), c.Min.X, y, c.Max.X, y)
+}
+
+func (t glyphThumb) Thumbnail(c *draw.Canvas) {
+	c.DrawGlyph(draw.GlyphStyle(t), c.Center())
+}
+
+func lineStyle(st SeriesStyle, width vg.Length) draw.LineStyle {
+	return draw.LineStyle{Color: st.Color, Width: width, Dashes: st.Dashes}
+}
+
+func glyphStyle(st SeriesStyle, r vg.Length) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: st.Color, Radius: r, Shape: st.Glyph}
+}
+
+// distinct returns the distinct values of key over n items in order of
+// first appearance.
+func distinct(n int, key func(i int) string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range n {
+		k := key(i)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// rect returns the corners of a rectangle in canvas coordinates.
+func rect(x0, y0, x1, y1 vg.Length) []vg.Point {
+	return []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}}
+}
+
+// BarChart draws, for every group, a bar at the median of its passes, a
+// whisker from the smallest to the largest pass, and every pass as a dot,
+// so that the spread of passes is seen beside the centre. Groups sharing
+// a Label stand side by side in one category of the x axis, one per
+// Series, in order of first appearance.
+type BarChart struct {
+	Title  string
+	XLabel string // the categories, e.g. "server"
+	YLabel string // the quantity with its unit, e.g. "requests/s"
+	Groups []BarGroup
+	// Palette colours series (or categories, when no group has a Series)
+	// as in the report's other plots; nil numbers them here.
+	Palette *Palette
+}
+
+// BarGroup is one bar: the values of the passes of one category (and
+// series).
+type BarGroup struct {
+	Label  string // category on the x axis, e.g. the server
+	Series string // legend entry, e.g. "256 connections"; "" for none
+	Values []float64
+}
+
+// Median is the middle value of the sorted values, or the mean of the
+// two middle values for an even count (Hyndman–Fan type 7 at 0.5); NaN
+// for none.
+func Median(values []float64) float64 {
+	n := len(values)
+	if n == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(values)
+	slices.Sort(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func (b *BarChart) build() (*figure, error) {
+	if len(b.Groups) == 0 {
+		return nil, fmt.Errorf("bar chart %q: no bars", b.Title)
+	}
+	lo, hi := 0.0, math.Inf(-1)
+	for _, g := range b.Groups {
+		if len(g.Values) == 0 {
+			return nil, fmt.Errorf("bar chart %q: bar %q %q has no values", b.Title, g.Label, g.Series)
+		}
+		for _, v := range g.Values {
+			if !finite(v) {
+				return nil, fmt.Errorf("bar chart %q: bar %q %q has value %v", b.Title, g.Label, g.Series, v)
+			}
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	cats := distinct(len(b.Groups), func(i int) string { return b.Groups[i].Label })
+	series := distinct(len(b.Groups), func(i int) string { return b.Groups[i].Series })
+	bySeries := len(series) > 1 || series[0] != ""
+	p := newPlot(b.Title, b.XLabel, b.YLabel)
+	names := make([]string, len(cats))
+	for i, c := range cats {
+		names[i] = cleanLabel(c)
+	}
+	nominalX(p, names)
+	valueAxis(&p.Y, lo, hi, false)
+	sty := newStyler(b.Palette)
+	styleOf := func(g BarGroup) SeriesStyle {
+		if bySeries {
+			return sty.style(g.Series)
+		}
+		return sty.style(g.Label)
+	}
+	fg := &figure{p: p}
+	if bySeries {
+		for _, s := range series {
+			st := sty.style(s)
+			fg.legend = append(fg.legend, legendEntry{cleanLabel(s), []plot.Thumbnailer{boxThumb{lighter(st.Color, 0.35), st.Color}}})
+		}
+	}
+	groupWidth := 0.8
+	if len(series) == 1 {
+		groupWidth = 0.5
+	}
+	width := groupWidth / float64(len(series))
+	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		trX, trY := plt.Transforms(&c)
+		whisker := draw.LineStyle{Color: color.Black, Width: vg.Points(1)}
+		for _, g := range b.Groups {
+			ci, si := slices.Index(cats, g.Label), slices.Index(series, g.Series)
+			mid := float64(ci) - groupWidth/2 + (float64(si)+0.5)*width
+			st := styleOf(g)
+			x0, x1 := trX(mid-width*0.42), trX(mid+width*0.42)
+			med := Median(g.Values)
+			box := rect(x0, trY(0), x1, trY(med))
+			c.FillPolygon(lighter(st.Color, 0.35), box)
+			c.StrokeLines(draw.LineStyle{Color: st.Color, Width: vg.Points(1)}, append(box, box[0]))
+			vmin, vmax := slices.Min(g.Values), slices.Max(g.Values)
+			xm, cap := trX(mid), (x1-x0)/4
+			c.StrokeLine2(whisker, xm, trY(vmin), xm, trY(vmax))
+			c.StrokeLine2(whisker, xm-cap, trY(vmin), xm+cap, trY(vmin))
+			c.StrokeLine2(whisker, xm-cap, trY(vmax), xm+cap, trY(vmax))
+			dot := draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+			for k, v := range g.Values {
+				// Passes spread evenly across the middle half of the bar,
+				// in their order, so that none hides another.
+				off := 0.0
+				if n := len(g.Values); n > 1 {
+					off = (float64(k)/float64(n-1) - 0.5) * width * 0.3
+				}
+				c.DrawGlyph(dot, vg.Point{X: trX(mid + off), Y: trY(v)})
+			}
+		}
+	}))
+	fg.legend = append(fg.legend,
+		legendEntry{"median of passes", []plot.Thumbnailer{boxThumb{color.Gray{Y: 0xCC}, color.Gray{Y: 0x66}}}},
+		legendEntry{"min–max of passes", []plot.Thumbnailer{lineThumb{Color: color.Black, Width: vg.Points(1)}}},
+		legendEntry{"one pass", []plot.Thumbnailer{glyphThumb{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}}},
+	)
+	return fg, nil
+}
+
+// SpectrumChart draws latency percentile spectra the way HdrHistogram's
+// plotter does: the x axis is 1/(1-p) on a log scale, so that 90%, 99%,
+// 99.9%, 99.99% … stand at equal distances and the tail gets the room
+// it deserves. Spectra not corrected for coordinated omission are
+// dashed. A point at 100% lies at infinity on this axis and is left out
+// (the maximum belongs in a table); the y axis turns logarithmic when the
+// latencies span more than two orders of magnitude.
+type SpectrumChart struct {
+	Title   string
+	Spectra []Spectrum
+	Palette *Palette // colours by Label
+}
+
+// Spectrum is the latency spectrum of one run or of merged passes.
+type Spectrum struct {
+	Label  string
+	Points []SpectrumPoint
+	// Corrected is true when the tool corrected the latencies for
+	// coordinated omission (wrk2's recorded latency).
+	Corrected bool
+}
+
+// SpectrumPoint says that Percentile (0–100) of the requests took at
+// most LatencyMS.
+type SpectrumPoint struct {
+	Percentile float64
+	LatencyMS  float64
+}
+
+// inverseTail is the x coordinate of a percentile: 1/(1-p).
+func inverseTail(percentile float64) float64 { return 1 / (1 - percentile/100) }
+
+// percentTicks labels the decades of 1/(1-p) with their percentiles
+// (1 → 0%, 10 → 90%, 100 → 99%, …); multiples of a decade get
+// unlabelled ticks (2 is the median).
+func percentTicks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for d, e := 1.0, 0; d <= hi*(1+1e-9); d, e = d*10, e+1 {
+		label := "0%"
+		if e > 0 {
+			label = strconv.FormatFloat(100-100/d, 'f', max(0, e-2), 64) + "%"
+		}
+		ts = append(ts, plot.Tick{Value: d, Label: label})
+		for m := 2.0; m < 10 && m*d <= hi*(1+1e-9); m++ {
+			t := plot.Tick{Value: m * d}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+func (s *SpectrumChart) build() (*figure, error) {
+	if len(s.Spectra) == 0 {
+		return nil, fmt.Errorf("spectrum chart %q: no spectra", s.Title)
+	}
+	lo, hi, xmax := math.Inf(1), math.Inf(-1), 1.0
+	lines := make([]plotter.XYs, len(s.Spectra))
+	for i, sp := range s.Spectra {
+		for _, pt := range sp.Points {
+			if !finite(pt.LatencyMS) || pt.LatencyMS < 0 || !(pt.Percentile >= 0 && pt.Percentile <= 100) {
+				return nil, fmt.Errorf("spectrum chart %q: spectrum %q has point (%v%%, %v ms)", s.Title, sp.Label, pt.Percentile, pt.LatencyMS)
+			}
+			if pt.Percentile == 100 {
+				continue
+			}
+			x := inverseTail(pt.Percentile)
+			lines[i] = append(lines[i], plotter.XY{X: x, Y: pt.LatencyMS})
+			lo, hi, xmax = math.Min(lo, pt.LatencyMS), math.Max(hi, pt.LatencyMS), math.Max(xmax, x)
+		}
+		if len(lines[i]) == 0 {
+			return nil, fmt.Errorf("spectrum chart %q: spectrum %q has no point below 100%%", s.Title, sp.Label)
+		}
+	}
+	ylabel := "latency (ms)"
+	if wideRange(lo, hi) {
+		ylabel = "latency (ms, log scale)"
+	}
+	p := newPlot(s.Title, "percentile (log scale of 1/(1−p))", ylabel)
+	p.X.Scale = plot.LogScale{}
+	p.X.Min = 1
+	p.X.Max = math.Max(100, math.Pow(10, math.Ceil(math.Log10(xmax)-1e-9)))
+	p.X.Tick.Marker = plot.TickerFunc(percentTicks)
+	valueAxis(&p.Y, lo, hi, wideRange(lo, hi))
+	fg := &figure{p: p}
+	sty := newStyler(s.Palette)
+	for i, sp := range s.Spectra {
+		st := sty.style(sp.Label)
+		ls := lineStyle(st, vg.Points(1.6))
+		name := cleanLabel(sp.Label)
+		if !sp.Corrected {
+			ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			name += " (uncorrected)"
+		}
+		l, err := plotter.NewLine(lines[i])
+		if err != nil {
+			return nil, fmt.Errorf("spectrum chart %q: spectrum %q: %w", s.Title, sp.Label, err)
+		}
+		l.LineStyle = ls
+		p.Add(l)
+		fg.legend = append(fg.legend, legendEntry{name, []plot.Thumbnailer{lineThumb(ls)}})
+	}
+	return fg, nil
+}
+
+// LadderChart draws held-rate ladders: for every run, the p95 latency of
+// each step against the step's target rate, held steps as filled circles
+// and failed steps as crosses, and the p95 threshold as a dashed line.
+// The runs of one server share its colour.
+type LadderChart struct {
+	Title  string
+	Series []LadderSeries
+	// ThresholdP95MS is the rule's p95 limit, drawn when positive.
+	ThresholdP95MS float64
+	Palette        *Palette // colours by Server
+}
+
+// LadderSeries is one run of a ladder.
+type LadderSeries struct {
+	Server string
+	Run    string // names the run in error messages, e.g. its source
+	Steps  []LadderStep
+}
+
+// LadderStep is one step of a ladder run.
+type LadderStep struct {
+	TargetRPS float64
+	P95MS     float64
+	Held      bool
+}
+
+func (l *LadderChart) build() (*figure, error) {
+	if len(l.Series) == 0 {
+		return nil, fmt.Errorf("ladder chart %q: no runs", l.Title)
+	}
+	x, y := newExtent(), newExtent()
+	for _, s := range l.Series {
+		if len(s.Steps) == 0 {
+			return nil, fmt.Errorf("ladder chart %q: %s run %q has no steps", l.Title, s.Server, s.Run)
+		}
+		for i, st := range s.Steps {
+			if !finite(st.TargetRPS) || !finite(st.P95MS) || st.TargetRPS < 0 || st.P95MS < 0 {
+				return nil, fmt.Errorf("ladder chart %q: %s run %q step %d has target %v requests/s, p95 %v ms", l.Title, s.Server, s.Run, i+1, st.TargetRPS, st.P95MS)
+			}
+			x.add(st.TargetRPS)
+			y.add(st.P95MS)
+		}
+	}
+	threshold := l.ThresholdP95MS > 0 && finite(l.ThresholdP95MS)
+	if threshold {
+		y.add(l.ThresholdP95MS)
+	}
+	log := wideRange(y.lo, y.hi)
+	ylabel := "p95 latency (ms)"
+	if log {
+		ylabel = "p95 latency (ms, log scale)"
+	}
+	p := newPlot(l.Title, "target rate (requests/s)", ylabel)
+	valueAxis(&p.Y, y.lo, y.hi, log)
+	valueAxis(&p.X, x.lo, x.hi, false)
+	fg := &figure{p: p}
+	sty := newStyler(l.Palette)
+	black := SeriesStyle{Color: color.RGBA{A: 0xFF}}
+	if threshold {
+		ls := draw.LineStyle{Color: color.Black, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
+		p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+			_, trY := plt.Transforms(&c)
+			y := trY(l.ThresholdP95MS)
+			c.StrokeLine2(ls, c.Min.X, y, c.Max.X, y)
+		}))
+		fg.legend = append(fg.legend, legendEntry{"p95 threshold " + tickLabel(l.ThresholdP95MS) + " ms", []plot.Thumbnailer{lineThumb(ls)}})
+	}
+	servers := distinct(len(l.Series), func(i int) string { return l.Series[i].Server })
+	for _, srv := range servers {
+		st := sty.style(srv)
+		fg.legend = append(fg.legend, legendEntry{cleanLabel(srv), []plot.Thumbnailer{lineThumb(lineStyle(st, vg.Points(1.4)))}})
+	}
+	held := glyphStyle(black, vg.Points(3))
+	held.Shape = draw.CircleGlyph{}
+	failed := glyphStyle(black, vg.Points(4))
+	failed.Shape = boldCross{}
+	fg.legend = append(fg.legend,
+		legendEntry{"step held", []plot.Thumbnailer{glyphThumb(held)}},
+		legendEntry{"step failed", []plot.Thumbnailer{glyphThumb(failed)}})
+	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		trX, trY := plt.Transforms(&c)
+		for _, s := range l.Series {
+			st := sty.style(s.Server)
+			pts := make([]vg.Point, len(s.Steps))
+			for i, step := range s.Steps {
+				pts[i] = vg.Point{X: trX(step.TargetRPS), Y: trY(step.P95MS)}
+			}
+			c.StrokeLines(lineStyle(st, vg.Points(1.4)), c.ClipLinesXY(pts)...)
+			for i, step := range s.Steps {
+				g := failed
+				if step.Held {
+					g = held
+				}
+				g.Color = st.Color
+				c.DrawGlyph(g, pts[i])
+			}
+		}
+	}))
+	return fg, nil
+}
+
+// boldCross is a cross drawn with a line thick enough to be seen beside
+// the filled circles of held steps.
+type boldCross struct{}
+
+func (boldCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(1.8)}
+	r := sty.Radius
+	c.StrokeLine2(ls, pt.X-r, pt.Y-r, pt.X+r, pt.Y+r)
+	c.StrokeLine2(ls, pt.X-r, pt.Y+r, pt.X+r, pt.Y-r)
+}
+
+// MemoryChart draws memory against the number of waiting requests, one
+// colour and point shape per server, each pass as points, and the line
+// fitted to the server's points with its slope in the legend.
+type MemoryChart struct {
+	Title   string
+	Series  []MemorySeries
+	Palette *Palette // colours by Server
+}
+
+// MemorySeries is the memory series of one server over its passes.
+type MemorySeries struct {
+	Server string
+	Points []MemoryPoint
+	// Fit is the fitted line, drawn over the range of the points when
+	// set.
+	Fit *MemoryFit
+}
+
+// MemoryPoint is the memory a server held while Concurrency requests
+// waited on it.
+type MemoryPoint struct {
+	Concurrency float64
+	MemoryMB    float64
+}
+
+// MemoryFit is a straight line memory = InterceptMB + SlopeMBPerRequest ×
+// concurrency.
+type MemoryFit struct {
+	SlopeMBPerRequest float64
+	InterceptMB       float64
+}
+
+func (m *MemoryChart) build() (*figure, error) {
+	if len(m.Series) == 0 {
+		return nil, fmt.Errorf("memory chart %q: no series", m.Title)
+	}
+	x, y := newExtent(), newExtent()
+	for _, s := range m.Series {
+		if len(s.Points) == 0 {
+			return nil, fmt.Errorf("memory chart %q: %q has no points", m.Title, s.Server)
+		}
+		for _, pt := range s.Points {
+			if !finite(pt.Concurrency) || !finite(pt.MemoryMB) {
+				return nil, fmt.Errorf("memory chart %q: %q has point (%v, %v MiB)", m.Title, s.Server, pt.Concurrency, pt.MemoryMB)
+			}
+			x.add(pt.Concurrency)
+			y.add(pt.MemoryMB)
+		}
+		if f := s.Fit; f != nil && (!finite(f.SlopeMBPerRequest) || !finite(f.InterceptMB)) {
+			return nil, fmt.Errorf("memory chart %q: %q has fit slope %v MiB/request, intercept %v MiB", m.Title, s.Server, f.SlopeMBPerRequest, f.InterceptMB)
+		}
+	}
+	for _, s := range m.Series {
+		if f := s.Fit; f != nil {
+			y.add(f.InterceptMB+f.SlopeMBPerRequest*x.lo, f.InterceptMB+f.SlopeMBPerRequest*x.hi)
+		}
+	}
+	p := newPlot(m.Title, "waiting requests (concurrency)", "memory (MiB)")
+	valueAxis(&p.Y, y.lo, y.hi, false)
+	valueAxis(&p.X, x.lo, x.hi, false)
+	fg := &figure{p: p}
+	sty := newStyler(m.Palette)
+	for _, s := range m.Series {
+		st := sty.style(s.Server)
+		gs := glyphStyle(st, vg.Points(3))
+		name := cleanLabel(s.Server)
+		thumbs := []plot.Thumbnailer{glyphThumb(gs)}
+		if f := s.Fit; f != nil {
+			name += ": " + tickLabel(f.SlopeMBPerRequest*1000) + " MiB per 1000 requests"
+			thumbs = append([]plot.Thumbnailer{lineThumb(lineStyle(st, vg.Points(1.4)))}, thumbs...)
+		}
+		fg.legend = append(fg.legend, legendEntry{name, thumbs})
+	}
+	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		trX, trY := plt.Transforms(&c)
+		for _, s := range m.Series {
+			st := sty.style(s.Server)
+			if f := s.Fit; f != nil {
+				pts := []vg.Point{
+					{X: trX(x.lo), Y: trY(f.InterceptMB + f.SlopeMBPerRequest*x.lo)},
+					{X: trX(x.hi), Y: trY(f.InterceptMB + f.SlopeMBPerRequest*x.hi)},
+				}
+				c.StrokeLines(lineStyle(st, vg.Points(1.4)), c.ClipLinesXY(pts)...)
+			}
+			gs := glyphStyle(st, vg.Points(3))
+			for _, pt := range s.Points {
+				c.DrawGlyph(gs, vg.Point{X: trX(pt.Concurrency), Y: trY(pt.MemoryMB)})
+			}
+		}
+	}))
+	return fg, nil
+}
+
+// CostChart draws the monthly cost of each server as a stacked bar: the
+// stack (the web server's machines) below, the database above, and the
+// total written over the bar.
+type CostChart struct {
+	Title  string // should name the load, e.g. "Cost per month at 1000 requests/s"
+	Stacks []CostStack
+}
+
+// CostStack is the cost of one server per month, in US dollars.
+type CostStack struct {
+	Server   string
+	StackUSD float64
+	DBUSD    float64
+}
+
+// usd formats a dollar amount for a bar label: whole dollars from $100,
+// else dollars and cents.
+func usd(v float64) string {
+	if math.Abs(v) >= 100 {
+		return "$" + strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func (cc *CostChart) build() (*figure, error) {
+	if len(cc.Stacks) == 0 {
+		return nil, fmt.Errorf("cost chart %q: no servers", cc.Title)
+	}
+	hi := 0.0
+	names := make([]string, len(cc.Stacks))
+	for i, s := range cc.Stacks {
+		if !finite(s.StackUSD) || !finite(s.DBUSD) || s.StackUSD < 0 || s.DBUSD < 0 {
+			return nil, fmt.Errorf("cost chart %q: %q costs stack $%v, database $%v", cc.Title, s.Server, s.StackUSD, s.DBUSD)
+		}
+		hi = math.Max(hi, s.StackUSD+s.DBUSD)
+		names[i] = cleanLabel(s.Server)
+	}
+	p := newPlot(cc.Title, "server", "cost (US$ per month)")
+	nominalX(p, names)
+	valueAxis(&p.Y, 0, hi*1.08, false)
+	stack, db := OkabeIto[3], OkabeIto[0]
+	fg := &figure{p: p, legend: []legendEntry{
+		{"database", []plot.Thumbnailer{boxThumb{db, nil}}},
+		{"stack", []plot.Thumbnailer{boxThumb{stack, nil}}},
+	}}
+	label := textStyle(10, false)
+	label.XAlign = draw.XCenter
+	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		trX, trY := plt.Transforms(&c)
+		for i, s := range cc.Stacks {
+			x0, x1 := trX(float64(i)-0.3), trX(float64(i)+0.3)
+			c.FillPolygon(stack, rect(x0, trY(0), x1, trY(s.StackUSD)))
+			c.FillPolygon(db, rect(x0, trY(s.StackUSD), x1, trY(s.StackUSD+s.DBUSD)))
+			c.FillText(label, vg.Point{X: trX(float64(i)), Y: trY(s.StackUSD+s.DBUSD) + vg.Points(3)}, usd(s.StackUSD+s.DBUSD))
+		}
+	}))
+	return fg, nil
+}
