@@ -1,0 +1,79 @@
+package model
+
+import (
+	"errors"
+	"time"
+)
+
+// BulkInput is a large per-point file (a k6 --out json or --out csv
+// stream) that a sink may load with its own scanner instead of receiving
+// one Sample at a time.
+type BulkInput struct {
+	// Name is the file's name in messages.
+	Name string
+	// Path is the file on disk.
+	Path string
+	// Format is the reader's format name: "k6-ndjson" or "k6-csv".
+	Format string
+	// Gzip tells that Path is gzip-compressed.
+	Gzip bool
+	// Columns is the header row of a CSV input, in order.
+	Columns []string
+	// TimeFormat is how a CSV input writes its timestamp column: "s",
+	// "ms", "us" or "ns" for integer Unix times, "rfc3339" for text.
+	TimeFormat string
+	// Metrics are the metrics whose Quantiles are wanted.
+	QuantileMetrics []string
+	// Percentiles (0 to 100) at which the quantiles are computed, by
+	// linear interpolation between the closest ranks (Hyndman and Fan
+	// type 7, which is also k6's own definition).
+	Percentiles []float64
+}
+
+// MetricStats summarises the points of one metric of a bulk load.
+type MetricStats struct {
+	Metric string
+	Count  int64
+	Sum    float64
+	Min    float64
+	Max    float64
+	// Stdev is the population standard deviation (NULL for one point).
+	Stdev Opt[float64]
+	// Quantiles are the values at BulkInput.Percentiles, for the metrics
+	// in BulkInput.QuantileMetrics; nil for the others.
+	Quantiles []float64
+	// Points by their status tag: 200 to 299, any other number, and none
+	// (absent, empty or not a number).
+	Status2xx, StatusOther, StatusNone int64
+}
+
+// BulkResult is what a bulk load stored: the row count and the summary of
+// every metric, from which the reader builds the run row.
+type BulkResult struct {
+	Rows int64
+	// First and Last are the earliest and latest point times.
+	First, Last time.Time
+	// Metrics are sorted by name.
+	Metrics []MetricStats
+}
+
+// Metric returns the statistics of a metric, or nil.
+func (r *BulkResult) Metric(name string) *MetricStats {
+	for i := range r.Metrics {
+		if r.Metrics[i].Metric == name {
+			return &r.Metrics[i]
+		}
+	}
+	return nil
+}
+
+// BulkSink is an optional interface of a Sink that loads a whole per-point
+// file with its own scanner, in the same transaction as the rest of the
+// file. A sink that wraps another returns ErrBulkUnsupported when the one
+// inside does not implement it; the reader then streams Samples itself.
+type BulkSink interface {
+	BulkSamples(run int, in *BulkInput) (*BulkResult, error)
+}
+
+// ErrBulkUnsupported tells a reader to stream the file itself.
+var ErrBulkUnsupported = errors.New("sink has no bulk loader")
