@@ -347,7 +347,17 @@ func (s *labelSink) Run(r *model.Run) error {
 			return &LabelError{File: s.name, Err: fmt.Errorf("--label %w", err)}
 		}
 	}
+	applyExecutorLabel(r)
 	return s.Sink.Run(r)
+}
+
+// BulkSamples hands a large per-point file to the store's own scanner
+// when the sink inside has one.
+func (s *labelSink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, error) {
+	if b, ok := s.Sink.(model.BulkSink); ok {
+		return b.BulkSamples(run, in)
+	}
+	return nil, model.ErrBulkUnsupported
 }
 
 func (s *labelSink) Memory(m *model.MemoryPoint) error {
