@@ -62,6 +62,7 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 		if err != nil {
 			return err
 		}
+		sk.ctx, sk.conn = ctx, c
 		ferr := fill(sk)
 		cerr := sk.close()
 		if ferr != nil {
@@ -101,6 +102,9 @@ type sink struct {
 	rows                               int64
 	runSeen                            map[int]bool
 	sampleRuns                         map[int]bool
+	// ctx and conn run the bulk loaders (bulk.go) in the transaction.
+	ctx  context.Context
+	conn driver.Conn
 }
 
 func newSink(c driver.Conn, f model.File) (*sink, error) {

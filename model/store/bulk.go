@@ -1,0 +1,228 @@
+package store
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// BulkSamples implements model.BulkSink: it inserts every point of a k6
+// --out json (NDJSON) or --out csv stream into samples with DuckDB's own
+// read_json / read_csv scanner, inside the file's transaction, and then
+// summarises the inserted points by SQL. DuckDB decompresses gzip itself;
+// memory stays bounded because the scanner streams and the inserted rows
+// are written to the database file as they fill row groups.
+func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, error) {
+	if s.conn == nil {
+		return nil, model.ErrBulkUnsupported
+	}
+	q, err := bulkInsertSQL(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	id := RunID(s.file.Source, run)
+	ex := s.conn.(driver.ExecerContext)
+	res, err := ex.ExecContext(s.ctx, q, []driver.NamedValue{{Ordinal: 1, Value: id}})
+	if err != nil {
+		return nil, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return nil, err
+	}
+	s.sampleRuns[run] = true
+	s.rows += n
+	out, err := s.bulkStats(id, in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: summarising the points: %w", in.Name, err)
+	}
+	out.Rows = n
+	return out, nil
+}
+
+// sqlString quotes a string as an SQL literal.
+func sqlString(v string) string {
+	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+}
+
+// bulkInsertSQL is the INSERT INTO samples statement for one input; its
+// one parameter is the run id.
+func bulkInsertSQL(in *model.BulkInput) (string, error) {
+	comp := "'uncompressed'"
+	if in.Gzip {
+		comp = "'gzip'"
+	}
+	switch in.Format {
+	case "k6-ndjson":
+		// A Metric line has no data.time and is skipped; any other type
+		// of line is an error rather than a row silently dropped.
+		return `INSERT INTO samples SELECT ?, data.time, ` +
+			`CASE WHEN type = 'Point' AND metric IS NOT NULL THEN metric ELSE error('not a k6 Point line: type ' || coalesce(type, 'null')) END, ` +
+			`data.value, TRY_CAST(json_extract_string(data.tags, 'status') AS INTEGER), data.tags ` +
+			`FROM read_json(` + sqlString(in.Path) + `, format = 'newline_delimited', compression = ` + comp + `, ` +
+			`columns = {type: 'VARCHAR', metric: 'VARCHAR', data: 'STRUCT("time" TIMESTAMP, value DOUBLE, tags JSON)'}) ` +
+			`WHERE type IS DISTINCT FROM 'Metric'`, nil
+	case "k6-csv":
+		if !in.Gzip {
+			comp = "'none'"
+		}
+		return csvInsertSQL(in, comp)
+	}
+	return "", fmt.Errorf("no bulk loader for format %q", in.Format)
+}
+
+// csvInsertSQL reads a k6 CSV stream: metric_name, timestamp and
+// metric_value, one column per system tag, then extra_tags (and, since
+// k6 v0.43, metadata) written as k=v&k=v. The tags JSON holds the tag
+// columns that are not empty, in header order, then the extra tags.
+func csvInsertSQL(in *model.BulkInput, comp string) (string, error) {
+	var cols, tags []string
+	var hasExtra bool
+	for _, c := range in.Columns {
+		typ := "VARCHAR"
+		switch c {
+		case "metric_name":
+		case "metric_value":
+			typ = "DOUBLE"
+		case "timestamp":
+			if in.TimeFormat != "rfc3339" {
+				typ = "BIGINT"
+			}
+		case "extra_tags":
+			hasExtra = true
+		case "metadata":
+		default:
+			tags = append(tags, fmt.Sprintf("{'k': %s, 'v': %s}", sqlString(c), quoteIdent(c)))
+		}
+		cols = append(cols, fmt.Sprintf("%s: '%s'", sqlString(c), typ))
+	}
+	var ts string
+	switch in.TimeFormat {
+	case "s":
+		ts = "make_timestamp(timestamp * 1000000)"
+	case "ms":
+		ts = "make_timestamp(timestamp * 1000)"
+	case "us":
+		ts = "make_timestamp(timestamp)"
+	case "ns":
+		ts = "make_timestamp(timestamp // 1000)"
+	case "rfc3339":
+		ts = "CAST(timestamp AS TIMESTAMP)"
+	default:
+		return "", fmt.Errorf("k6 CSV time format %q: want s, ms, us, ns or rfc3339", in.TimeFormat)
+	}
+	list := "[" + strings.Join(tags, ", ") + "]"
+	if len(tags) == 0 {
+		list = "[]::STRUCT(k VARCHAR, v VARCHAR)[]"
+	}
+	if hasExtra {
+		list = "list_concat(" + list + ", list_transform(string_split(coalesce(extra_tags, ''), '&'), x -> {'k': split_part(x, '=', 1), 'v': x[strpos(x, '=') + 1:]}))"
+	}
+	tagsExpr := "CAST(to_json(map_from_entries(list_filter(" + list + ", x -> x.v <> ''))) AS JSON)"
+	status := "NULL::INTEGER"
+	for _, c := range in.Columns {
+		if c == "status" {
+			status = "TRY_CAST(status AS INTEGER)"
+		}
+	}
+	return `INSERT INTO samples SELECT ?, ` + ts + `, metric_name, metric_value, ` + status + `, ` + tagsExpr + ` ` +
+		`FROM read_csv(` + sqlString(in.Path) + `, header = true, auto_detect = false, quote = '"', escape = '"', ` +
+		`compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})`, nil
+}
+
+func quoteIdent(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// bulkStats summarises the points of one run by metric.
+func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, error) {
+	ps := make([]string, len(in.Percentiles))
+	for i, p := range in.Percentiles {
+		ps[i] = strconv.FormatFloat(p/100, 'g', -1, 64)
+	}
+	qm := make([]string, len(in.QuantileMetrics))
+	for i, m := range in.QuantileMetrics {
+		qm[i] = sqlString(m)
+	}
+	quant := "NULL"
+	if len(ps) > 0 && len(qm) > 0 {
+		quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "]) FILTER (WHERE metric IN (" + strings.Join(qm, ", ") + "))"
+	}
+	q := `SELECT metric, count(*)::BIGINT, sum(value), min(value), max(value), stddev_pop(value), ` +
+		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1 AND NOT status BETWEEN 200 AND 299)::BIGINT, ` +
+		`count_if(status IS NULL OR status < 1)::BIGINT, min(ts), max(ts), ` + quant + ` ` +
+		`FROM samples WHERE run_id = ? GROUP BY metric ORDER BY metric`
+	rows, err := s.conn.(driver.QueryerContext).QueryContext(s.ctx, q, []driver.NamedValue{{Ordinal: 1, Value: id}})
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := &model.BulkResult{}
+	vals := make([]driver.Value, 12)
+	for {
+		if err := rows.Next(vals); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return nil, err
+		}
+		m := model.MetricStats{Metric: vals[0].(string)}
+		m.Count = toInt(vals[1])
+		m.Sum = toFloat(vals[2])
+		m.Min = toFloat(vals[3])
+		m.Max = toFloat(vals[4])
+		if vals[5] != nil && m.Count > 1 {
+			m.Stdev = model.Some(toFloat(vals[5]))
+		}
+		m.Status2xx, m.StatusOther, m.StatusNone = toInt(vals[6]), toInt(vals[7]), toInt(vals[8])
+		first, _ := vals[9].(time.Time)
+		last, _ := vals[10].(time.Time)
+		if out.First.IsZero() || first.Before(out.First) {
+			out.First = first
+		}
+		if last.After(out.Last) {
+			out.Last = last
+		}
+		if l, ok := vals[11].([]any); ok {
+			for _, v := range l {
+				m.Quantiles = append(m.Quantiles, toFloat(v))
+			}
+		}
+		out.Metrics = append(out.Metrics, m)
+	}
+	return out, nil
+}
+
+func toInt(v driver.Value) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case int32:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	case float64:
+		return int64(x)
+	}
+	return 0
+}
+
+func toFloat(v driver.Value) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	case int32:
+		return float64(x)
+	case float32:
+		return float64(x)
+	}
+	return 0
+}

@@ -1,0 +1,193 @@
+package store_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/store"
+)
+
+const k6Testdata = "../../ingest/testdata/k6/"
+
+func openStore(t testing.TB, dir string) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), filepath.Join(dir, "t.duckdb"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestK6BulkMatchesGoReader loads each k6 point stream twice: through
+// the store's DuckDB scanner (SQL aggregates) and through the Go
+// streaming reader into a Collector (Go aggregates). The two are
+// independent implementations of the same mapping and must agree.
+func TestK6BulkMatchesGoReader(t *testing.T) {
+	files := []string{
+		"k6_constant_go2_ping_points.ndjson",
+		"k6_constant_err_points.ndjson",
+		"k6_ladder_points.ndjson.gz",
+		"k6_constant_go2_ping_points.csv",
+		"k6_constant_err_points.csv",
+		"k6_ladder_csv_points.csv",
+	}
+	s := openStore(t, t.TempDir())
+	ctx := context.Background()
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			path := k6Testdata + f
+			res, err := ingest.Ingest(ctx, s, []string{path}, ingest.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fr := res.Files[0]; fr.Status != ingest.Loaded || fr.Err != nil {
+				t.Fatalf("ingest: %v %v", fr.Status, fr.Err)
+			}
+			var c model.Collector
+			if _, err := ingest.ReadFile(path, &c); err != nil {
+				t.Fatal(err)
+			}
+			want := c.Runs[0]
+			id := store.RunID(f, 0)
+			var (
+				requests, errs, ok2xx, non2xx, bytesRead               int64
+				rps, p50, p90, p95, p99, p999, mean, stdev, maxMS, dur float64
+			)
+			err = s.DB().QueryRow(`SELECT requests, errors, responses_2xx, non_2xx, bytes_read, rps, latency_p50_ms, latency_p90_ms,
+				latency_p95_ms, latency_p99_ms, latency_p999_ms, latency_mean_ms, latency_stdev_ms, latency_max_ms, duration_s
+				FROM runs WHERE run_id = ?`, id).Scan(&requests, &errs, &ok2xx, &non2xx, &bytesRead, &rps, &p50, &p90, &p95, &p99, &p999, &mean, &stdev, &maxMS, &dur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ints := []struct {
+				name      string
+				got, want int64
+			}{{"requests", requests, want.Requests.V}, {"errors", errs, want.Errors.V}, {"responses_2xx", ok2xx, want.Responses2xx.V},
+				{"non_2xx", non2xx, want.Non2xx.V}, {"bytes_read", bytesRead, want.BytesRead.V}}
+			for _, c := range ints {
+				if c.got != c.want {
+					t.Errorf("%s: store %d, Go reader %d", c.name, c.got, c.want)
+				}
+			}
+			floats := []struct {
+				name      string
+				got, want float64
+			}{{"rps", rps, want.RPS.V}, {"p50", p50, want.LatencyP50MS.V}, {"p90", p90, want.LatencyP90MS.V}, {"p95", p95, want.LatencyP95MS.V},
+				{"p99", p99, want.LatencyP99MS.V}, {"p99.9", p999, want.LatencyP999MS.V}, {"mean", mean, want.LatencyMeanMS.V},
+				{"stdev", stdev, want.LatencyStdevMS.V}, {"max", maxMS, want.LatencyMaxMS.V}, {"duration_s", dur, want.DurationS.V}}
+			for _, c := range floats {
+				if math.Abs(c.got-c.want) > 1e-9*math.Max(1, math.Abs(c.want)) {
+					t.Errorf("%s: store %v, Go reader %v", c.name, c.got, c.want)
+				}
+			}
+			var n int
+			var sum float64
+			if err := s.DB().QueryRow(`SELECT count(*), sum(value) FROM samples WHERE run_id = ?`, id).Scan(&n, &sum); err != nil {
+				t.Fatal(err)
+			}
+			var goSum float64
+			for _, p := range c.Samples[0] {
+				goSum += p.Value
+			}
+			if n != len(c.Samples[0]) || math.Abs(sum-goSum) > 1e-6 {
+				t.Errorf("samples: store %d (sum %v), Go reader %d (sum %v)", n, sum, len(c.Samples[0]), goSum)
+			}
+			// The same points in the same order, with the same tags,
+			// status and time (microseconds, as the column keeps them).
+			rows, err := s.DB().Query(`SELECT ts, metric, value, status, tags::VARCHAR FROM samples WHERE run_id = ? LIMIT 200`, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			for i := 0; rows.Next(); i++ {
+				var p model.Sample
+				var st sql.NullInt64
+				var tags sql.NullString
+				if err := rows.Scan(&p.TS, &p.Metric, &p.Value, &st, &tags); err != nil {
+					t.Fatal(err)
+				}
+				w := c.Samples[0][i]
+				if !p.TS.Equal(w.TS) || p.Metric != w.Metric || p.Value != w.Value || st.Valid != w.Status.Valid || st.Int64 != w.Status.V || tags.String != w.Tags {
+					t.Fatalf("sample %d: store %v %s %v %v %s, Go reader %v %s %v %v %s", i, p.TS, p.Metric, p.Value, st, tags.String, w.TS, w.Metric, w.Value, w.Status, w.Tags)
+				}
+			}
+		})
+	}
+}
+
+// TestK6BulkErrorNamesLine breaks one line of a real stream: the load
+// fails with the file and line of the break, and nothing of the file is
+// kept.
+func TestK6BulkErrorNamesLine(t *testing.T) {
+	src, err := os.ReadFile(k6Testdata + "k6_constant_go2_ping_points.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	csvSrc, err := os.ReadFile(k6Testdata + "k6_constant_go2_ping_points.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replaceLine := func(b []byte, n int, with string) []byte {
+		lines := strings.SplitAfter(string(b), "\n")
+		lines[n-1] = with + "\n"
+		return []byte(strings.Join(lines, ""))
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(replaceLine(src, 5000, `{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42Z","value":1,"tags":{`))
+	zw.Close()
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"cut.ndjson", replaceLine(src, 5000, `{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42Z","value":1,"tags":{`),
+			"cut.ndjson:5000: not a JSON object: unexpected end of JSON input"},
+		{"cut.ndjson.gz", gz.Bytes(), "cut.ndjson.gz:5000: not a JSON object: unexpected end of JSON input"},
+		{"type.ndjson", replaceLine(src, 7001, `{"type":"Sample","metric":"x","data":{"time":"2026-11-29T18:51:42Z","value":1}}`),
+			`type.ndjson:7001: type "Sample": want a k6 Metric or Point line`},
+		{"novalue.ndjson", replaceLine(src, 12, `{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42Z","tags":null}}`),
+			"novalue.ndjson:12: Point line of http_reqs without data.time or data.value"},
+		{"badtime.ndjson", replaceLine(src, 14050, `{"metric":"vus","type":"Point","data":{"time":"yesterday","value":1,"tags":null}}`),
+			`badtime.ndjson:14050: data.time "yesterday": want an RFC 3339 time`},
+		{"value.csv", replaceLine(csvSrc, 9000, `http_reqs,1795978302,one,,,,true,,GET,x,HTTP/1.1,steady,,200,,,x,,`),
+			`value.csv:9000:22: metric_value "one": want a number`},
+		{"fields.csv", replaceLine(csvSrc, 3, `http_reqs,1795978302,1.000000`),
+			`fields.csv:3:1: wrong number of fields`},
+	}
+	dir := t.TempDir()
+	s := openStore(t, t.TempDir())
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, c.name)
+			if err := os.WriteFile(p, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := ingest.Ingest(context.Background(), s, []string{p}, ingest.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fr := res.Files[0]
+			if fr.Status != ingest.Failed || fr.Err == nil || fr.Err.Error() != c.want {
+				t.Fatalf("got %v %v\nwant failed: %s", fr.Status, fr.Err, c.want)
+			}
+			var n int
+			if err := s.DB().QueryRow(`SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM runs) + (SELECT count(*) FROM ingested_files)`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != 0 {
+				t.Errorf("%d rows kept after a failed load, want 0", n)
+			}
+		})
+	}
+}
