@@ -76,6 +76,25 @@ type Data struct {
 	// Notes are footnotes: warnings and the method, shown under the table
 	// for people and on stderr or in a notes field for machines.
 	Notes []string
+	// RowSources, when set, lists for each row the runs behind its
+	// numbers. HTML shows them in a last column, as a list that opens on
+	// a click; the other formats leave them out.
+	RowSources [][]Source
+}
+
+// Source is where a run was read: a file, as a path below the ingested
+// folder, and the 1-based line where the run starts (0 when unknown).
+type Source struct {
+	File string
+	Line int
+}
+
+// String is file:line, or the file alone when the line is unknown.
+func (s Source) String() string {
+	if s.Line <= 0 {
+		return s.File
+	}
+	return s.File + ":" + strconv.Itoa(s.Line)
 }
 
 // Columns makes plain columns from names.
@@ -415,8 +434,11 @@ func WriteHTMLTable(w io.Writer, d *Data, id string) error {
 	for _, c := range d.Columns {
 		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c.heading()))
 	}
+	if len(d.RowSources) > 0 {
+		b.WriteString("<th>runs</th>")
+	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
-	for _, r := range d.Rows {
+	for ri, r := range d.Rows {
 		b.WriteString("<tr>")
 		for i, v := range r {
 			s := html.EscapeString(d.Columns[i].human(v))
@@ -428,6 +450,9 @@ func WriteHTMLTable(w io.Writer, d *Data, id string) error {
 				s = "<strong>" + s + "</strong>"
 			}
 			fmt.Fprintf(&b, "<td%s>%s</td>", class, s)
+		}
+		if len(d.RowSources) > 0 {
+			writeSourcesCell(&b, d.RowSources, ri)
 		}
 		b.WriteString("</tr>\n")
 	}
@@ -441,4 +466,22 @@ func WriteHTMLTable(w io.Writer, d *Data, id string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeSourcesCell writes the runs behind row ri as a <details> list.
+func writeSourcesCell(b *strings.Builder, sources [][]Source, ri int) {
+	if ri >= len(sources) || len(sources[ri]) == 0 {
+		b.WriteString("<td class=\"src\"></td>")
+		return
+	}
+	n := len(sources[ri])
+	noun := "runs"
+	if n == 1 {
+		noun = "run"
+	}
+	fmt.Fprintf(b, "<td class=\"src\"><details><summary>%d %s</summary><ul>", n, noun)
+	for _, s := range sources[ri] {
+		fmt.Fprintf(b, "<li><code>%s</code></li>", html.EscapeString(s.String()))
+	}
+	b.WriteString("</ul></details></td>")
 }

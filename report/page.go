@@ -1,0 +1,240 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Page is the report page: one self-contained HTML document with the
+// tables, the plots and the footnotes, readable offline and without
+// scripts.
+type Page struct {
+	Title string
+	// Intro holds paragraphs under the title: the corpus, the rules
+	// used, the tables skipped for want of data.
+	Intro    []string
+	Sections []Section
+	// Notes are the page's footnotes, listed at its end.
+	Notes []string
+}
+
+// Section is one part of the page: a heading, paragraphs, then its
+// tables and its plots.
+type Section struct {
+	Title  string
+	Intro  []string
+	Tables []*Data
+	Plots  []PagePlot
+}
+
+// PagePlot is a plot on the page: an SVG document as SVG returns it, and
+// a caption.
+type PagePlot struct {
+	Caption string
+	SVG     []byte
+}
+
+// pageCSS is the page's whole style sheet.
+const pageCSS = `
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif; color: #1a1a1a; background: #fff; max-width: 1100px; margin: 0 auto; padding: 1em 1.5em 3em; }
+h1 { font-size: 1.6em; margin: 0.4em 0; }
+h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
+nav ol { columns: 2; padding-left: 1.4em; }
+a { color: #0072B2; }
+.scroll { overflow-x: auto; margin: 1.2em 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: 0.3em 0; }
+th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; vertical-align: top; }
+th { background: #f4f4f4; text-align: left; }
+td.num { text-align: right; white-space: nowrap; }
+td.src { font-size: 0.85em; }
+td.src ul { margin: 0.2em 0; padding-left: 1.2em; }
+details summary { cursor: pointer; color: #0072B2; }
+ol.notes { font-size: 0.9em; color: #444; margin: 0.4em 0 0; }
+figure { margin: 1.5em 0; }
+figure svg { display: block; width: 100%; max-width: 900px; height: auto; }
+figcaption { font-size: 0.9em; color: #444; margin-top: 0.3em; }
+footer { margin-top: 3em; font-size: 0.9em; }
+`
+
+// WritePage writes a page as one HTML document: inline CSS, plots inline
+// as SVG, no script, no request to any network (a Content-Security-Policy
+// forbids both). Every text is escaped, and every plot's SVG is read as
+// XML and written again from what was read, keeping only drawing
+// elements; an SVG with anything else (a script, an event attribute, a
+// link, a url() reference) is refused. Sections, tables and plots get
+// element ids s1, s1-t1, s1-p1, … in order. The same page gives the same
+// bytes.
+func WritePage(w io.Writer, p *Page) error {
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", html.EscapeString(p.Title), pageCSS)
+	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n", html.EscapeString(p.Title))
+	writeParagraphs(&b, p.Intro)
+	b.WriteString("</header>\n")
+	if len(p.Sections) > 1 {
+		b.WriteString("<nav>\n<ol>\n")
+		for i, s := range p.Sections {
+			fmt.Fprintf(&b, "<li><a href=\"#s%d\">%s</a></li>\n", i+1, html.EscapeString(s.Title))
+		}
+		b.WriteString("</ol>\n</nav>\n")
+	}
+	for i, s := range p.Sections {
+		id := "s" + strconv.Itoa(i+1)
+		fmt.Fprintf(&b, "<section id=\"%s\">\n<h2>%s</h2>\n", id, html.EscapeString(s.Title))
+		writeParagraphs(&b, s.Intro)
+		for j, d := range s.Tables {
+			if d == nil {
+				return fmt.Errorf("page section %q: table %d is nil", s.Title, j+1)
+			}
+			b.WriteString("<div class=\"scroll\">\n")
+			if err := WriteHTMLTable(&b, d, fmt.Sprintf("%s-t%d", id, j+1)); err != nil {
+				return err
+			}
+			b.WriteString("</div>\n")
+		}
+		for j, pl := range s.Plots {
+			svg, err := sanitizeSVG(pl.SVG)
+			if err != nil {
+				return fmt.Errorf("page section %q: plot %d (%q): %w", s.Title, j+1, pl.Caption, err)
+			}
+			fmt.Fprintf(&b, "<figure id=\"%s-p%d\">\n", id, j+1)
+			b.Write(svg)
+			if pl.Caption != "" {
+				fmt.Fprintf(&b, "<figcaption>%s</figcaption>\n", html.EscapeString(pl.Caption))
+			}
+			b.WriteString("</figure>\n")
+		}
+		b.WriteString("</section>\n")
+	}
+	if len(p.Notes) > 0 {
+		b.WriteString("<footer>\n<h2>Notes</h2>\n<ol class=\"notes\">\n")
+		for _, n := range p.Notes {
+			fmt.Fprintf(&b, "<li>%s</li>\n", html.EscapeString(n))
+		}
+		b.WriteString("</ol>\n</footer>\n")
+	}
+	b.WriteString("</body>\n</html>\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeParagraphs(b *bytes.Buffer, ps []string) {
+	for _, s := range ps {
+		fmt.Fprintf(b, "<p>%s</p>\n", html.EscapeString(s))
+	}
+}
+
+// svgElements are the SVG elements a plot may hold: drawing and text,
+// nothing that runs, links or loads.
+var svgElements = map[string]bool{
+	"svg": true, "g": true, "path": true, "text": true, "tspan": true,
+	"rect": true, "circle": true, "ellipse": true, "line": true,
+	"polyline": true, "polygon": true, "title": true, "desc": true,
+}
+
+// sanitizeSVG reads an SVG document as XML and writes its root element
+// again from the tokens read, for inclusion in HTML: the XML
+// declaration and comments are dropped, text and attribute values are
+// escaped anew, and only svgElements with attributes that neither run
+// (on…), link (href) nor load (url(…)) are accepted.
+func sanitizeSVG(src []byte) ([]byte, error) {
+	d := xml.NewDecoder(bytes.NewReader(src))
+	var out bytes.Buffer
+	var open []string
+	done := false
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("SVG is not well-formed: %w", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := qname(t.Name)
+			if done || (len(open) == 0 && name != "svg") {
+				return nil, fmt.Errorf("SVG line %d: element <%s> outside the root <svg>", lineAt(src, d.InputOffset()), name)
+			}
+			if !svgElements[name] {
+				return nil, fmt.Errorf("SVG line %d: element <%s> is not allowed in a plot", lineAt(src, d.InputOffset()), name)
+			}
+			out.WriteString("<" + name)
+			for _, a := range t.Attr {
+				an := qname(a.Name)
+				low := strings.ToLower(an)
+				if strings.HasPrefix(low, "on") || strings.HasSuffix(low, "href") || strings.Contains(strings.ToLower(a.Value), "url(") {
+					return nil, fmt.Errorf("SVG line %d: attribute %s=%q is not allowed in a plot", lineAt(src, d.InputOffset()), an, a.Value)
+				}
+				if !validName(an) {
+					return nil, fmt.Errorf("SVG line %d: attribute name %q", lineAt(src, d.InputOffset()), an)
+				}
+				fmt.Fprintf(&out, " %s=\"%s\"", an, html.EscapeString(a.Value))
+			}
+			out.WriteString(">")
+			open = append(open, name)
+		case xml.EndElement:
+			name := qname(t.Name)
+			if len(open) == 0 || open[len(open)-1] != name {
+				return nil, fmt.Errorf("SVG line %d: </%s> closes no open element", lineAt(src, d.InputOffset()), name)
+			}
+			open = open[:len(open)-1]
+			fmt.Fprintf(&out, "</%s>", name)
+			if len(open) == 0 {
+				done = true
+				out.WriteString("\n")
+			}
+		case xml.CharData:
+			if len(open) > 0 {
+				out.WriteString(html.EscapeString(string(t)))
+			} else if len(bytes.TrimSpace(t)) > 0 {
+				return nil, fmt.Errorf("SVG line %d: text outside the root <svg>", lineAt(src, d.InputOffset()))
+			}
+		case xml.Comment, xml.ProcInst:
+			// Dropped: gonum writes an XML declaration and a comment
+			// before the root, and neither belongs in HTML.
+		case xml.Directive:
+			return nil, fmt.Errorf("SVG line %d: directive <!%s> is not allowed in a plot", lineAt(src, d.InputOffset()), t)
+		}
+	}
+	if !done {
+		return nil, errors.New("SVG has no complete <svg> root element")
+	}
+	return out.Bytes(), nil
+}
+
+// qname is an element or attribute name as written, prefix included.
+func qname(n xml.Name) string {
+	if n.Space != "" {
+		return n.Space + ":" + n.Local
+	}
+	return n.Local
+}
+
+// validName accepts the characters of ordinary SVG names, so that a
+// name cannot break out of its tag.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == ':' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// lineAt is the 1-based line of a byte offset.
+func lineAt(src []byte, off int64) int {
+	return bytes.Count(src[:min(int(off), len(src))], []byte("\n")) + 1
+}
