@@ -1,0 +1,1012 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// Readers of wrk 4.x (wg/wrk) and wrk2 (giltene/wrk2) text reports. Both
+// print the same frame:
+//
+//	Running 15s test @ http://127.0.0.1:8082/ping
+//	  2 threads and 20 connections
+//	  Thread Stats   Avg      Stdev     Max   +/- Stdev
+//	    Latency     1.24ms    1.11ms  20.05ms   96.28%
+//	    Req/Sec     1.06k   195.10     2.33k    81.15%
+//	  29943 requests in 15.00s, 3.40MB read
+//	  Socket errors: connect 0, read 9, write 109695, timeout 24
+//	  Non-2xx or 3xx responses: 708
+//	Requests/sec:   1996.06
+//	Transfer/sec:    231.96KB
+//
+// wrk adds a four-line "Latency Distribution" (50/75/90/99%) with
+// --latency; wrk2 adds "Thread calibration" lines and, with --latency or
+// -U, HdrHistogram blocks: eight summary percentiles, the detailed
+// percentile spectrum and its #[Mean …] #[Max …, Total count …] footers.
+// Units are those of wrk's units.c: times in us, ms, s, m, h (switching at
+// 0.85 of the next unit), counts with k, M, G, T, P (powers of 1000) and
+// bytes with K, M, G, T, P (powers of 1024) before the B.
+
+func init() {
+	register(&Format{Name: "wrk2", Priority: 10, Detect: detectWrk2, Read: readWrk2})
+	register(&Format{Name: "wrk", Priority: 11, Detect: detectWrk, Read: readWrk})
+}
+
+const (
+	wrkUsagePrefix  = "Usage: wrk <options> <url>"
+	wrkRunningStart = "Running "
+)
+
+// firstTextLine returns the first non-blank line of head, trimmed.
+func firstTextLine(head []byte) string {
+	found := ""
+	hasLine(head, func(line string) bool {
+		if line == "" {
+			return false
+		}
+		found = line
+		return true
+	})
+	return found
+}
+
+// isWrkRunning reports whether a line is wrk's "Running 15s test @ url".
+func isWrkRunning(line string) bool {
+	return strings.HasPrefix(line, wrkRunningStart) && strings.Contains(line, " test @ ")
+}
+
+// isWrk2Line reports whether a trimmed line only appears in wrk2's output.
+func isWrk2Line(line string) bool {
+	if strings.HasPrefix(line, "Thread calibration:") ||
+		strings.HasPrefix(line, "Latency Distribution (HdrHistogram") ||
+		strings.HasPrefix(line, "-R, --rate") {
+		return true
+	}
+	// wrk2 samples the request rate only after its calibration, so a run
+	// shorter than that prints "-nan" statistics of no samples; wrk 4.x
+	// samples every 100 ms.
+	f := strings.Fields(line)
+	return len(f) >= 2 && f[0] == "Req/Sec" && f[1] == "-nan"
+}
+
+// detectWrkFamily reports whether head is a wrk or wrk2 report (or usage
+// text) and whether it shows a line only wrk2 prints. A report must start
+// with its "Running" line, so that logs holding many reports among other
+// text are not taken for one.
+func detectWrkFamily(head []byte) (isWrk, isWrk2 bool) {
+	first := firstTextLine(head)
+	switch {
+	case strings.HasPrefix(first, wrkUsagePrefix):
+	case isWrkRunning(first):
+		threads := false
+		hasLine(head, func(line string) bool {
+			if strings.HasSuffix(line, " connections") && strings.Contains(line, " threads and ") {
+				threads = true
+			}
+			return threads
+		})
+		if !threads {
+			return false, false
+		}
+	default:
+		return false, false
+	}
+	return true, hasLine(head, isWrk2Line)
+}
+
+func detectWrk2(head []byte) bool {
+	ok, wrk2 := detectWrkFamily(head)
+	return ok && wrk2
+}
+
+func detectWrk(head []byte) bool {
+	ok, wrk2 := detectWrkFamily(head)
+	return ok && !wrk2
+}
+
+func readWrk(in *Input, sink model.Sink) error  { return readWrkReport(in, sink, "wrk") }
+func readWrk2(in *Input, sink model.Sink) error { return readWrkReport(in, sink, "wrk2") }
+
+// posField is a whitespace-separated word of a line and its 1-based column.
+type posField struct {
+	text string
+	col  int
+}
+
+// posFields splits a line into words and keeps their columns.
+func posFields(s string) []posField {
+	var out []posField
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		space := i == len(s) || s[i] == ' ' || s[i] == '\t'
+		if space {
+			if start >= 0 {
+				out = append(out, posField{s[start:i], start + 1})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return out
+}
+
+// exactDecimal is an exact exactDecimal number mant / 10^scale, so that unit
+// conversions (us to ms, KB to bytes) add no binary rounding of their own.
+type exactDecimal struct {
+	mant  uint64
+	scale int
+}
+
+// parseExactDecimal reads an unsigned exactDecimal such as "619.77" or "12".
+func parseExactDecimal(s string) (exactDecimal, bool) {
+	var d exactDecimal
+	digits, dot := 0, false
+	if s == "" || s == "." {
+		return d, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.' && !dot:
+			dot = true
+		case c >= '0' && c <= '9':
+			if digits == 0 && c == '0' {
+				if dot {
+					d.scale++
+				}
+				continue
+			}
+			digits++
+			if digits > 18 {
+				return d, false
+			}
+			d.mant = d.mant*10 + uint64(c-'0')
+			if dot {
+				d.scale++
+			}
+		default:
+			return d, false
+		}
+	}
+	return d, true
+}
+
+// mul multiplies by a whole factor; false on overflow.
+func (d exactDecimal) mul(f uint64) (exactDecimal, bool) {
+	hi, lo := bits.Mul64(d.mant, f)
+	if hi != 0 || lo > 1e18 {
+		return d, false
+	}
+	return exactDecimal{lo, d.scale}, true
+}
+
+// shift multiplies by 10^n (n may be negative).
+func (d exactDecimal) shift(n int) (exactDecimal, bool) {
+	for ; n > 0; n-- {
+		if d.scale > 0 {
+			d.scale--
+			continue
+		}
+		var ok bool
+		if d, ok = d.mul(10); !ok {
+			return d, false
+		}
+	}
+	d.scale -= n
+	return d, true
+}
+
+// float returns the nearest float64.
+func (d exactDecimal) float() float64 {
+	s := strconv.FormatUint(d.mant, 10)
+	if d.scale > 0 {
+		if len(s) <= d.scale {
+			s = strings.Repeat("0", d.scale-len(s)+1) + s
+		}
+		s = s[:len(s)-d.scale] + "." + s[len(s)-d.scale:]
+	}
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// splitUnit splits "619.77us" into "619.77" and "us".
+func splitUnit(s string) (num, unit string) {
+	i := len(s)
+	for i > 0 && (s[i-1] < '0' || s[i-1] > '9') && s[i-1] != '.' {
+		i--
+	}
+	return s[:i], s[i:]
+}
+
+// isPrintedNaN reports whether a wrk value is C's printout of a NaN.
+func isPrintedNaN(s string) bool {
+	s = strings.TrimSuffix(s, "%")
+	return s == "-nan" || s == "nan" || s == "NaN" || s == "-NaN"
+}
+
+// wrkTimeMS converts a wrk time such as "619.77us", "7.59s" or "1.00m" to
+// milliseconds.
+func wrkTimeMS(s string) (float64, bool) {
+	d, ok := wrkTime(s)
+	return d.float(), ok
+}
+
+// wrkTime converts a wrk time to an exact exactDecimal of milliseconds.
+func wrkTime(s string) (exactDecimal, bool) {
+	num, unit := splitUnit(s)
+	d, ok := parseExactDecimal(num)
+	if !ok {
+		return d, false
+	}
+	switch unit {
+	case "us":
+		d, ok = d.shift(-3)
+	case "ms":
+	case "s":
+		d, ok = d.shift(3)
+	case "m":
+		d, ok = d.mul(60000)
+	case "h":
+		d, ok = d.mul(3600000)
+	default:
+		return d, false
+	}
+	return d, ok
+}
+
+// wrkMetric converts a wrk count such as "2.64k" or "514.51".
+func wrkMetric(s string) (float64, bool) {
+	num, unit := splitUnit(s)
+	d, ok := parseExactDecimal(num)
+	if !ok {
+		return 0, false
+	}
+	n := strings.Index(" kMGTP", unit)
+	if unit == "" {
+		n = 0
+	} else if n < 1 || len(unit) != 1 {
+		return 0, false
+	}
+	d, ok = d.shift(3 * n)
+	return d.float(), ok
+}
+
+// wrkBytes converts a wrk byte size such as "3.40MB" or "650.71B" (binary
+// multiples, as wrk's format_binary prints them) to bytes, rounded to the
+// nearest byte.
+func wrkBytes(s string) (int64, bool) {
+	num, unit := splitUnit(s)
+	d, ok := parseExactDecimal(num)
+	if !ok || !strings.HasSuffix(unit, "B") {
+		return 0, false
+	}
+	n := strings.Index(" KMGTP", strings.TrimSuffix(unit, "B"))
+	if unit == "B" {
+		n = 0
+	} else if n < 1 || len(unit) != 2 {
+		return 0, false
+	}
+	for ; n > 0; n-- {
+		if d, ok = d.mul(1024); !ok {
+			return 0, false
+		}
+	}
+	v := math.Round(d.float())
+	if v > math.MaxInt64/2 {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// fmtLabelNum formats a number for a label: the shortest exact form.
+func fmtLabelNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// wrkParser reads one wrk or wrk2 report.
+type wrkParser struct {
+	l    *Lines
+	tool string
+	run  *model.Run
+
+	latency       [4]string // Thread Stats Latency: avg, stdev, max, +/- stdev
+	latencyLine   int
+	recorded      *hdrBlock
+	uncorrected   *hdrBlock
+	wrkPercentile bool
+	calibMean     []string
+	calibInterval []string
+	requests      bool
+	rps           bool
+	transfer      bool
+	stats         bool
+	socket        bool
+	non2xx        bool
+	reqLine       int
+	nonLine, nonC int
+}
+
+// hdrBlock is one of wrk2's HdrHistogram blocks.
+type hdrBlock struct {
+	summary  map[string]float64 // "50.000", "99.900", … -> ms
+	spectrum []model.Percentile
+	mean     float64
+	stdev    float64
+	max      float64
+	total    int64
+	// usec tells that the spectrum and its footers were printed in
+	// microseconds, as wrk2 did before giltene/wrk2 commit 1425f37.
+	usec bool
+}
+
+func readWrkReport(in *Input, sink model.Sink, tool string) error {
+	p := &wrkParser{l: NewLines(in), tool: tool, run: &model.Run{Tool: tool}}
+	if err := p.parse(); err != nil {
+		return err
+	}
+	return sink.Run(p.run)
+}
+
+func (p *wrkParser) setLabel(k, v string) {
+	if p.run.Labels == nil {
+		p.run.Labels = map[string]string{}
+	}
+	p.run.Labels[k] = v
+}
+
+// next returns the next line, or false at the end of the input.
+func (p *wrkParser) next() (string, bool) {
+	if !p.l.Scan() {
+		return "", false
+	}
+	return p.l.Text(), true
+}
+
+// eof returns the error for a report that ends before what is expected.
+func (p *wrkParser) eof(expected string) error {
+	if err := p.l.Err(); err != nil {
+		return err
+	}
+	return Errorf(p.l.in.Name, p.l.Line()+1, 0, "%s report ends early: expected %s", p.tool, expected)
+}
+
+func (p *wrkParser) parse() error {
+	l := p.l
+	// The first non-blank line: "Running 15s test @ url".
+	var line string
+	for {
+		var ok bool
+		if line, ok = p.next(); !ok {
+			return p.eof(`"Running <duration> test @ <url>"`)
+		}
+		if strings.TrimSpace(line) != "" {
+			break
+		}
+	}
+	trimmed := strings.TrimSpace(line)
+	if strings.HasPrefix(trimmed, wrkUsagePrefix) {
+		return l.Errorf(0, "%s printed its usage text, not a report (a command-line option was rejected)", p.tool)
+	}
+	if !isWrkRunning(trimmed) {
+		return l.Errorf(1, "expected \"Running <duration> test @ <url>\", found %q", clipQuote(trimmed))
+	}
+	p.run.Line = l.Line()
+	rest := strings.TrimPrefix(trimmed, wrkRunningStart)
+	dur, url, _ := strings.Cut(rest, " test @ ")
+	p.setLabel("requested_duration", dur)
+	p.setLabel("url", url)
+
+	// "  2 threads and 20 connections"
+	line, ok := p.next()
+	if !ok {
+		return p.eof(`"<N> threads and <M> connections"`)
+	}
+	f := posFields(line)
+	if len(f) != 5 || f[1].text != "threads" || f[2].text != "and" || f[4].text != "connections" {
+		return l.Errorf(1, "expected \"<N> threads and <M> connections\", found %q", clipQuote(strings.TrimSpace(line)))
+	}
+	for _, c := range []struct {
+		f   posField
+		dst *model.Opt[int64]
+	}{{f[0], &p.run.Threads}, {f[3], &p.run.Connections}} {
+		n, err := strconv.ParseInt(c.f.text, 10, 64)
+		if err != nil || n < 0 {
+			return l.Errorf(c.f.col, "expected a whole number, found %q", c.f.text)
+		}
+		*c.dst = model.Some(n)
+	}
+
+	for {
+		line, ok := p.next()
+		if !ok {
+			break
+		}
+		t := strings.TrimSpace(line)
+		if p.transfer {
+			// After Transfer/sec a wrk Lua script's done() may print
+			// its own lines; another report must not follow.
+			if isWrkRunning(t) {
+				return l.Errorf(1, "a second report starts here: a %s file holds one run", p.tool)
+			}
+			continue
+		}
+		if err := p.line(line, t); err != nil {
+			return err
+		}
+	}
+	if err := l.Err(); err != nil {
+		return err
+	}
+	switch {
+	case !p.stats:
+		return p.eof(`the "Thread Stats" table`)
+	case !p.requests:
+		return p.eof(`"<N> requests in <duration>, <size> read"`)
+	case !p.rps:
+		return p.eof(`"Requests/sec: <rate>"`)
+	case !p.transfer:
+		return p.eof(`"Transfer/sec: <size>"`)
+	}
+	return p.finish()
+}
+
+// line handles one line of the report body.
+func (p *wrkParser) line(line, t string) error {
+	l := p.l
+	f := posFields(line)
+	switch {
+	case t == "":
+		return nil
+	case isWrkRunning(t):
+		return l.Errorf(1, "a second report starts here: a %s file holds one run", p.tool)
+	case strings.HasPrefix(t, "Thread calibration:"):
+		if p.tool != "wrk2" {
+			return l.Errorf(1, "wrk2's calibration line in a wrk report")
+		}
+		return p.calibration(t)
+	case strings.HasPrefix(t, "Thread Stats"):
+		if p.stats {
+			return l.Errorf(1, "a second \"Thread Stats\" table: a %s file holds one run", p.tool)
+		}
+		p.stats = true
+		return nil
+	case f[0].text == "Latency" && len(f) == 5:
+		if !p.stats || p.latencyLine != 0 {
+			return l.Errorf(1, "unexpected Latency line outside the \"Thread Stats\" table")
+		}
+		p.latencyLine = l.Line()
+		for i := range 4 {
+			p.latency[i] = f[i+1].text
+			if !isPrintedNaN(f[i+1].text) {
+				var ok bool
+				if i == 3 {
+					_, ok = percentValue(f[i+1].text)
+				} else {
+					_, ok = wrkTimeMS(f[i+1].text)
+				}
+				if !ok {
+					return l.Errorf(f[i+1].col, "expected a time such as 1.24ms or a percentage, found %q", f[i+1].text)
+				}
+			}
+		}
+		return nil
+	case f[0].text == "Req/Sec" && len(f) == 5:
+		if !p.stats {
+			return l.Errorf(1, "unexpected Req/Sec line outside the \"Thread Stats\" table")
+		}
+		if isPrintedNaN(f[1].text) {
+			// No rate samples (wrk2 before its calibration): the zeros
+			// printed beside the NaN are no measurement.
+			return nil
+		}
+		names := []string{"thread_rps_mean", "thread_rps_stdev", "thread_rps_max", "thread_rps_within_stdev_pct"}
+		for i := range 4 {
+			s := f[i+1].text
+			if isPrintedNaN(s) {
+				continue
+			}
+			var v float64
+			var ok bool
+			if i == 3 {
+				v, ok = percentValue(s)
+			} else {
+				v, ok = wrkMetric(s)
+			}
+			if !ok {
+				return l.Errorf(f[i+1].col, "expected a rate such as 2.64k or a percentage, found %q", s)
+			}
+			p.setLabel(names[i], fmtLabelNum(v))
+		}
+		return nil
+	case t == "Latency Distribution":
+		if p.tool != "wrk" {
+			return l.Errorf(1, "wrk 4.x's latency distribution in a wrk2 report")
+		}
+		return p.wrkDistribution()
+	case strings.HasPrefix(t, "Latency Distribution (HdrHistogram - "):
+		if p.tool != "wrk2" {
+			return l.Errorf(1, "wrk2's HdrHistogram block in a wrk report")
+		}
+		kind := strings.TrimPrefix(t, "Latency Distribution (HdrHistogram - ")
+		var dst **hdrBlock
+		corrected := false
+		switch {
+		case kind == "Recorded Latency)":
+			dst, corrected = &p.recorded, true
+		case strings.HasPrefix(kind, "Uncorrected Latency"):
+			dst = &p.uncorrected
+		default:
+			return l.Errorf(40, "expected Recorded Latency or Uncorrected Latency, found %q", clipQuote(kind))
+		}
+		if *dst != nil {
+			return l.Errorf(1, "a second %q block: a wrk2 file holds one run", clipQuote(t))
+		}
+		b, err := p.hdrBlock(corrected)
+		if err != nil {
+			return err
+		}
+		*dst = b
+		return nil
+	case len(f) >= 5 && f[1].text == "requests" && f[2].text == "in":
+		return p.requestsLine(f)
+	case strings.HasPrefix(t, "Socket errors:"):
+		return p.socketErrors(line)
+	case strings.HasPrefix(t, "Non-2xx or 3xx responses:"):
+		if !p.requests || p.non2xx {
+			return l.Errorf(1, "unexpected %q line", "Non-2xx or 3xx responses")
+		}
+		v := f[len(f)-1]
+		n, err := strconv.ParseInt(v.text, 10, 64)
+		if err != nil || n < 0 || len(f) != 5 {
+			return l.Errorf(v.col, "expected a count of responses, found %q", v.text)
+		}
+		p.non2xx = true
+		p.run.Non2xx = model.Some(n)
+		p.nonLine, p.nonC = l.Line(), v.col
+		return nil
+	case f[0].text == "Requests/sec:":
+		if !p.requests || p.rps || len(f) != 2 {
+			return l.Errorf(1, "unexpected %q line", "Requests/sec")
+		}
+		v, err := strconv.ParseFloat(f[1].text, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return l.Errorf(f[1].col, "expected a rate, found %q", f[1].text)
+		}
+		p.rps = true
+		p.run.RPS = model.Some(v)
+		return nil
+	case f[0].text == "Transfer/sec:":
+		if !p.rps || len(f) != 2 {
+			return l.Errorf(1, "unexpected %q line", "Transfer/sec")
+		}
+		if _, ok := wrkBytes(f[1].text); !ok {
+			return l.Errorf(f[1].col, "expected a size such as 231.96KB, found %q", f[1].text)
+		}
+		p.transfer = true
+		p.setLabel("reported_transfer_per_s", f[1].text)
+		return nil
+	}
+	return l.Errorf(1, "unexpected line in a %s report: %q", p.tool, clipQuote(t))
+}
+
+// clipQuote shortens a quoted input for a message.
+func clipQuote(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
+
+// percentValue reads "81.90%".
+func percentValue(s string) (float64, bool) {
+	if !strings.HasSuffix(s, "%") {
+		return 0, false
+	}
+	d, ok := parseExactDecimal(strings.TrimSuffix(s, "%"))
+	return d.float(), ok
+}
+
+// calibration reads wrk2's "Thread calibration" line, in either of the
+// forms wrk2 has printed:
+//
+//	Thread calibration: mean lat.: 6.594ms, rate sampling interval: 14ms
+//	Thread calibration: mean lat.: 6594 usec, rate sampling interval: 14 msec
+func (p *wrkParser) calibration(t string) error {
+	l := p.l
+	col := strings.Index(l.Text(), "Thread calibration:") + 1
+	rest := strings.TrimPrefix(t, "Thread calibration:")
+	mean, interval, ok := strings.Cut(rest, ",")
+	mean = strings.TrimSpace(mean)
+	interval = strings.TrimSpace(interval)
+	if !ok || !strings.HasPrefix(mean, "mean lat.:") || !strings.HasPrefix(interval, "rate sampling interval:") {
+		return l.Errorf(col, "expected \"Thread calibration: mean lat.: <time>, rate sampling interval: <time>\"")
+	}
+	parse := func(s string) (float64, bool) {
+		s = strings.TrimSpace(s)
+		num, unit, _ := strings.Cut(s, " ")
+		switch unit {
+		case "usec":
+			s = num + "us"
+		case "msec":
+			s = num + "ms"
+		case "":
+		default:
+			return 0, false
+		}
+		return wrkTimeMS(s)
+	}
+	m, ok1 := parse(strings.TrimPrefix(mean, "mean lat.:"))
+	iv, ok2 := parse(strings.TrimPrefix(interval, "rate sampling interval:"))
+	if !ok1 || !ok2 {
+		return l.Errorf(col, "expected times such as 6.594ms or 6594 usec in the calibration line")
+	}
+	p.calibMean = append(p.calibMean, fmtLabelNum(m))
+	p.calibInterval = append(p.calibInterval, fmtLabelNum(iv))
+	return nil
+}
+
+// wrkDistribution reads wrk 4.x's four --latency lines ("50%  617.00us").
+func (p *wrkParser) wrkDistribution() error {
+	l := p.l
+	if p.wrkPercentile {
+		return l.Errorf(1, "a second latency distribution: a wrk file holds one run")
+	}
+	p.wrkPercentile = true
+	want := []string{"50%", "75%", "90%", "99%"}
+	for _, w := range want {
+		line, ok := p.next()
+		if !ok {
+			return p.eof(fmt.Sprintf("the %s latency line", w))
+		}
+		f := posFields(line)
+		if len(f) != 2 || f[0].text != w {
+			return l.Errorf(1, "expected the %s latency line, found %q", w, clipQuote(strings.TrimSpace(line)))
+		}
+		ms, ok := wrkTimeMS(f[1].text)
+		if !ok {
+			return l.Errorf(f[1].col, "expected a time such as 4.24ms, found %q", f[1].text)
+		}
+		pct, _ := strconv.ParseFloat(strings.TrimSuffix(w, "%"), 64)
+		p.run.Percentiles = append(p.run.Percentiles, model.Percentile{Percentile: pct, LatencyMS: ms})
+	}
+	return nil
+}
+
+// hdrSummary are the percentiles of wrk2's eight summary lines.
+var hdrSummary = []string{"50.000%", "75.000%", "90.000%", "99.000%", "99.900%", "99.990%", "99.999%", "100.000%"}
+
+// hdrBlock reads one wrk2 HdrHistogram block after its title line, up to
+// its dashed closing line.
+func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
+	l := p.l
+	b := &hdrBlock{summary: map[string]float64{}}
+	for _, w := range hdrSummary {
+		line, ok := p.next()
+		if !ok {
+			return nil, p.eof(fmt.Sprintf("the %s latency line", w))
+		}
+		f := posFields(line)
+		if len(f) != 2 || f[0].text != w {
+			return nil, l.Errorf(1, "expected the %s latency line, found %q", w, clipQuote(strings.TrimSpace(line)))
+		}
+		ms, ok := wrkTimeMS(f[1].text)
+		if !ok {
+			return nil, l.Errorf(f[1].col, "expected a time such as 6.33ms, found %q", f[1].text)
+		}
+		b.summary[strings.TrimSuffix(w, "%")] = ms
+	}
+	expect := func(what string, pred func(string) bool) error {
+		for {
+			line, ok := p.next()
+			if !ok {
+				return p.eof(what)
+			}
+			t := strings.TrimSpace(line)
+			if t == "" {
+				continue
+			}
+			if !pred(t) {
+				return l.Errorf(1, "expected %s, found %q", what, clipQuote(t))
+			}
+			return nil
+		}
+	}
+	if err := expect(`"Detailed Percentile spectrum:"`, func(t string) bool { return t == "Detailed Percentile spectrum:" }); err != nil {
+		return nil, err
+	}
+	if err := expect("the spectrum header \"Value Percentile TotalCount 1/(1-Percentile)\"", func(t string) bool {
+		return strings.Join(strings.Fields(t), " ") == "Value Percentile TotalCount 1/(1-Percentile)"
+	}); err != nil {
+		return nil, err
+	}
+	// Rows up to the #[Mean …] footer.
+	var values []exactDecimal
+	var footers [4]exactDecimal // mean, stdev, max, total count
+	lastCount := int64(-1)
+	lastPct := -1.0
+	for {
+		line, ok := p.next()
+		if !ok {
+			return nil, p.eof("a spectrum row or the #[Mean = …] footer")
+		}
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		if strings.HasPrefix(t, "#[Mean") {
+			vals, err := p.footer(line, "Mean", "StdDeviation")
+			if err != nil {
+				return nil, err
+			}
+			footers[0], footers[1] = vals[0], vals[1]
+			break
+		}
+		f := posFields(line)
+		if len(f) != 4 {
+			return nil, l.Errorf(1, "expected a spectrum row \"<value> <percentile> <total count> <1/(1-percentile)>\", found %q", clipQuote(t))
+		}
+		value, ok := parseExactDecimal(f[0].text)
+		if !ok {
+			return nil, l.Errorf(f[0].col, "expected a latency in ms, found %q", f[0].text)
+		}
+		d, ok := parseExactDecimal(f[1].text)
+		if ok {
+			d, ok = d.shift(2)
+		}
+		pct := d.float()
+		if !ok || pct > 100 || pct < lastPct {
+			return nil, l.Errorf(f[1].col, "expected a percentile between 0 and 1 not below the row above, found %q", f[1].text)
+		}
+		n, err := strconv.ParseInt(f[2].text, 10, 64)
+		if err != nil || n < 0 || n < lastCount {
+			return nil, l.Errorf(f[2].col, "expected a total count not below the row above, found %q", f[2].text)
+		}
+		if f[3].text != "inf" {
+			if _, err := strconv.ParseFloat(f[3].text, 64); err != nil {
+				return nil, l.Errorf(f[3].col, "expected 1/(1-percentile) or inf, found %q", f[3].text)
+			}
+		}
+		lastPct, lastCount = pct, n
+		values = append(values, value)
+		b.spectrum = append(b.spectrum, model.Percentile{Percentile: pct, Count: model.Some(n), Corrected: corrected})
+	}
+	if len(b.spectrum) == 0 {
+		return nil, l.Errorf(1, "the percentile spectrum has no rows")
+	}
+	line, ok := p.next()
+	if !ok {
+		return nil, p.eof("the #[Max = …, Total count = …] footer")
+	}
+	if !strings.HasPrefix(strings.TrimSpace(line), "#[Max") {
+		return nil, l.Errorf(1, "expected the #[Max = …, Total count = …] footer, found %q", clipQuote(strings.TrimSpace(line)))
+	}
+	vals, err := p.footer(line, "Max", "Total count")
+	if err != nil {
+		return nil, err
+	}
+	footers[2], footers[3] = vals[0], vals[1]
+	if footers[3].scale != 0 {
+		return nil, l.Errorf(1, "expected a whole Total count, found %v", footers[3].float())
+	}
+	b.total = int64(footers[3].mant)
+	// The summary lines carry their unit; the spectrum does not. Its
+	// largest value is the 100% summary value in the same unit (ms), or
+	// a thousand times it (us, early wrk2).
+	if top := b.summary["100.000"]; top > 0 && footers[2].float()/top > 31.6 {
+		b.usec = true
+	}
+	conv := func(d exactDecimal) float64 {
+		if b.usec {
+			d, _ = d.shift(-3)
+		}
+		return d.float()
+	}
+	for i := range b.spectrum {
+		b.spectrum[i].LatencyMS = conv(values[i])
+	}
+	b.mean, b.stdev, b.max = conv(footers[0]), conv(footers[1]), conv(footers[2])
+	if last := b.spectrum[len(b.spectrum)-1].Count.V; last != b.total {
+		return nil, l.Errorf(1, "Total count %d differs from the last spectrum row's count %d", b.total, last)
+	}
+	for {
+		line, ok := p.next()
+		if !ok {
+			return nil, p.eof("the dashed line that closes the HdrHistogram block")
+		}
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#[Buckets") {
+			continue
+		}
+		if t != "" && strings.Trim(t, "-") == "" {
+			return b, nil
+		}
+		return nil, l.Errorf(1, "expected the dashed line that closes the HdrHistogram block, found %q", clipQuote(t))
+	}
+}
+
+// footer reads "#[Mean    =        6.373, StdDeviation   =        0.620]".
+func (p *wrkParser) footer(line, k1, k2 string) ([2]exactDecimal, error) {
+	var out [2]exactDecimal
+	t := strings.TrimSpace(line)
+	inner, ok := strings.CutPrefix(t, "#[")
+	inner, ok2 := strings.CutSuffix(inner, "]")
+	a, b, ok3 := strings.Cut(inner, ",")
+	if !ok || !ok2 || !ok3 {
+		return out, p.l.Errorf(1, "expected \"#[%s = <n>, %s = <n>]\", found %q", k1, k2, clipQuote(t))
+	}
+	for i, part := range []struct{ kv, key string }{{a, k1}, {b, k2}} {
+		k, v, ok := strings.Cut(part.kv, "=")
+		if !ok || strings.TrimSpace(k) != part.key {
+			return out, p.l.Errorf(1, "expected \"#[%s = <n>, %s = <n>]\", found %q", k1, k2, clipQuote(t))
+		}
+		v = strings.TrimSpace(v)
+		x, ok := parseExactDecimal(v)
+		if !ok {
+			return out, p.l.Errorf(strings.Index(line, v)+1, "expected a number for %s, found %q", part.key, v)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// requestsLine reads "29943 requests in 15.00s, 3.40MB read".
+func (p *wrkParser) requestsLine(f []posField) error {
+	l := p.l
+	if p.requests {
+		return l.Errorf(1, "a second requests line: a %s file holds one run", p.tool)
+	}
+	if !p.stats || len(f) != 6 || f[5].text != "read" || !strings.HasSuffix(f[3].text, ",") {
+		return l.Errorf(1, "expected \"<N> requests in <duration>, <size> read\" after the Thread Stats table")
+	}
+	n, err := strconv.ParseInt(f[0].text, 10, 64)
+	if err != nil || n < 0 {
+		return l.Errorf(f[0].col, "expected a count of requests, found %q", f[0].text)
+	}
+	durText := strings.TrimSuffix(f[3].text, ",")
+	ms, ok := wrkTime(durText)
+	if ok {
+		ms, ok = ms.shift(-3)
+	}
+	if !ok {
+		return l.Errorf(f[3].col, "expected a duration such as 15.00s, found %q", durText)
+	}
+	b, ok := wrkBytes(f[4].text)
+	if !ok {
+		return l.Errorf(f[4].col, "expected a size such as 3.40MB, found %q", f[4].text)
+	}
+	p.requests = true
+	p.reqLine = l.Line()
+	p.run.Requests = model.Some(n)
+	p.run.DurationS = model.Some(ms.float())
+	p.run.BytesRead = model.Some(b)
+	p.setLabel("reported_duration", durText)
+	p.setLabel("reported_bytes_read", f[4].text)
+	return nil
+}
+
+// socketErrors reads "Socket errors: connect 0, read 9, write 109695, timeout 24".
+func (p *wrkParser) socketErrors(line string) error {
+	l := p.l
+	if !p.requests || p.socket {
+		return l.Errorf(1, "unexpected %q line", "Socket errors")
+	}
+	p.socket = true
+	_, rest, _ := strings.Cut(line, "Socket errors:")
+	off := len(line) - len(rest)
+	parts := strings.Split(rest, ",")
+	names := []string{"connect", "read", "write", "timeout"}
+	if len(parts) != 4 {
+		return l.Errorf(off+1, "expected \"connect <n>, read <n>, write <n>, timeout <n>\"")
+	}
+	var total int64
+	for i, part := range parts {
+		f := posFields(part)
+		if len(f) != 2 || f[0].text != names[i] {
+			return l.Errorf(off+1, "expected \"%s <n>\" in the socket errors", names[i])
+		}
+		n, err := strconv.ParseInt(f[1].text, 10, 64)
+		if err != nil || n < 0 {
+			return l.Errorf(off+f[1].col, "expected a count of %s errors, found %q", names[i], f[1].text)
+		}
+		if total += n; total < 0 {
+			return l.Errorf(off+f[1].col, "socket error counts overflow")
+		}
+		p.setLabel("socket_"+names[i], f[1].text)
+		off += len(part) + 1
+	}
+	p.run.Errors = model.Some(total)
+	return nil
+}
+
+// finish fills the run from what was read.
+func (p *wrkParser) finish() error {
+	r := p.run
+	r.LatencyCorrected = p.tool == "wrk2"
+	if !p.socket {
+		// wrk prints the line only when a count is not zero.
+		for _, n := range []string{"connect", "read", "write", "timeout"} {
+			p.setLabel("socket_"+n, "0")
+		}
+		r.Errors = model.Some(int64(0))
+	}
+	if !p.non2xx {
+		r.Non2xx = model.Some(int64(0)) // printed only when not zero
+	}
+	if r.Non2xx.V > r.Requests.V {
+		return Errorf(p.l.in.Name, p.nonLine, p.nonC, "%d Non-2xx or 3xx responses exceed the %d requests", r.Non2xx.V, r.Requests.V)
+	}
+	// wrk counts every parsed response in "requests" and those with a
+	// status above 399 as "Non-2xx or 3xx"; the rest are 1xx-3xx.
+	r.Responses2xx = model.Some(r.Requests.V - r.Non2xx.V)
+
+	// Thread Stats latency. A "-nan" spread means no latency was recorded
+	// (every request timed out): the zeros printed beside it are no
+	// measurement and stay NULL.
+	if p.latencyLine == 0 {
+		return Errorf(p.l.in.Name, p.reqLine, 0, "the Thread Stats table has no Latency line")
+	}
+	if !isPrintedNaN(p.latency[3]) {
+		mean, _ := wrkTimeMS(p.latency[0])
+		stdev, _ := wrkTimeMS(p.latency[1])
+		mx, _ := wrkTimeMS(p.latency[2])
+		r.LatencyMeanMS, r.LatencyStdevMS, r.LatencyMaxMS = model.Some(mean), model.Some(stdev), model.Some(mx)
+		pct, _ := percentValue(p.latency[3])
+		p.setLabel("latency_within_stdev_pct", fmtLabelNum(pct))
+	}
+	for i, k := range []string{"reported_latency_mean", "reported_latency_stdev", "reported_latency_max"} {
+		p.setLabel(k, p.latency[i])
+	}
+
+	if len(p.calibMean) > 0 {
+		p.setLabel("calibration_mean_latency_ms", strings.Join(p.calibMean, ","))
+		p.setLabel("calibration_interval_ms", strings.Join(p.calibInterval, ","))
+	}
+
+	switch p.tool {
+	case "wrk":
+		for _, q := range r.Percentiles {
+			switch q.Percentile {
+			case 50:
+				r.LatencyP50MS = model.Some(q.LatencyMS)
+			case 90:
+				r.LatencyP90MS = model.Some(q.LatencyMS)
+			case 99:
+				r.LatencyP99MS = model.Some(q.LatencyMS)
+			}
+		}
+	case "wrk2":
+		if b := p.recorded; b != nil {
+			// The footer prints the same histogram's mean, deviation and
+			// maximum as the Thread Stats line, with three decimals of ms.
+			r.LatencyMeanMS, r.LatencyStdevMS, r.LatencyMaxMS = model.Some(b.mean), model.Some(b.stdev), model.Some(b.max)
+			r.LatencyP50MS = model.Some(b.summary["50.000"])
+			r.LatencyP90MS = model.Some(b.summary["90.000"])
+			r.LatencyP99MS = model.Some(b.summary["99.000"])
+			r.LatencyP999MS = model.Some(b.summary["99.900"])
+			for _, q := range b.spectrum {
+				if q.Percentile == 95 {
+					r.LatencyP95MS = model.Some(q.LatencyMS)
+				}
+			}
+			r.Percentiles = append(r.Percentiles, b.spectrum...)
+			p.setLabel("hdr_total_count", strconv.FormatInt(b.total, 10))
+			if b.usec {
+				p.setLabel("hdr_spectrum_unit", "us")
+			}
+		}
+		if b := p.uncorrected; b != nil {
+			r.Percentiles = append(r.Percentiles, b.spectrum...)
+			p.setLabel("uncorrected_latency_mean_ms", fmtLabelNum(b.mean))
+			p.setLabel("uncorrected_latency_stdev_ms", fmtLabelNum(b.stdev))
+			p.setLabel("uncorrected_latency_max_ms", fmtLabelNum(b.max))
+			p.setLabel("uncorrected_latency_p50_ms", fmtLabelNum(b.summary["50.000"]))
+			p.setLabel("uncorrected_latency_p99_ms", fmtLabelNum(b.summary["99.000"]))
+			p.setLabel("uncorrected_hdr_total_count", strconv.FormatInt(b.total, 10))
+		}
+	}
+	return nil
+}
