@@ -148,6 +148,7 @@ the rest loaded), 130 interrupted.`,
 	})
 	root.AddCommand(
 		newIngestCmd(e, g),
+		newAnalyzeCmd(e, g),
 		newSQLCmd(e, g),
 		newVersionCmd(e),
 	)

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wra-bench/wra/cost"
+	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/analyze"
+)
+
+type analyzeOptions struct {
+	out       string
+	p95       float64
+	maxErrors float64
+	drift     float64
+	rps       float64
+	wait      time.Duration
+	util      float64
+	provider  string
+	test      string
+	labels    []string
+	noIngest  bool
+}
+
+func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "wra-report", "folder for the report: index.html, report.md, tables/ and plots/")
+	f.Float64Var(&o.p95, "p95", 50, "ladder rule: a step is held while its p95 latency is under this many ms")
+	f.Float64Var(&o.maxErrors, "max-errors", 0.01, "ladder rule: and while under this fraction of its requests fail")
+	f.Float64Var(&o.drift, "drift", 0.05, "flag a calibration that moved by more than this fraction")
+	f.Float64Var(&o.rps, "rps", 1000, "cost table: the load in requests/s")
+	f.DurationVar(&o.wait, "wait", 0, "cost table: time each request waits in the server without CPU, e.g. 20ms")
+	f.Float64Var(&o.util, "util", 0.6, "cost table: target CPU utilisation, in (0, 1]")
+	f.StringVar(&o.provider, "provider", "aws-fargate-x86", "cost table: price preset (see wra cost --list-providers)")
+	f.StringVar(&o.test, "test", "", "cost table: the test whose CPU per request is priced (default: the one with most fixed-rate passes)")
+	f.StringArrayVarP(&o.labels, "label", "l", nil, "a label key=value for every ingested file (repeatable)")
+	f.BoolVar(&o.noIngest, "no-ingest", false, "analyze the store as it is, without ingesting")
+}
+
+func newAnalyzeCmd(e *env, g *globals) *cobra.Command {
+	o := &analyzeOptions{}
+	cmd := &cobra.Command{
+		Use:   "analyze [flags] PATH...",
+		Short: "Ingest a folder of raw records and write the published tables, plots and report page",
+		Long: `Ingest files and folders (incrementally, into --db) and write everything a
+benchmarker publishes into --out: the report page index.html (one
+self-contained file), report.md, every table as CSV, JSON and Markdown
+under tables/, every plot as SVG and PNG under plots/. The headline tables
+are printed on stdout.
+
+Tables: CPU per request at a fixed rate; throughput by rounds; CPU per
+request split into user, kernel and database; memory and its growth per
+1000 waiting requests; held-rate ladders; single-run ranking; calibration
+drift; cost per month. A table whose inputs are absent is skipped with a
+one-line note. The same store gives byte-identical files.`,
+		Example: `  wra analyze data/
+  wra analyze --out site/bench --rps 5000 --wait 20ms results/
+  wra --db bench.duckdb analyze --no-ingest --format markdown`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAnalyze(cmd.Context(), e, g, o, args)
+		},
+	}
+	o.AddFlags(cmd)
+	return cmd
+}
+
+// storeQuerier runs the analysis's SQL on the store.
+type storeQuerier struct{ run func(ctx context.Context, q string, args ...any) (*report.Data, error) }
+
+func (s storeQuerier) Query(ctx context.Context, q string, args ...any) (*report.Data, error) {
+	return s.run(ctx, q, args...)
+}
+
+func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args []string) error {
+	if len(args) == 0 && !o.noIngest {
+		return usagef("give a folder to analyze, or --no-ingest to analyze the store as it is")
+	}
+	format := report.Table
+	if g.format != "" {
+		var err error
+		if format, err = g.outputFormat(e); err != nil {
+			return err
+		}
+	}
+	if !(o.util > 0 && o.util <= 1) {
+		return usagef("--util must be in (0, 1], not %g", o.util)
+	}
+	if o.rps <= 0 {
+		return usagef("--rps must be > 0, not %g", o.rps)
+	}
+	price, err := cost.NewBook().Lookup(o.provider)
+	if err != nil {
+		return usageError{err}
+	}
+	labels, err := parseLabels(o.labels)
+	if err != nil {
+		return err
+	}
+	st, err := g.openStore(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	failed := 0
+	if !o.noIngest {
+		res, err := ingest.Ingest(ctx, st, args, ingest.Options{Labels: labels})
+		if res != nil && !g.quiet {
+			printIngestSummary(e.stderr, res, err != nil)
+		}
+		if err != nil {
+			return err
+		}
+		failed = res.Count(ingest.Failed)
+	}
+	opts := analyze.DefaultOptions()
+	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
+	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
+	db := st.DB()
+	q := storeQuerier{run: func(ctx context.Context, query string, args ...any) (*report.Data, error) {
+		return queryTable(ctx, db, query, args...)
+	}}
+	res, err := analyze.Analyze(ctx, q, opts)
+	if err != nil {
+		return err
+	}
+	if err := writeReport(o.out, res); err != nil {
+		return err
+	}
+	if err := printAnalysis(e, res, format); err != nil {
+		return err
+	}
+	if !g.quiet {
+		fmt.Fprintf(e.stderr, "wra: report written to %s\n", filepath.Join(o.out, "index.html"))
+	}
+	if failed > 0 {
+		return silentError{exitPartial}
+	}
+	return nil
+}
+
+// printAnalysis prints every table on stdout and a note per skipped
+// section on stderr.
+func printAnalysis(e *env, res *analyze.Result, format report.Format) error {
+	first := true
+	for _, sec := range res.Sections {
+		if sec.Skipped != "" {
+			fmt.Fprintf(e.stderr, "wra: skipped %s: %s\n", strings.ToLower(sec.Title), sec.Skipped)
+			continue
+		}
+		for _, t := range sec.Tables {
+			if !first {
+				if _, err := fmt.Fprintln(e.stdout); err != nil {
+					return err
+				}
+			}
+			first = false
+			if err := report.Write(e.stdout, t, format); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeReport writes the report folder: into a fresh folder beside it,
+// which then replaces the old one, so that a failure leaves the previous
+// report whole.
+func writeReport(out string, res *analyze.Result) error {
+	parent := filepath.Dir(filepath.Clean(out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := analyze.WriteFiles(tmp, res); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	old := tmp + ".old"
+	if _, err := os.Stat(out); err == nil {
+		if err := os.Rename(out, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		os.Rename(old, out)
+		return err
+	}
+	return os.RemoveAll(old)
+}
+

@@ -1,0 +1,239 @@
+// Package analyze computes what a benchmarker publishes from a store of raw
+// records: the tables of CPU per request, rounds, memory, ladders,
+// single-run rankings, calibration and cost, their footnotes, and the plots
+// that go with them. It asks the store through SQL text (a Querier) and
+// computes with stats and cost, so that it links no database itself.
+package analyze
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wra-bench/wra/cost"
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// Querier runs SQL against the store and returns its rows.
+type Querier interface {
+	Query(ctx context.Context, query string, args ...any) (*report.Data, error)
+}
+
+// Options are the settings of an analysis.
+type Options struct {
+	// Ladder rule: a step is held when p95 < P95MS and the error rate <
+	// MaxErrorRate.
+	P95MS        float64
+	MaxErrorRate float64
+	// DriftTolerance flags a calibration that moved by more than this
+	// fraction between before and after.
+	DriftTolerance float64
+	// The cost table: load, waiting time per request, target utilisation,
+	// price.
+	RPS   float64
+	Wait  time.Duration
+	Util  float64
+	Price cost.Price
+	// CostTest picks the test whose fixed-rate CPU per request prices the
+	// stacks; empty picks the test with the most fixed-rate passes.
+	CostTest string
+}
+
+// DefaultOptions are the defaults of wra analyze.
+func DefaultOptions() Options {
+	p, _ := cost.NewBook().Lookup("aws-fargate-x86")
+	return Options{P95MS: 50, MaxErrorRate: 0.01, DriftTolerance: 0.05, RPS: 1000, Util: 0.6, Price: p}
+}
+
+// Figure is a plot of a section, named for its files.
+type Figure struct {
+	Name    string // file name without extension, e.g. "cpu-per-request"
+	Caption string
+	Figure  report.Figure
+}
+
+// Section is one published table kind: its tables (one per test, rate …)
+// and plots; Skipped says why it has none.
+type Section struct {
+	ID      string
+	Title   string
+	Tables  []*report.Data
+	Figures []Figure
+	Skipped string
+}
+
+// Result is a whole analysis.
+type Result struct {
+	Sections []*Section
+}
+
+// Analyze computes every section the store has inputs for.
+func Analyze(ctx context.Context, q Querier, opts Options) (*Result, error) {
+	a := &analysis{ctx: ctx, q: q, opts: opts}
+	steps := []func() (*Section, error){
+		a.cpuFixedRate, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.calibration, a.cost,
+	}
+	res := &Result{}
+	for _, step := range steps {
+		s, err := step()
+		if err != nil {
+			return nil, err
+		}
+		res.Sections = append(res.Sections, s)
+	}
+	return res, nil
+}
+
+type analysis struct {
+	ctx  context.Context
+	q    Querier
+	opts Options
+	// fixed holds the fixed-rate CPU groups, which the cost table reuses.
+	fixed []cpuGroup
+	mem   map[string]stats.MemoryFit
+}
+
+func (a *analysis) query(q string, args ...any) ([][]any, error) {
+	d, err := a.q.Query(a.ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w\nquery: %s", err, strings.TrimSpace(q))
+	}
+	return d.Rows, nil
+}
+
+// Values read from query rows.
+
+func s(v any) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func f(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	case int:
+		return float64(x)
+	case interface{ String() string }:
+		g, err := strconv.ParseFloat(x.String(), 64)
+		if err == nil {
+			return g
+		}
+	}
+	return math.NaN()
+}
+
+func i64(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	}
+	return 0
+}
+
+// num is a value for a table: NaN becomes NULL.
+func num(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+// notes collects footnotes without repeating one.
+type notes struct{ list []string }
+
+func (n *notes) add(msg string) {
+	if !slices.Contains(n.list, msg) {
+		n.list = append(n.list, msg)
+	}
+}
+
+// Human formats: three significant figures, thousands grouped.
+
+// Sig formats v with three significant figures for people.
+func Sig(v any) string {
+	x := f(v)
+	if math.IsNaN(x) {
+		return s(v)
+	}
+	if x == 0 {
+		return "0"
+	}
+	digits := 2 - int(math.Floor(math.Log10(math.Abs(x))))
+	if digits < 0 {
+		digits = 0
+	}
+	return group(strconv.FormatFloat(x, 'f', digits, 64))
+}
+
+// group puts thousands separators into the integer part of a decimal.
+func group(d string) string {
+	sign := ""
+	if strings.HasPrefix(d, "-") {
+		sign, d = "-", d[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(d, ".")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}
+
+// Pct formats a fraction as a percentage.
+func Pct(v any) string {
+	x := f(v)
+	if math.IsNaN(x) {
+		return s(v)
+	}
+	return strconv.FormatFloat(x*100, 'f', 2, 64) + "%"
+}
+
+// ciPct is the half-width of a median's interval relative to the median,
+// as benchstat's ± x%, or NaN when the interval is unbounded.
+func ciPct(sum stats.Summary) float64 {
+	if math.IsInf(sum.CILow, 0) || math.IsInf(sum.CIHigh, 0) || sum.Median == 0 {
+		return math.NaN()
+	}
+	return math.Max(sum.Median-sum.CILow, sum.CIHigh-sum.Median) / math.Abs(sum.Median) * 100
+}
+
+func pm(v any) string {
+	x := f(v)
+	if math.IsNaN(x) {
+		return ""
+	}
+	return "±" + strconv.FormatFloat(x, 'f', 1, 64) + "%"
+}
+
+func col(name, title string, human func(any) string) report.Column {
+	return report.Column{Name: name, Title: title, Human: human}
+}
+
+// summaryNotes turns a summary's warnings into footnotes.
+func summaryNotes(n *notes, what string, sum stats.Summary) {
+	for _, w := range sum.Warnings {
+		if w.Kind == stats.WarnTooFewSamples {
+			n.add(fmt.Sprintf("%s: %s; the spread shown is min–max of the passes", what, w.Msg))
+		} else {
+			n.add(what + ": " + w.Msg)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package analyze
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// phaseWord finds the before/after word of a calibration file name.
+var phaseWord = regexp.MustCompile(`(?i)(before|after|pre|post)`)
+
+// calibration pairs each before file with its after file (the same name
+// but for the phase word) and gives, per process count, the medians and
+// their ratio, flagged beyond the tolerance.
+func (a *analysis) calibration() (*Section, error) {
+	sec := &Section{ID: "calibration", Title: "Calibration"}
+	rows, err := a.query(`SELECT source, phase, processes, ms FROM calibration ORDER BY source, processes, source_line`)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		sec.Skipped = "no calibration files"
+		return sec, nil
+	}
+	type key struct {
+		pair      string
+		processes int64
+	}
+	type times struct{ before, after []float64 }
+	var order []key
+	byKey := map[key]*times{}
+	for _, r := range rows {
+		k := key{phaseWord.ReplaceAllString(s(r[0]), "*"), i64(r[2])}
+		t, ok := byKey[k]
+		if !ok {
+			t = &times{}
+			byKey[k] = t
+			order = append(order, k)
+		}
+		if s(r[1]) == "before" {
+			t.before = append(t.before, f(r[3]))
+		} else {
+			t.after = append(t.after, f(r[3]))
+		}
+	}
+	n := &notes{}
+	d := &report.Data{
+		Title: "Calibration: a fixed CPU job timed before and after (median ms)",
+		Columns: []report.Column{col("calibration", "calibration", nil), col("processes", "processes", nil),
+			col("before_ms", "before ms", Sig), col("after_ms", "after ms", Sig), col("ratio", "after/before", Sig), col("flagged", "flagged", nil)},
+	}
+	flagged := 0
+	for _, k := range order {
+		t := byKey[k]
+		if len(t.before) == 0 || len(t.after) == 0 {
+			n.add(fmt.Sprintf("%s: no %s timings to pair with", k.pair, map[bool]string{true: "after", false: "before"}[len(t.after) == 0]))
+			continue
+		}
+		r := stats.Drift(t.before, t.after, a.opts.DriftTolerance)
+		if r.Flagged {
+			flagged++
+		}
+		d.Rows = append(d.Rows, []any{k.pair, k.processes, num(r.BeforeMS), num(r.AfterMS), num(r.Ratio), r.Flagged})
+	}
+	n.add(fmt.Sprintf("flagged: the median moved by more than %g%% between before and after; the runs between them are suspect", a.opts.DriftTolerance*100))
+	if flagged > 0 {
+		n.add(fmt.Sprintf("%d calibration pairs drifted beyond the tolerance: the machine's speed changed during the runs (another load, throttling)", flagged))
+	}
+	d.Notes = n.list
+	sec.Tables = append(sec.Tables, d)
+	return sec, nil
+}

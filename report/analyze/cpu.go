@@ -1,0 +1,280 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// cpuRun is one pass with its CPU per successful response.
+type cpuRun struct {
+	stackUS, userUS, kernelUS, dbUS float64
+	p50MS, p99MS                    float64
+	failed                          int64
+	source                          report.Source
+}
+
+// cpuGroup is the passes of one (test, rate or connections, server,
+// database).
+type cpuGroup struct {
+	test, server, database string
+	targetRPS              float64 // NaN for runs at full speed
+	connections            int64
+	runs                   []cpuRun
+}
+
+func (g *cpuGroup) values(get func(cpuRun) float64) []float64 {
+	var out []float64
+	for _, r := range g.runs {
+		if v := get(r); !math.IsNaN(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// cpuQuery fetches every run with CPU figures. The stack's CPU is user +
+// kernel of all its processes (cpu_server_s, or the sum of its parts);
+// the divisor is the successful responses, as published studies divide.
+const cpuQuery = `
+SELECT coalesce(test, ''), target_rps, coalesce(server, ''), coalesce(database, ''), coalesce(connections, -1),
+       coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) AS stack_s,
+       cpu_server_user_s, cpu_server_kernel_s, cpu_db_s,
+       coalesce(responses_2xx, requests - coalesce(non_2xx, 0) - coalesce(errors, 0)) AS ok,
+       latency_p99_ms, coalesce(errors, 0) + coalesce(non_2xx, 0) AS failed,
+       source, coalesce(source_line, 0), latency_p50_ms
+FROM runs
+WHERE coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) IS NOT NULL
+ORDER BY 1, 2 NULLS FIRST, 3, 4, 5, round, run_id`
+
+func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
+	rows, err := a.query(cpuQuery)
+	if err != nil {
+		return nil, err
+	}
+	var groups []cpuGroup
+	for _, r := range rows {
+		target := f(r[1])
+		if fixedRate != !math.IsNaN(target) {
+			continue
+		}
+		g := cpuGroup{test: s(r[0]), targetRPS: target, server: s(r[2]), database: s(r[3])}
+		if !fixedRate {
+			g.connections = i64(r[4])
+		}
+		n := len(groups)
+		if n == 0 || !sameGroup(groups[n-1], g, fixedRate) {
+			groups = append(groups, g)
+			n++
+		}
+		ok := i64(r[9])
+		per := func(v any) float64 {
+			x := f(v)
+			if math.IsNaN(x) || ok <= 0 {
+				return math.NaN()
+			}
+			return x / float64(ok) * 1e6
+		}
+		groups[n-1].runs = append(groups[n-1].runs, cpuRun{
+			stackUS: per(r[5]), userUS: per(r[6]), kernelUS: per(r[7]), dbUS: per(r[8]),
+			p50MS: f(r[14]), p99MS: f(r[10]), failed: i64(r[11]), source: report.Source{File: s(r[12]), Line: int(i64(r[13]))},
+		})
+	}
+	return groups, nil
+}
+
+func sameGroup(a, b cpuGroup, fixedRate bool) bool {
+	same := a.test == b.test && a.server == b.server && a.database == b.database
+	if fixedRate {
+		return same && a.targetRPS == b.targetRPS
+	}
+	return same && a.connections == b.connections
+}
+
+// cpuFixedRate is the table of CPU per request at a fixed rate: one table
+// per (test, rate), sorted by total CPU.
+func (a *analysis) cpuFixedRate() (*Section, error) {
+	sec := &Section{ID: "cpu-per-request", Title: "CPU per request at a fixed rate"}
+	groups, err := a.cpuGroups(true)
+	if err != nil {
+		return nil, err
+	}
+	a.fixed = groups
+	if len(groups) == 0 {
+		sec.Skipped = "no runs with a target rate and CPU figures (harness records of fixed-rate passes)"
+		return sec, nil
+	}
+	type key struct {
+		test string
+		rate float64
+	}
+	var order []key
+	byKey := map[key][]cpuGroup{}
+	for _, g := range groups {
+		k := key{g.test, g.targetRPS}
+		if _, ok := byKey[k]; !ok {
+			order = append(order, k)
+		}
+		byKey[k] = append(byKey[k], g)
+	}
+	var bars []report.BarGroup
+	for _, k := range order {
+		n := &notes{}
+		d := &report.Data{
+			Title: fmt.Sprintf("CPU per request: %s at %s requests/s (µs per successful response)", orDash(k.test), Sig(k.rate)),
+			Columns: []report.Column{
+				col("server", "server", nil), col("database", "database", nil), col("passes", "passes", nil),
+				col("stack_cpu_us", "stack CPU µs", Sig), col("stack_cpu_ci_pct", "±", pm),
+				col("stack_cpu_min_us", "min", Sig), col("stack_cpu_max_us", "max", Sig),
+				col("db_cpu_us", "database CPU µs", Sig), col("total_cpu_us", "total µs", Sig),
+				col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
+			},
+		}
+		type row struct {
+			cells []any
+			total float64
+			srcs  []report.Source
+		}
+		var rows []row
+		for _, g := range byKey[k] {
+			stack := stats.Summarize(g.values(func(r cpuRun) float64 { return r.stackUS }))
+			db := g.values(func(r cpuRun) float64 { return r.dbUS })
+			dbMed := math.NaN()
+			if len(db) > 0 {
+				dbMed = stats.Median(db)
+			}
+			total := stack.Median
+			if !math.IsNaN(dbMed) {
+				total += dbMed
+			}
+			p99 := g.values(func(r cpuRun) float64 { return r.p99MS })
+			p99Med := math.NaN()
+			if len(p99) > 0 {
+				p99Med = stats.Median(p99)
+			}
+			var failed int64
+			var srcs []report.Source
+			for _, r := range g.runs {
+				failed += r.failed
+				srcs = append(srcs, r.source)
+			}
+			summaryNotes(n, "stack CPU", stack)
+			if failed > 0 {
+				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, failed, len(g.runs)))
+			}
+			rows = append(rows, row{cells: []any{g.server, nullIfEmpty(g.database), int64(stack.N), num(stack.Median), num(ciPct(stack)),
+				num(stack.Min), num(stack.Max), num(dbMed), num(total), num(p99Med), failed}, total: total, srcs: srcs})
+			bars = append(bars, report.BarGroup{Label: g.server, Series: fmt.Sprintf("%s @ %s rps", orDash(k.test), Sig(k.rate)),
+				Values: g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })})
+		}
+		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.total, y.total) })
+		for _, r := range rows {
+			d.Rows = append(d.Rows, r.cells)
+			d.RowSources = append(d.RowSources, r.srcs)
+		}
+		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval")
+		d.Notes = n.list
+		sec.Tables = append(sec.Tables, d)
+	}
+	sec.Figures = append(sec.Figures, Figure{Name: "cpu-per-request", Caption: "Stack + database CPU per request at a fixed rate: median bar, min–max whisker, each pass a dot",
+		Figure: &report.BarChart{Title: "CPU per request at a fixed rate", XLabel: "server", YLabel: "CPU per request (µs)", Groups: bars}})
+	return sec, nil
+}
+
+// cpuSplit is CPU per request split into user, kernel and database, per
+// test, over every run with CPU figures.
+func (a *analysis) cpuSplit() (*Section, error) {
+	sec := &Section{ID: "cpu-split", Title: "CPU per request split: user, kernel, database"}
+	all, err := a.cpuGroups(true)
+	if err != nil {
+		return nil, err
+	}
+	open, err := a.cpuGroups(false)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, open...)
+	slices.SortStableFunc(all, func(x, y cpuGroup) int { return strings.Compare(x.test, y.test) })
+	if len(all) == 0 {
+		sec.Skipped = "no runs with CPU figures"
+		return sec, nil
+	}
+	var d *report.Data
+	for i, g := range all {
+		if i == 0 || g.test != all[i-1].test {
+			d = &report.Data{
+				Title: fmt.Sprintf("CPU per request split: %s (µs per successful response, median of passes)", orDash(g.test)),
+				Columns: []report.Column{
+					col("server", "server", nil), col("database", "database", nil), col("load", "load", nil), col("passes", "passes", nil),
+					col("user_us", "user µs", Sig), col("kernel_us", "kernel µs", Sig), col("stack_us", "stack µs", Sig),
+					col("db_us", "database µs", Sig), col("total_us", "total µs", Sig),
+				},
+				Notes: []string{"load is the target rate of a fixed-rate run, or the connections of a run at full speed; user and kernel are medians of their own, so they need not add up to the stack median"},
+			}
+			sec.Tables = append(sec.Tables, d)
+		}
+		load := fmt.Sprintf("%s rps", Sig(g.targetRPS))
+		if math.IsNaN(g.targetRPS) {
+			load = fmt.Sprintf("%d conns", g.connections)
+		}
+		med := func(get func(cpuRun) float64) float64 {
+			v := g.values(get)
+			if len(v) == 0 {
+				return math.NaN()
+			}
+			return stats.Median(v)
+		}
+		stack, db := med(func(r cpuRun) float64 { return r.stackUS }), med(func(r cpuRun) float64 { return r.dbUS })
+		var srcs []report.Source
+		for _, r := range g.runs {
+			srcs = append(srcs, r.source)
+		}
+		d.Rows = append(d.Rows, []any{g.server, nullIfEmpty(g.database), load, int64(len(g.runs)),
+			num(med(func(r cpuRun) float64 { return r.userUS })), num(med(func(r cpuRun) float64 { return r.kernelUS })),
+			num(stack), num(db), num(stack + zeroIfNaN(db))})
+		d.RowSources = append(d.RowSources, srcs)
+	}
+	return sec, nil
+}
+
+func zeroIfNaN(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+func nullIfEmpty(v string) any {
+	if v == "" {
+		return nil
+	}
+	return v
+}
+
+func orDash(v string) string {
+	if v == "" {
+		return "(no test label)"
+	}
+	return v
+}
+
+// cmpNaNLast orders numbers ascending with NaN last.
+func cmpNaNLast(x, y float64) int {
+	switch {
+	case math.IsNaN(x) && math.IsNaN(y):
+		return 0
+	case math.IsNaN(x):
+		return 1
+	case math.IsNaN(y):
+		return -1
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}

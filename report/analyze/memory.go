@@ -1,0 +1,107 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// memory is the highest working set and private memory per server, and
+// the memory growth per 1000 waiting requests with the spread of passes.
+func (a *analysis) memory() (*Section, error) {
+	sec := &Section{ID: "memory", Title: "Memory"}
+	peak, err := a.query(`
+SELECT coalesce(server, ''), max(working_set_mb), max(private_mb), count(*)
+FROM runs WHERE working_set_mb IS NOT NULL OR private_mb IS NOT NULL
+GROUP BY 1 ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	if len(peak) > 0 {
+		d := &report.Data{
+			Title: "Highest memory per server over its runs (MiB)",
+			Columns: []report.Column{col("server", "server", nil), col("working_set_mb", "working set MiB", Sig),
+				col("private_mb", "private MiB", Sig), col("runs", "runs", nil)},
+			Notes: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), both the highest seen after a run"},
+		}
+		for _, r := range peak {
+			d.Rows = append(d.Rows, []any{r[0], num(f(r[1])), num(f(r[2])), i64(r[3])})
+		}
+		sec.Tables = append(sec.Tables, d)
+	}
+	pts, err := a.query(`
+SELECT coalesce(server, ''), coalesce(pass, -1), concurrency, memory_mb, source, coalesce(source_line, 0)
+FROM memory_series ORDER BY 1, 2, 3, source, source_line`)
+	if err != nil {
+		return nil, err
+	}
+	a.mem = map[string]stats.MemoryFit{}
+	if len(pts) > 0 {
+		n := &notes{}
+		d := &report.Data{
+			Title: "Memory growth per 1000 concurrent waiting requests (GiB per 1000)",
+			Columns: []report.Column{
+				col("server", "server", nil), col("passes", "passes", nil),
+				col("slope_gib_per_1000", "slope GiB/1000", Sig), col("slope_min_gib_per_1000", "min", Sig), col("slope_max_gib_per_1000", "max", Sig),
+				col("theil_sen_gib_per_1000", "Theil–Sen", Sig), col("intercept_gib", "base GiB", Sig), col("r2", "R²", Sig), col("points", "points", nil),
+			},
+		}
+		var chart []report.MemorySeries
+		i := 0
+		for i < len(pts) {
+			server := s(pts[i][0])
+			var all []stats.MemoryPoint
+			var perPass []float64
+			var srcs []report.Source
+			var series report.MemorySeries
+			series.Server = server
+			for i < len(pts) && s(pts[i][0]) == server {
+				pass := i64(pts[i][1])
+				var passPts []stats.MemoryPoint
+				for i < len(pts) && s(pts[i][0]) == server && i64(pts[i][1]) == pass {
+					p := stats.MemoryPoint{Concurrency: f(pts[i][2]), MemoryMB: f(pts[i][3])}
+					passPts = append(passPts, p)
+					series.Points = append(series.Points, report.MemoryPoint{Concurrency: p.Concurrency, MemoryMB: p.MemoryMB})
+					srcs = append(srcs, report.Source{File: s(pts[i][4]), Line: int(i64(pts[i][5]))})
+					i++
+				}
+				all = append(all, passPts...)
+				fit := stats.MemorySlope(passPts)
+				if !math.IsNaN(fit.SlopeGiBPer1000) {
+					perPass = append(perPass, fit.SlopeGiBPer1000)
+				}
+				for _, w := range fit.Warnings {
+					n.add(fmt.Sprintf("%s, pass %d: %s", server, pass, w.Msg))
+				}
+			}
+			pooled := stats.MemorySlope(all)
+			a.mem[server] = pooled
+			med, lo, hi := math.NaN(), math.NaN(), math.NaN()
+			if len(perPass) > 0 {
+				sum := stats.Summarize(perPass)
+				med, lo, hi = sum.Median, sum.Min, sum.Max
+			}
+			if len(perPass) < 3 {
+				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", server, len(perPass)))
+			}
+			d.Rows = append(d.Rows, []any{server, int64(len(perPass)), num(med), num(lo), num(hi),
+				num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
+			d.RowSources = append(d.RowSources, srcs)
+			if !math.IsNaN(pooled.SlopeGiBPer1000) {
+				series.Fit = &report.MemoryFit{SlopeMBPerRequest: pooled.SlopeGiBPer1000 * 1024 / 1000, InterceptMB: pooled.InterceptGiB * 1024}
+			}
+			chart = append(chart, series)
+		}
+		n.add("slope: median of the passes' least-squares slopes (min and max beside it); Theil–Sen, base and R² are of all passes pooled; 1 GiB = 1024 MiB")
+		d.Notes = n.list
+		sec.Tables = append(sec.Tables, d)
+		sec.Figures = append(sec.Figures, Figure{Name: "memory", Caption: "Memory against concurrent waiting requests, with the fitted line per server",
+			Figure: &report.MemoryChart{Title: "Memory per waiting request", Series: chart}})
+	}
+	if len(sec.Tables) == 0 {
+		sec.Skipped = "no memory figures in runs and no memory series"
+	}
+	return sec, nil
+}
