@@ -470,9 +470,23 @@ func TestWrk2OldCalibration(t *testing.T) {
 
 // Each reader claims its own captures and none of any other tool in
 // testdata, whichever reader wrote them.
-func TestWrkDetect(t *testing.T) {
-	own := map[string]string{"wrk2/": "wrk2", "wrk/": "wrk"}
-	mine := map[string]bool{"wrk2": true, "wrk": true}
+func TestDetectWrkAB(t *testing.T) {
+	mine := []string{"wrk2", "wrk", "ab", "ab-percentiles-csv", "ab-gnuplot-tsv"}
+	owner := func(rel string) string {
+		switch {
+		case strings.HasPrefix(rel, "wrk2/"):
+			return "wrk2"
+		case strings.HasPrefix(rel, "wrk/"):
+			return "wrk"
+		case strings.HasPrefix(rel, "ab/") && strings.HasSuffix(rel, ".csv"):
+			return "ab-percentiles-csv"
+		case strings.HasPrefix(rel, "ab/") && strings.HasSuffix(rel, ".tsv"):
+			return "ab-gnuplot-tsv"
+		case strings.HasPrefix(rel, "ab/"):
+			return "ab"
+		}
+		return ""
+	}
 	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -490,24 +504,21 @@ func TestWrkDetect(t *testing.T) {
 			b = b[:HeadBytes]
 		}
 		var claimed []string
-		for name := range mine {
+		for _, name := range mine {
 			if formatByName(t, name).Detect(b) {
 				claimed = append(claimed, name)
 			}
 		}
-		want := ""
-		for prefix, f := range own {
-			if strings.HasPrefix(rel, prefix) {
-				want = f
-			}
-		}
+		want := owner(rel)
 		switch {
 		case want == "" && len(claimed) > 0:
 			t.Errorf("%s (another tool's) claimed by %v", rel, claimed)
-		case want != "" && len(claimed) > 1:
-			t.Errorf("%s claimed by several readers: %v", rel, claimed)
-		case want != "" && len(claimed) == 0:
-			t.Errorf("%s claimed by none", rel)
+		case want != "" && (len(claimed) != 1 || claimed[0] != want):
+			t.Errorf("%s claimed by %v, want %s alone", rel, claimed, want)
+		case want != "":
+			if f := Detect(b); f == nil || f.Name != want {
+				t.Errorf("%s detected as %v among all formats, want %s", rel, f, want)
+			}
 		}
 		return nil
 	})

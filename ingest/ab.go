@@ -1,0 +1,695 @@
+package ingest
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// Readers of ApacheBench 2.3 (Apache httpd's support/ab.c): its text
+// report, the -e percentile CSV and the -g per-request TSV.
+//
+// The report is read line by line with runs of spaces collapsed, so that an
+// excerpt pasted from a web page (spacing collapsed, the banner and server
+// lines cut off, starting at "Concurrency Level") reads like the original.
+
+func init() {
+	register(&Format{Name: "ab", Priority: 12, Detect: detectAB, Read: readAB})
+	register(&Format{Name: "ab-percentiles-csv", Priority: 10, Detect: detectABPercentiles, Read: readABPercentiles})
+	register(&Format{Name: "ab-gnuplot-tsv", Priority: 10, Detect: detectABGnuplot, Read: readABGnuplot})
+}
+
+const (
+	abBanner          = "This is ApacheBench, Version "
+	abPercentilesHead = "Percentage served,Time in ms"
+	abGnuplotHead     = "starttime\tseconds\tctime\tdtime\tttime\twait"
+)
+
+// abExcerptStarts are the lines an excerpt of the results may start with.
+var abExcerptStarts = []string{"Server Software:", "Server Hostname:", "Document Path:", "Concurrency Level:"}
+
+func detectAB(head []byte) bool {
+	first := firstTextLine(head)
+	if strings.HasPrefix(first, abBanner) {
+		return true
+	}
+	for _, s := range abExcerptStarts {
+		if strings.HasPrefix(first, s) {
+			return hasLine(head, func(l string) bool { return strings.HasPrefix(l, "Complete requests:") }) &&
+				hasLine(head, func(l string) bool { return strings.HasPrefix(l, "Time taken for tests:") })
+		}
+	}
+	return false
+}
+
+func detectABPercentiles(head []byte) bool {
+	return strings.TrimRight(firstRawLine(head), "\r") == abPercentilesHead
+}
+
+func detectABGnuplot(head []byte) bool {
+	return strings.TrimRight(firstRawLine(head), "\r") == abGnuplotHead
+}
+
+// firstRawLine returns the first line of head as it is.
+func firstRawLine(head []byte) string {
+	s := string(head[:min(len(head), 256)])
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// abKeys are the "Key: value" lines of ab's results, mapped to how they
+// are kept. Lines of ab built from httpd trunk are included.
+var abLabelKeys = map[string]string{
+	"Server Software":      "ab_server_software",
+	"Server Hostname":      "ab_server_hostname",
+	"Server Port":          "ab_server_port",
+	"SSL/TLS Protocol":     "ab_ssl_protocol",
+	"Server Temp Key":      "ab_server_temp_key",
+	"TLS Server Name":      "ab_tls_server_name",
+	"Document Path":        "ab_document_path",
+	"Document Length":      "ab_document_length",
+	"Number of workers":    "ab_workers",
+	"Concurrency achieved": "ab_concurrency_achieved",
+	"Rampup delay":         "ab_rampup_delay",
+	"Number of requests":   "ab_number_of_requests",
+	"Keep-Alive aborts":    "ab_keepalive_aborts",
+}
+
+// abParser reads one ab report.
+type abParser struct {
+	l      *Lines
+	run    *model.Run
+	seen   map[string]int // key -> line
+	banner int            // line of the banner, 0 in an excerpt
+	last   int            // last line of the banner part
+	result bool           // the results have started
+
+	failed, write, non2xx             int64
+	conn, recv, length, except        int64
+	breakdown                         bool
+	times                             map[string][]float64 // Connect, Processing, Waiting, Total
+	timesHeader                       bool
+	percentTable                      bool
+	sanity                            []string
+	pendingSanity                     bool
+	percentiles                       []model.Percentile
+	bodySent                          bool
+	transferLines                     int
+	requestsV                         int64
+	durationZero                      bool
+	timePerRequest, timePerRequestAll bool
+}
+
+func readAB(in *Input, sink model.Sink) error {
+	p := &abParser{l: NewLines(in), run: &model.Run{Tool: "ab"}, seen: map[string]int{}, times: map[string][]float64{}}
+	if err := p.parse(); err != nil {
+		return err
+	}
+	return sink.Run(p.run)
+}
+
+func (p *abParser) setLabel(k, v string) {
+	if p.run.Labels == nil {
+		p.run.Labels = map[string]string{}
+	}
+	p.run.Labels[k] = v
+}
+
+// valueCol is the 1-based column of a value in the current line.
+func (p *abParser) valueCol(v string) int {
+	if i := strings.Index(p.l.Text(), v); i >= 0 && v != "" {
+		return i + 1
+	}
+	return 0
+}
+
+func (p *abParser) parse() error {
+	l := p.l
+	for l.Scan() {
+		norm := strings.Join(strings.Fields(l.Text()), " ")
+		if norm == "" {
+			continue
+		}
+		if strings.HasPrefix(norm, abBanner) {
+			if p.banner != 0 || p.result {
+				return l.Errorf(1, "a second ab report starts here: a file holds one report")
+			}
+			p.banner, p.last = l.Line(), l.Line()
+			p.run.Line = l.Line()
+			v, _, _ := strings.Cut(strings.TrimPrefix(norm, abBanner), " ")
+			p.run.ToolVersion = v
+			continue
+		}
+		if !p.result {
+			key, _, _ := strings.Cut(norm, ":")
+			_, known := abLabelKeys[key]
+			if !known && key != "Concurrency Level" {
+				if p.banner == 0 {
+					return l.Errorf(1, "expected ab's banner \"This is ApacheBench, Version …\" or its results, found %q", clipQuote(norm))
+				}
+				// ab's own log between the banner and the results:
+				// "Benchmarking host (be patient)", progress lines when
+				// stderr was kept with stdout, -v messages.
+				if n, ok := abStopped(norm); ok {
+					return l.Errorf(1, "ab stopped after %d requests without printing its results (its standard error says why)", n)
+				}
+				p.last = l.Line()
+				continue
+			}
+			p.result = true
+			if p.run.Line == 0 {
+				p.run.Line = l.Line()
+			}
+		}
+		if err := p.line(norm); err != nil {
+			return err
+		}
+	}
+	if err := l.Err(); err != nil {
+		return err
+	}
+	if !p.result {
+		if p.banner == 0 {
+			return Errorf(l.in.Name, 1, 0, "empty ab report: expected ab's banner or its results")
+		}
+		return Errorf(l.in.Name, p.last, 0, "ab printed no results (connection refused?)")
+	}
+	return p.finish()
+}
+
+// abStopped reads "Total of 2345 requests completed", which ab prints when
+// it gives up part-way.
+func abStopped(norm string) (int64, bool) {
+	rest, ok := strings.CutPrefix(norm, "Total of ")
+	if !ok {
+		return 0, false
+	}
+	num, ok := strings.CutSuffix(rest, " requests completed")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	return n, err == nil
+}
+
+// line handles one line of the results, spaces collapsed.
+func (p *abParser) line(norm string) error {
+	l := p.l
+	if p.pendingSanity {
+		// Second line of a WARNING/ERROR of ab's sanity check.
+		p.pendingSanity = false
+		if strings.HasSuffix(norm, "reliable.") {
+			return nil
+		}
+	}
+	switch {
+	case strings.HasPrefix(norm, "WARNING: The median and mean for ") || strings.HasPrefix(norm, "ERROR: The median and mean for "):
+		level, rest, _ := strings.Cut(norm, ": The median and mean for ")
+		what, _, _ := strings.Cut(rest, " are ")
+		what = strings.TrimPrefix(what, "the ")
+		p.sanity = append(p.sanity, strings.ToLower(level)+": "+what)
+		p.pendingSanity = true
+		return nil
+	case norm == "Connection Times (ms)":
+		if p.seen["Connection Times"] != 0 {
+			return l.Errorf(1, "a second Connection Times table: a file holds one report")
+		}
+		p.seen["Connection Times"] = l.Line()
+		return nil
+	case norm == "min mean[+/-sd] median max" || norm == "min avg max":
+		if p.seen["Connection Times"] == 0 || p.timesHeader {
+			return l.Errorf(1, "unexpected Connection Times header")
+		}
+		p.timesHeader = true
+		return nil
+	case norm == "Percentage of the requests served within a certain time (ms)":
+		if p.percentTable {
+			return l.Errorf(1, "a second percentage table: a file holds one report")
+		}
+		p.percentTable = true
+		return nil
+	case strings.HasPrefix(norm, "(Connect:"):
+		return p.failedBreakdown(norm)
+	case strings.HasSuffix(norm, " kb/s sent") || strings.HasSuffix(norm, " kb/s total"):
+		num, unit, _ := strings.Cut(norm, " ")
+		if _, err := strconv.ParseFloat(num, 64); err != nil || p.seen["Transfer rate"] == 0 {
+			return l.Errorf(1, "unexpected line %q", clipQuote(norm))
+		}
+		if strings.HasSuffix(unit, "sent") {
+			p.setLabel("ab_sent_kb_per_s", num)
+		} else {
+			p.setLabel("ab_total_kb_per_s", num)
+		}
+		return nil
+	}
+	if pct, ok := strings.CutSuffix(strings.Fields(norm)[0], "%"); ok && p.percentTable {
+		return p.percentRow(pct, norm)
+	}
+	key, value, ok := strings.Cut(norm, ":")
+	if !ok {
+		return l.Errorf(1, "unexpected line in an ab report: %q", clipQuote(norm))
+	}
+	value = strings.TrimSpace(value)
+	if key == "Connect" || key == "Processing" || key == "Waiting" || key == "Total" {
+		return p.timesRow(key, value)
+	}
+	if prev := p.seen[key]; prev != 0 && key != "Time per request" {
+		return l.Errorf(1, "%q appears a second time (first at line %d): a file holds one report", key, prev)
+	}
+	p.seen[key] = l.Line()
+	if label, ok := abLabelKeys[key]; ok {
+		if value != "" { // "Server Software:" is empty when the server sends none
+			p.setLabel(label, value)
+		}
+		return nil
+	}
+	switch key {
+	case "Concurrency Level":
+		n, err := p.count(value)
+		if err != nil {
+			return err
+		}
+		p.run.Connections = model.Some(n)
+	case "Time taken for tests":
+		num, ok := strings.CutSuffix(value, " seconds")
+		v, err := strconv.ParseFloat(num, 64)
+		if !ok || err != nil || v < 0 || math.IsInf(v, 0) {
+			return l.Errorf(p.valueCol(value), "expected \"<s> seconds\", found %q", clipQuote(value))
+		}
+		p.run.DurationS = model.Some(v)
+		p.durationZero = v == 0
+	case "Complete requests":
+		n, err := p.count(value)
+		if err != nil {
+			return err
+		}
+		p.run.Requests = model.Some(n)
+		p.requestsV = n
+	case "Failed requests":
+		n, err := p.count(value)
+		if err != nil {
+			return err
+		}
+		p.failed = n
+	case "Write errors":
+		n, err := p.count(value)
+		if err != nil {
+			return err
+		}
+		p.write = n
+	case "Non-2xx responses":
+		n, err := p.count(value)
+		if err != nil {
+			return err
+		}
+		p.non2xx = n
+	case "Keep-Alive requests":
+		if _, err := p.count(value); err != nil {
+			return err
+		}
+		p.setLabel("ab_keepalive_requests", value)
+	case "Total transferred", "HTML transferred":
+		num, ok := strings.CutSuffix(value, " bytes")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil || n < 0 {
+			return l.Errorf(p.valueCol(value), "expected \"<n> bytes\", found %q", clipQuote(value))
+		}
+		if key == "Total transferred" {
+			p.run.BytesRead = model.Some(n)
+		} else {
+			p.setLabel("ab_html_transferred_bytes", num)
+		}
+	case "Total body sent":
+		if _, err := p.count(value); err != nil {
+			return err
+		}
+		p.setLabel("ab_body_sent_bytes", value)
+	case "Requests per second":
+		num, ok := strings.CutSuffix(value, " [#/sec] (mean)")
+		v, err := strconv.ParseFloat(num, 64)
+		if !ok || err != nil || v < 0 || math.IsInf(v, 0) {
+			return l.Errorf(p.valueCol(value), "expected \"<rate> [#/sec] (mean)\", found %q", clipQuote(value))
+		}
+		p.run.RPS = model.Some(v)
+	case "Time per request":
+		if num, ok := strings.CutSuffix(value, " [ms] (mean)"); ok {
+			v, err := strconv.ParseFloat(num, 64)
+			if err != nil || v < 0 || p.timePerRequest || math.IsInf(v, 0) {
+				return l.Errorf(p.valueCol(value), "expected one \"<ms> [ms] (mean)\", found %q", clipQuote(value))
+			}
+			p.timePerRequest = true
+			p.run.LatencyMeanMS = model.Some(v)
+			p.setLabel("ab_time_per_request_ms", num)
+		} else if num, ok := strings.CutSuffix(value, " [ms] (mean, across all concurrent requests)"); ok {
+			v, err := strconv.ParseFloat(num, 64)
+			if err != nil || v < 0 || p.timePerRequestAll || math.IsInf(v, 0) {
+				return l.Errorf(p.valueCol(value), "expected one \"<ms> [ms] (mean, across all concurrent requests)\", found %q", clipQuote(value))
+			}
+			p.timePerRequestAll = true
+			p.setLabel("ab_time_per_request_across_ms", num)
+		} else {
+			return l.Errorf(p.valueCol(value), "expected \"<ms> [ms] (mean)\" or \"<ms> [ms] (mean, across all concurrent requests)\", found %q", clipQuote(value))
+		}
+	case "Transfer rate":
+		num, ok := strings.CutSuffix(value, " [Kbytes/sec] received")
+		if _, err := strconv.ParseFloat(num, 64); !ok || err != nil {
+			return l.Errorf(p.valueCol(value), "expected \"<rate> [Kbytes/sec] received\", found %q", clipQuote(value))
+		}
+		p.setLabel("ab_received_kbytes_per_s", num)
+	default:
+		return l.Errorf(1, "unexpected line in an ab report: %q", clipQuote(norm))
+	}
+	return nil
+}
+
+// count reads a whole number >= 0.
+func (p *abParser) count(value string) (int64, error) {
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || n < 0 {
+		return 0, p.l.Errorf(p.valueCol(value), "expected a count, found %q", clipQuote(value))
+	}
+	return n, nil
+}
+
+// failedBreakdown reads "(Connect: 0, Receive: 0, Length: 195, Exceptions: 0)".
+func (p *abParser) failedBreakdown(norm string) error {
+	l := p.l
+	if p.seen["Failed requests"] == 0 || p.breakdown {
+		return l.Errorf(1, "unexpected failed-requests breakdown")
+	}
+	p.breakdown = true
+	inner := strings.TrimSuffix(strings.TrimPrefix(norm, "("), ")")
+	parts := strings.Split(inner, ",")
+	names := []string{"Connect", "Receive", "Length", "Exceptions"}
+	dst := []*int64{&p.conn, &p.recv, &p.length, &p.except}
+	if len(parts) != 4 || !strings.HasSuffix(norm, ")") {
+		return l.Errorf(1, "expected \"(Connect: <n>, Receive: <n>, Length: <n>, Exceptions: <n>)\", found %q", clipQuote(norm))
+	}
+	for i, part := range parts {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), ": ")
+		if k != names[i] {
+			return l.Errorf(1, "expected \"%s: <n>\" in the failed-requests breakdown, found %q", names[i], clipQuote(part))
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return l.Errorf(1, "expected a count of %s failures, found %q", names[i], clipQuote(v))
+		}
+		*dst[i] = n
+	}
+	return nil
+}
+
+// timesRow reads a row of the Connection Times table: min mean sd median
+// max, or min avg max (ab -S).
+func (p *abParser) timesRow(key, value string) error {
+	l := p.l
+	if !p.timesHeader {
+		return l.Errorf(1, "unexpected %s: row outside the Connection Times table", key)
+	}
+	if _, dup := p.times[key]; dup {
+		return l.Errorf(1, "a second %s: row in the Connection Times table", key)
+	}
+	f := strings.Fields(value)
+	if len(f) != 5 && len(f) != 3 {
+		return l.Errorf(1, "expected min, mean, [+/-sd], median and max in the %s: row, found %q", key, clipQuote(value))
+	}
+	vals := make([]float64, len(f))
+	for i, s := range f {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return l.Errorf(p.valueCol(s), "expected a time in ms in the %s: row, found %q", key, s)
+		}
+		vals[i] = v
+	}
+	p.times[key] = vals
+	return nil
+}
+
+// percentRow reads "50%      1" or "100%      9 (longest request)".
+func (p *abParser) percentRow(pct, norm string) error {
+	l := p.l
+	f := strings.Fields(norm)
+	if len(f) >= 2 && f[1] == "<0>" {
+		return nil // " 0%  <0> (never)"
+	}
+	if len(f) != 2 && !(len(f) == 4 && f[2] == "(longest" && f[3] == "request)") {
+		return l.Errorf(1, "expected \"<p>%% <ms>\" in the percentage table, found %q", clipQuote(norm))
+	}
+	pv, err := strconv.ParseFloat(pct, 64)
+	if err != nil || pv < 0 || pv > 100 {
+		return l.Errorf(p.valueCol(f[0]), "expected a percentage, found %q", f[0])
+	}
+	ms, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil || ms < 0 {
+		return l.Errorf(p.valueCol(f[1]), "expected a whole number of ms, found %q", f[1])
+	}
+	if n := len(p.percentiles); n > 0 && (pv <= p.percentiles[n-1].Percentile || float64(ms) < p.percentiles[n-1].LatencyMS) {
+		return l.Errorf(1, "percentage table rows out of order at %q", clipQuote(norm))
+	}
+	p.percentiles = append(p.percentiles, model.Percentile{Percentile: pv, LatencyMS: float64(ms)})
+	return nil
+}
+
+// abRequired are the lines every ab report prints, in order.
+var abRequired = []string{"Concurrency Level", "Time taken for tests", "Complete requests", "Failed requests", "Total transferred", "HTML transferred"}
+
+func (p *abParser) finish() error {
+	l := p.l
+	r := p.run
+	end := l.Line() + 1
+	for _, k := range abRequired {
+		if p.seen[k] == 0 {
+			return Errorf(l.in.Name, end, 0, "ab report ends early: expected %q", k+":")
+		}
+	}
+	done := p.requestsV
+	// ab prints the rates when the run took time and completed requests,
+	// and the Connection Times table when it completed any.
+	if done > 0 && !p.durationZero {
+		for _, k := range []string{"Requests per second", "Time per request", "Transfer rate"} {
+			if p.seen[k] == 0 {
+				return Errorf(l.in.Name, end, 0, "ab report ends early: expected %q", k+":")
+			}
+		}
+		if !p.timePerRequestAll || !p.timePerRequest {
+			return Errorf(l.in.Name, end, 0, "ab report ends early: expected both \"Time per request:\" lines")
+		}
+	}
+	if done > 0 {
+		if p.seen["Connection Times"] == 0 {
+			return Errorf(l.in.Name, end, 0, "ab report ends early: expected the Connection Times table")
+		}
+		for _, k := range []string{"Connect", "Processing", "Waiting", "Total"} {
+			if _, ok := p.times[k]; !ok {
+				return Errorf(l.in.Name, end, 0, "ab report ends early: expected the %s: row of the Connection Times table", k)
+			}
+		}
+	}
+	if p.percentTable && len(p.percentiles) == 0 {
+		return Errorf(l.in.Name, end, 0, "ab report ends early: expected the rows of the percentage table")
+	}
+	if p.failed > 0 && !p.breakdown {
+		return Errorf(l.in.Name, p.seen["Failed requests"]+1, 0, "expected the failed-requests breakdown \"(Connect: …, Receive: …, Length: …, Exceptions: …)\"")
+	}
+
+	// Counts (ab.c): Failed requests = Connect + Receive + Length +
+	// Exceptions failures (and invalid response headers). Length failures
+	// are answered requests whose body length differs from the first
+	// response's; Non-2xx responses are not among the failed. A connect
+	// failure or exception is retried and not counted in Complete
+	// requests; a receive or write failure closes its connection and is.
+	r.Non2xx = model.Some(p.non2xx)
+	r.Errors = model.Some(p.conn + p.recv + p.except + p.write)
+	if ok2xx := done - p.non2xx - p.recv - p.write; ok2xx >= 0 {
+		r.Responses2xx = model.Some(ok2xx)
+	}
+	for k, v := range map[string]int64{
+		"ab_failed": p.failed, "ab_failed_connect": p.conn, "ab_failed_receive": p.recv,
+		"ab_failed_length": p.length, "ab_failed_exceptions": p.except, "ab_write_errors": p.write,
+	} {
+		p.setLabel(k, strconv.FormatInt(v, 10))
+	}
+
+	// Latency: "Time per request (mean)" is the mean (concurrency x time
+	// taken / complete requests, in µs precision); the Connection Times
+	// Total row gives the spread and the longest request in whole ms.
+	names := []string{"min", "mean", "sd", "median", "max"}
+	if len(p.times["Total"]) == 3 {
+		names = []string{"min", "mean", "max"}
+	}
+	for _, k := range []string{"Connect", "Processing", "Waiting", "Total"} {
+		for i, v := range p.times[k] {
+			p.setLabel("ab_"+strings.ToLower(k)+"_"+names[i]+"_ms", fmtLabelNum(v))
+		}
+	}
+	if t := p.times["Total"]; len(t) == 5 {
+		r.LatencyStdevMS = model.Some(t[2])
+		r.LatencyMaxMS = model.Some(t[4])
+	} else if len(t) == 3 {
+		r.LatencyMaxMS = model.Some(t[2])
+	}
+	if len(p.sanity) > 0 {
+		p.setLabel("ab_sanity", strings.Join(p.sanity, "; "))
+	}
+	r.Percentiles = p.percentiles
+	setABPercentileColumns(r)
+	return nil
+}
+
+// setABPercentileColumns fills the percentile columns from the spectrum.
+func setABPercentileColumns(r *model.Run) {
+	for _, q := range r.Percentiles {
+		switch q.Percentile {
+		case 50:
+			r.LatencyP50MS = model.Some(q.LatencyMS)
+		case 90:
+			r.LatencyP90MS = model.Some(q.LatencyMS)
+		case 95:
+			r.LatencyP95MS = model.Some(q.LatencyMS)
+		case 99:
+			r.LatencyP99MS = model.Some(q.LatencyMS)
+		case 100:
+			r.LatencyMaxMS = model.Some(q.LatencyMS)
+		}
+	}
+}
+
+// readABPercentiles reads ab -e: "Percentage served,Time in ms" and the
+// rows 0 to 100. ab writes row i as the time of request
+// floor(0.5 + count*i/100) of the requests sorted by time (0: the
+// shortest, 100: the longest), in ms with three decimals.
+func readABPercentiles(in *Input, sink model.Sink) error {
+	l := NewLines(in)
+	if !l.Scan() {
+		if err := l.Err(); err != nil {
+			return err
+		}
+		return Errorf(in.Name, 1, 0, "empty file: expected %q", abPercentilesHead)
+	}
+	if l.Text() != abPercentilesHead {
+		return l.Errorf(1, "expected the header %q, found %q", abPercentilesHead, clipQuote(l.Text()))
+	}
+	r := &model.Run{Tool: "ab", Line: 1}
+	for l.Scan() {
+		t := l.Text()
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		want := len(r.Percentiles)
+		if want > 100 {
+			return l.Errorf(1, "unexpected line after the 100%% row: %q", clipQuote(t))
+		}
+		a, b, ok := strings.Cut(t, ",")
+		if !ok {
+			return l.Errorf(1, "expected \"<percentage>,<ms>\", found %q", clipQuote(t))
+		}
+		if a != strconv.Itoa(want) {
+			return l.Errorf(1, "expected the %d%% row, found %q", want, clipQuote(a))
+		}
+		ms, err := strconv.ParseFloat(b, 64)
+		if err != nil || ms < 0 || math.IsInf(ms, 0) || math.IsNaN(ms) {
+			return l.Errorf(len(a)+2, "expected a time in ms, found %q", clipQuote(b))
+		}
+		if want > 0 && ms < r.Percentiles[want-1].LatencyMS {
+			return l.Errorf(len(a)+2, "time %s is below the row above", b)
+		}
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: float64(want), LatencyMS: ms})
+	}
+	if err := l.Err(); err != nil {
+		return err
+	}
+	if n := len(r.Percentiles); n != 101 {
+		return Errorf(in.Name, l.Line()+1, 0, "ab percentile CSV ends early: expected the %d%% row (rows 0 to 100)", n)
+	}
+	setABPercentileColumns(r)
+	return sink.Run(r)
+}
+
+// readABGnuplot reads ab -g: one row per completed request, sorted by its
+// total time (not by start), with the start in epoch seconds and the
+// connect, processing (dtime), total and waiting times in whole ms. Each
+// row becomes a sample; the run row's percentiles are recomputed with
+// ab's own definition (ab.c output_results: the requests sorted by time,
+// p% is the one at index floor(count*p/100), 100% the longest), so that
+// they equal the percentage table ab printed for the same run.
+func readABGnuplot(in *Input, sink model.Sink) error {
+	l := NewLines(in)
+	if !l.Scan() {
+		if err := l.Err(); err != nil {
+			return err
+		}
+		return Errorf(in.Name, 1, 0, "empty file: expected the header %q", abGnuplotHead)
+	}
+	if l.Text() != abGnuplotHead {
+		return l.Errorf(1, "expected the header %q, found %q", strings.ReplaceAll(abGnuplotHead, "\t", " "), clipQuote(l.Text()))
+	}
+	var totals []int64
+	var first int64 = math.MaxInt64
+	var sum float64
+	for l.Scan() {
+		t := l.Text()
+		if t == "" {
+			continue
+		}
+		f := strings.Split(t, "\t")
+		if len(f) != 6 {
+			return l.Errorf(1, "expected 6 tab-separated fields (starttime, seconds, ctime, dtime, ttime, wait), found %d", len(f))
+		}
+		if strings.HasPrefix(t, "starttime\t") {
+			return l.Errorf(1, "a second header: a file holds one run")
+		}
+		var v [5]int64
+		col := len(f[0]) + 2
+		for i, s := range f[1:] {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || n < 0 || (i == 0 && n > 1<<40) {
+				return l.Errorf(col, "expected a whole number >= 0, found %q", clipQuote(s))
+			}
+			v[i] = n
+			col += len(s) + 1
+		}
+		secs, ctime, dtime, ttime, wait := v[0], v[1], v[2], v[3], v[4]
+		first = min(first, secs)
+		totals = append(totals, ttime)
+		sum += float64(ttime)
+		s := &model.Sample{
+			TS:     time.Unix(secs, 0).UTC(),
+			Metric: "http_req_duration",
+			Value:  float64(ttime),
+			Tags:   `{"ctime_ms":"` + strconv.FormatInt(ctime, 10) + `","dtime_ms":"` + strconv.FormatInt(dtime, 10) + `","wait_ms":"` + strconv.FormatInt(wait, 10) + `"}`,
+		}
+		if err := sink.Sample(0, s); err != nil {
+			return err
+		}
+	}
+	if err := l.Err(); err != nil {
+		return err
+	}
+	n := int64(len(totals))
+	if n == 0 {
+		return Errorf(in.Name, 2, 0, "ab gnuplot TSV has a header but no rows")
+	}
+	slices.Sort(totals) // ab writes them sorted already; sorting again costs little
+	r := &model.Run{Tool: "ab", Line: 1, Requests: model.Some(n), StartedAt: model.Some(time.Unix(first, 0).UTC())}
+	for _, pct := range []int64{50, 66, 75, 80, 90, 95, 98, 99} {
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: float64(pct), LatencyMS: float64(totals[n*pct/100])})
+	}
+	r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: 100, LatencyMS: float64(totals[n-1])})
+	setABPercentileColumns(r)
+	mean := sum / float64(n)
+	r.LatencyMeanMS = model.Some(mean)
+	if n > 1 {
+		// ab's [+/-sd]: the sample standard deviation (n-1).
+		var ss float64
+		for _, x := range totals {
+			d := float64(x) - mean
+			ss += d * d
+		}
+		r.LatencyStdevMS = model.Some(math.Sqrt(ss / float64(n-1)))
+	}
+	return sink.Run(r)
+}

@@ -1,0 +1,422 @@
+package ingest
+
+import (
+	"math"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// abWant holds what an ab report says, read off the capture itself.
+type abWant struct {
+	file                     string
+	conns                    int64
+	requests, non2xx, errors int64
+	ok2xx                    int64
+	rps, durS                float64
+	bytes                    int64
+	mean, stdev, max         float64
+	p50, p90, p95, p99       float64
+	labels                   map[string]string
+}
+
+var abCaptures = []abWant{
+	{
+		// Concurrency Level: 10; Time taken for tests: 0.579 seconds; Complete
+		// requests: 5000; Total transferred: 1425000 bytes; Requests per
+		// second: 8636.38; Time per request: 1.158 [ms] (mean); Total: 0 1
+		// 0.5 1 9; 50% 1, 90% 1, 95% 2, 99% 2
+		file: "ab_plain_nginx_static_n5000_c10.txt", conns: 10, requests: 5000, ok2xx: 5000,
+		rps: 8636.38, durS: 0.579, bytes: 1425000, mean: 1.158, stdev: 0.5, max: 9,
+		p50: 1, p90: 1, p95: 2, p99: 2,
+		labels: map[string]string{
+			"ab_server_software": "nginx/1.22.1", "ab_server_hostname": "127.0.0.1", "ab_server_port": "8080",
+			"ab_document_path": "/static.json", "ab_document_length": "47 bytes",
+			"ab_html_transferred_bytes": "235000", "ab_time_per_request_ms": "1.158",
+			"ab_time_per_request_across_ms": "0.116", "ab_received_kbytes_per_s": "2403.68",
+			"ab_connect_max_ms": "8", "ab_processing_sd_ms": "0.4", "ab_waiting_max_ms": "2",
+			"ab_total_min_ms": "0", "ab_total_mean_ms": "1", "ab_total_median_ms": "1",
+			"ab_failed": "0", "ab_failed_length": "0", "ab_write_errors": "0",
+			"ab_keepalive_requests": "", "ab_sanity": "",
+		},
+	},
+	{
+		// -k: Keep-Alive requests: 10000; three WARNING lines of ab's sanity check
+		file: "ab_keepalive_go2_ping_n10000_c20.txt", conns: 20, requests: 10000, ok2xx: 10000,
+		rps: 33829.73, durS: 0.296, bytes: 1430000, mean: 0.591, stdev: 0.6, max: 11,
+		p50: 0, p90: 1, p95: 1, p99: 4,
+		labels: map[string]string{
+			"ab_keepalive_requests": "10000", "ab_server_software": "",
+			"ab_sanity": "warning: processing time; warning: waiting time; warning: total time",
+		},
+	},
+	{
+		// Failed requests: 195 (Connect: 0, Receive: 0, Length: 195,
+		// Exceptions: 0); Non-2xx responses: 195 (the 500s' bodies are one
+		// byte longer, so each is also a Length failure: answered, not errors)
+		file: "ab_non2xx_go1_err5pct_n4000_c8.txt", conns: 8, requests: 4000, non2xx: 195, ok2xx: 3805,
+		rps: 7060.78, durS: 0.567, bytes: 479900, mean: 1.133, stdev: 1.3, max: 19,
+		p50: 1, p90: 2, p95: 3, p99: 5,
+		labels: map[string]string{
+			"ab_failed": "195", "ab_failed_connect": "0", "ab_failed_receive": "0",
+			"ab_failed_length": "195", "ab_failed_exceptions": "0", "ab_write_errors": "0",
+		},
+	},
+	{
+		file: "ab_percentiles_go2_wait2.txt", conns: 4, requests: 2000, ok2xx: 2000,
+		rps: 1301.45, durS: 1.537, bytes: 266000, mean: 3.074, stdev: 0.4, max: 7,
+		p50: 3, p90: 3, p95: 4, p99: 5,
+	},
+	{
+		file: "ab_gnuplot_nginx_static.txt", conns: 5, requests: 1000, ok2xx: 1000,
+		rps: 9168.42, durS: 0.109, bytes: 285000, mean: 0.545, stdev: 0.1, max: 1,
+		p50: 1, p90: 1, p95: 1, p99: 1,
+	},
+	{
+		file: "ab_gnuplot_go2_wait2_n3000_c30.txt", conns: 30, requests: 3000, ok2xx: 3000,
+		rps: 1457.81, durS: 2.058, bytes: 399000, mean: 20.579, stdev: 43.0, max: 392,
+		p50: 7, p90: 33, p95: 82, p99: 279,
+	},
+	{
+		// POST -p: Total body sent: 402000; 1763.13 kb/s sent, 3043.81 kb/s total
+		file: "ab_post_go2_echo.txt", conns: 10, requests: 2000, ok2xx: 2000,
+		rps: 8982.30, durS: 0.223, bytes: 292000, mean: 1.113, stdev: 0.5, max: 4,
+		p50: 1, p90: 2, p95: 2, p99: 3,
+		labels: map[string]string{
+			"ab_body_sent_bytes": "402000", "ab_sent_kb_per_s": "1763.13", "ab_total_kb_per_s": "3043.81",
+			"ab_received_kbytes_per_s": "1280.68", "ab_document_length": "38 bytes",
+		},
+	},
+}
+
+func checkABRun(t *testing.T, r *model.Run, w abWant, excerpt bool) {
+	t.Helper()
+	if r.Tool != "ab" || r.LatencyCorrected {
+		t.Errorf("tool %s corrected %v", r.Tool, r.LatencyCorrected)
+	}
+	if !excerpt && (r.ToolVersion != "2.3" || r.Line != 1) {
+		t.Errorf("version %q line %d, want 2.3 1", r.ToolVersion, r.Line)
+	}
+	expectI(t, "connections", r.Connections, w.conns)
+	expectI(t, "requests", r.Requests, w.requests)
+	expectI(t, "non_2xx", r.Non2xx, w.non2xx)
+	expectI(t, "errors", r.Errors, w.errors)
+	expectI(t, "responses_2xx", r.Responses2xx, w.ok2xx)
+	expectF(t, "rps", r.RPS, w.rps)
+	expectF(t, "duration_s", r.DurationS, w.durS)
+	expectI(t, "bytes_read", r.BytesRead, w.bytes)
+	expectF(t, "latency_mean_ms", r.LatencyMeanMS, w.mean)
+	expectF(t, "latency_stdev_ms", r.LatencyStdevMS, w.stdev)
+	expectF(t, "latency_max_ms", r.LatencyMaxMS, w.max)
+	expectF(t, "latency_p50_ms", r.LatencyP50MS, w.p50)
+	expectF(t, "latency_p90_ms", r.LatencyP90MS, w.p90)
+	expectF(t, "latency_p95_ms", r.LatencyP95MS, w.p95)
+	expectF(t, "latency_p99_ms", r.LatencyP99MS, w.p99)
+	expectF(t, "latency_p999_ms", r.LatencyP999MS, nullWant)
+	if len(r.Percentiles) != 9 {
+		t.Fatalf("percentage table rows %d, want 9 (50 66 75 80 90 95 98 99 100)", len(r.Percentiles))
+	}
+	for i, pct := range []float64{50, 66, 75, 80, 90, 95, 98, 99, 100} {
+		if p := r.Percentiles[i]; p.Percentile != pct || p.Corrected || p.Count.Valid {
+			t.Errorf("row %d = %+v, want percentile %v, uncorrected, no count", i, p, pct)
+		}
+	}
+	if last := r.Percentiles[8].LatencyMS; last != w.max {
+		t.Errorf("100%% row %v, want the longest request %v", last, w.max)
+	}
+	expectLabels(t, r, w.labels)
+}
+
+func TestABCaptures(t *testing.T) {
+	for _, w := range abCaptures {
+		t.Run(w.file, func(t *testing.T) {
+			r, format := readFixture(t, filepath.Join("testdata/ab", w.file))
+			if format != "ab" {
+				t.Fatalf("format %s", format)
+			}
+			checkABRun(t, r, w, false)
+		})
+	}
+}
+
+// abExcerpt turns a real capture into what a web page shows of it: runs
+// of spaces collapsed to one, leading spaces dropped, and everything
+// before "Concurrency Level" (the banner, the server and document lines)
+// cut off.
+func abExcerpt(report string) string {
+	i := strings.Index(report, "Concurrency Level:")
+	var b strings.Builder
+	for _, line := range strings.Split(report[i:], "\n") {
+		b.WriteString(strings.Join(strings.Fields(line), " "))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func TestABExcerpt(t *testing.T) {
+	for _, w := range abCaptures {
+		t.Run(w.file, func(t *testing.T) {
+			ex := abExcerpt(readTestdata(t, filepath.Join("testdata/ab", w.file)))
+			if f := Detect([]byte(ex)); f == nil || f.Name != "ab" {
+				t.Fatalf("excerpt detected as %v", f)
+			}
+			c, err := readAsFormat(t, "ab", "excerpt.txt", ex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Runs[0]
+			if r.ToolVersion != "" || r.Line != 1 {
+				t.Errorf("excerpt version %q line %d, want none and 1", r.ToolVersion, r.Line)
+			}
+			w.labels = map[string]string{"ab_server_software": "", "ab_document_path": ""}
+			checkABRun(t, r, w, true)
+		})
+	}
+}
+
+func TestABBadInput(t *testing.T) {
+	plain := readTestdata(t, "testdata/ab/ab_plain_nginx_static_n5000_c10.txt")
+	non2xx := readTestdata(t, "testdata/ab/ab_non2xx_go1_err5pct_n4000_c8.txt")
+	cases := []struct {
+		name, content, want string
+	}{
+		// ab's stdout when nothing listens: the banner and
+		// "Benchmarking 127.0.0.1 (be patient)..." without a line end.
+		{"refused port", readTestdata(t, "testdata/ab/ab_refused_port.txt"), "x.txt:5: ab printed no results (connection refused?)"},
+		{"empty", "", "x.txt:1: empty ab report: expected ab's banner or its results"},
+		{"stopped", firstLines(plain, 6) + "Total of 1234 requests completed\n",
+			"x.txt:7:1: ab stopped after 1234 requests without printing its results (its standard error says why)"},
+		{"cut after the requests", firstLines(plain, 17), `x.txt:18: ab report ends early: expected "Failed requests:"`},
+		{"cut before the rates", firstLines(plain, 20), `x.txt:21: ab report ends early: expected "Requests per second:"`},
+		{"cut in the times table", firstLines(plain, 29), "x.txt:30: ab report ends early: expected the Waiting: row of the Connection Times table"},
+		{"cut after the table title", firstLines(plain, 33), "x.txt:34: ab report ends early: expected the rows of the percentage table"},
+		{"breakdown missing", strings.Replace(non2xx, "   (Connect: 0, Receive: 0, Length: 195, Exceptions: 0)\n", "", 1),
+			`x.txt:19: expected the failed-requests breakdown "(Connect: …, Receive: …, Length: …, Exceptions: …)"`},
+		{"two reports", plain + plain, "x.txt:43:1: a second ab report starts here: a file holds one report"},
+		{"two excerpts", abExcerpt(plain) + abExcerpt(plain), `x.txt:30:1: "Concurrency Level" appears a second time (first at line 1): a file holds one report`},
+		{"other tool", readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt"),
+			`x.txt:1:1: expected ab's banner "This is ApacheBench, Version …" or its results, found "Running 8s test @ http://127.0.0.1:8080/static.json"`},
+		{"bad count", strings.Replace(plain, "Complete requests:      5000", "Complete requests:      5k", 1),
+			`x.txt:17:25: expected a count, found "5k"`},
+		{"bad rate", strings.Replace(plain, "8636.38 [#/sec]", "8636.38 [#/min]", 1),
+			`x.txt:21:25: expected "<rate> [#/sec] (mean)", found "8636.38 [#/min] (mean)"`},
+		{"bad breakdown", strings.Replace(non2xx, "Length: 195", "Length: many", 1),
+			`x.txt:19:1: expected a count of Length failures, found "many"`},
+		{"percentages out of order", strings.Replace(plain, " 95%      2", " 95%      0", 1),
+			`x.txt:39:1: percentage table rows out of order at "95% 0"`},
+		{"garbage", strings.Replace(plain, "HTML transferred", "HTML received", 1),
+			`x.txt:20:1: unexpected line in an ab report: "HTML received: 235000 bytes"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			col, err := readAsFormat(t, "ab", "x.txt", c.content)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("error\n got %v\nwant %s", err, c.want)
+			}
+			if len(col.Runs) != 0 {
+				t.Errorf("a run was stored from a bad input")
+			}
+		})
+	}
+}
+
+// ab -e writes the time of request floor(0.5 + n*i/100) of the n requests
+// sorted by time, in ms with three decimals; its printed table takes
+// request floor(n*p/100) rounded to whole ms (ab.c, ap_round_ms). For the
+// run of ab_percentiles_go2_wait2 (n = 2000) both pick the same request,
+// so each CSV value rounded half up must equal the table's row.
+func TestABPercentilesCSV(t *testing.T) {
+	c := &model.Collector{}
+	f, err := ReadFile("testdata/ab/ab_percentiles_go2_wait2.csv", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Name != "ab-percentiles-csv" || len(c.Runs) != 1 {
+		t.Fatalf("format %s runs %d", f.Name, len(c.Runs))
+	}
+	r := c.Runs[0]
+	if len(r.Percentiles) != 101 || r.Tool != "ab" || r.LatencyCorrected {
+		t.Fatalf("rows %d tool %s", len(r.Percentiles), r.Tool)
+	}
+	// 0,2.253  50,2.967  90,3.401  95,3.620  99,5.203  100,6.512
+	if p := r.Percentiles[0]; p.Percentile != 0 || p.LatencyMS != 2.253 {
+		t.Errorf("row 0 = %+v", p)
+	}
+	expectF(t, "latency_p50_ms", r.LatencyP50MS, 2.967)
+	expectF(t, "latency_p90_ms", r.LatencyP90MS, 3.401)
+	expectF(t, "latency_p95_ms", r.LatencyP95MS, 3.620)
+	expectF(t, "latency_p99_ms", r.LatencyP99MS, 5.203)
+	expectF(t, "latency_max_ms", r.LatencyMaxMS, 6.512)
+	expectI(t, "requests", r.Requests, int64(nullWant)) // the CSV does not say
+	report, _ := readFixture(t, "testdata/ab/ab_percentiles_go2_wait2.txt")
+	for _, tp := range report.Percentiles {
+		csv := r.Percentiles[int(tp.Percentile)].LatencyMS
+		if got := math.Floor(csv + 0.5); got != tp.LatencyMS {
+			t.Errorf("%v%%: CSV %v rounds to %v, the table says %v", tp.Percentile, csv, got, tp.LatencyMS)
+		}
+	}
+}
+
+func TestABPercentilesCSVBad(t *testing.T) {
+	csv := readTestdata(t, "testdata/ab/ab_percentiles_go2_wait2.csv")
+	cases := []struct{ name, content, want string }{
+		{"cut", firstLines(csv, 60), "x.csv:61: ab percentile CSV ends early: expected the 59% row (rows 0 to 100)"},
+		{"two files", csv + csv, `x.csv:103:1: unexpected line after the 100% row: "Percentage served,Time in ms"`},
+		{"row missing", strings.Replace(csv, "\n7,2.637\n", "\n", 1), `x.csv:9:1: expected the 7% row, found "8"`},
+		{"going down", strings.Replace(csv, "\n7,2.637\n", "\n7,2.037\n", 1), "x.csv:9:3: time 2.037 is below the row above"},
+		{"bad time", strings.Replace(csv, "\n7,2.637\n", "\n7,2.6.37\n", 1), `x.csv:9:3: expected a time in ms, found "2.6.37"`},
+		{"header", "Percentage,Time\n", `x.csv:1:1: expected the header "Percentage served,Time in ms", found "Percentage,Time"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			col, err := readAsFormat(t, "ab-percentiles-csv", "x.csv", c.content)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("error\n got %v\nwant %s", err, c.want)
+			}
+			if len(col.Runs) != 0 {
+				t.Errorf("a run was stored from a bad input")
+			}
+		})
+	}
+}
+
+// The run row of an ab -g TSV is recomputed from its requests. Reference
+// values: the percentage table ab printed for the same run (its .txt), and
+// Python's statistics.mean/stdev (exact rational arithmetic) over the
+// ttime column: for ab_gnuplot_go2_wait2_n3000_c30.tsv mean
+// 19.233333333333334, stdev 43.04604367628864 (ab printed 43.0); for
+// ab_gnuplot_nginx_static.tsv 0.521 and 0.49980877224075293. The TSV holds
+// whole ms, so for sub-millisecond requests its spread is mostly rounding:
+// ab, which keeps microseconds, printed 0.1 for the nginx run.
+func TestABGnuplotTSV(t *testing.T) {
+	cases := []struct {
+		tsv         string
+		n           int64
+		mean, stdev float64
+		first, min  int64 // seconds of the first row, earliest seconds
+		abSD        bool  // the stdev rounds to the one ab printed
+	}{
+		{"ab_gnuplot_go2_wait2_n3000_c30", 3000, 19.233333333333334, 43.04604367628864, 1795983637, 1795983635, true},
+		{"ab_gnuplot_nginx_static", 1000, 0.521, 0.49980877224075293, 1795978255, 1795978255, false},
+	}
+	for _, w := range cases {
+		t.Run(w.tsv, func(t *testing.T) {
+			c := &model.Collector{}
+			f, err := ReadFile("testdata/ab/"+w.tsv+".tsv", c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Name != "ab-gnuplot-tsv" || len(c.Runs) != 1 {
+				t.Fatalf("format %s runs %d", f.Name, len(c.Runs))
+			}
+			r := c.Runs[0]
+			report, _ := readFixture(t, "testdata/ab/"+w.tsv+".txt")
+			expectI(t, "requests", r.Requests, report.Requests.V) // Complete requests of the same run
+			if len(r.Percentiles) != len(report.Percentiles) {
+				t.Fatalf("percentiles %d, the report has %d", len(r.Percentiles), len(report.Percentiles))
+			}
+			for i, p := range report.Percentiles {
+				if r.Percentiles[i] != p {
+					t.Errorf("recomputed %+v, ab printed %+v", r.Percentiles[i], p)
+				}
+			}
+			for _, col := range []struct {
+				name      string
+				got, want model.Opt[float64]
+			}{{"p50", r.LatencyP50MS, report.LatencyP50MS}, {"p90", r.LatencyP90MS, report.LatencyP90MS},
+				{"p95", r.LatencyP95MS, report.LatencyP95MS}, {"p99", r.LatencyP99MS, report.LatencyP99MS},
+				{"max", r.LatencyMaxMS, report.LatencyMaxMS}} {
+				if col.got != col.want {
+					t.Errorf("%s = %v, ab printed %v", col.name, optF(col.got), optF(col.want))
+				}
+			}
+			expectF(t, "latency_mean_ms", r.LatencyMeanMS, w.mean)
+			if math.Abs(r.LatencyStdevMS.V-w.stdev) > 1e-12*w.stdev {
+				t.Errorf("stdev %v, want %v", r.LatencyStdevMS.V, w.stdev)
+			}
+			if w.abSD && math.Round(r.LatencyStdevMS.V*10)/10 != report.LatencyStdevMS.V {
+				t.Errorf("stdev %v does not round to ab's %v", r.LatencyStdevMS.V, report.LatencyStdevMS.V)
+			}
+			if !r.StartedAt.Valid || r.StartedAt.V != time.Unix(w.min, 0).UTC() {
+				t.Errorf("started_at %v, want the earliest start %v", r.StartedAt.V, w.min)
+			}
+			s := c.Samples[0]
+			if int64(len(s)) != w.n {
+				t.Fatalf("samples %d, want %d", len(s), w.n)
+			}
+			if s[0].TS.Unix() != w.first || s[0].Metric != "http_req_duration" || s[0].Status.Valid {
+				t.Errorf("first sample %+v", s[0])
+			}
+			tags := regexp.MustCompile(`^\{"ctime_ms":"\d+","dtime_ms":"\d+","wait_ms":"\d+"\}$`)
+			for _, x := range s {
+				if !tags.MatchString(x.Tags) {
+					t.Fatalf("tags %s", x.Tags)
+				}
+			}
+		})
+	}
+	// First row of ab_gnuplot_go2_wait2_n3000_c30.tsv:
+	// "Sun Nov 29 20:20:37 2026	1795983637	0	3	3	2"
+	c := &model.Collector{}
+	if _, err := ReadFile("testdata/ab/ab_gnuplot_go2_wait2_n3000_c30.tsv", c); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Samples[0][0]; s.Value != 3 || s.Tags != `{"ctime_ms":"0","dtime_ms":"3","wait_ms":"2"}` {
+		t.Errorf("first sample %+v", s)
+	}
+}
+
+func TestABGnuplotTSVBad(t *testing.T) {
+	tsv := readTestdata(t, "testdata/ab/ab_gnuplot_nginx_static.tsv")
+	cases := []struct{ name, content, want string }{
+		{"header only", firstLines(tsv, 1), "x.tsv:2: ab gnuplot TSV has a header but no rows"},
+		{"two runs", tsv + tsv, "x.tsv:1002:1: a second header: a file holds one run"},
+		{"cut in a row", tsv[:len(tsv)-3], "x.tsv:1001:1: expected 6 tab-separated fields (starttime, seconds, ctime, dtime, ttime, wait), found 5"},
+		{"bad number", strings.Replace(tsv, "1795978255\t0\t0\t0\t0", "1795978255\t0\t0\tx\t0", 1),
+			`x.tsv:2:41: expected a whole number >= 0, found "x"`},
+		{"spaces", strings.ReplaceAll(tsv, "\t", " "), `x.tsv:1:1: expected the header "starttime seconds ctime dtime ttime wait", found "starttime seconds ctime dtime ttime wait"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			col, err := readAsFormat(t, "ab-gnuplot-tsv", "x.tsv", c.content)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("error\n got %v\nwant %s", err, c.want)
+			}
+			if len(col.Runs) != 0 {
+				t.Errorf("a run was stored from a bad input")
+			}
+		})
+	}
+}
+
+func FuzzAB(f *testing.F) {
+	addFuzzSeeds(f, "testdata/ab/*.txt", "testdata/wrk/wrk_plain*.txt")
+	for _, p := range []string{"testdata/ab/ab_non2xx_go1_err5pct_n4000_c8.txt", "testdata/ab/ab_post_go2_echo.txt"} {
+		f.Add([]byte(abExcerpt(readTestdata(f, p))))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		formatByName(t, "ab").Detect(data)
+		fuzzReader(t, "ab", data)
+	})
+}
+
+func FuzzABPercentilesCSV(f *testing.F) {
+	addFuzzSeeds(f, "testdata/ab/*.csv", "testdata/ab/ab_gnuplot_nginx_static.tsv")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		formatByName(t, "ab-percentiles-csv").Detect(data)
+		fuzzReader(t, "ab-percentiles-csv", data)
+	})
+}
+
+func FuzzABGnuplotTSV(f *testing.F) {
+	addFuzzSeeds(f, "testdata/ab/ab_gnuplot_nginx_static.tsv", "testdata/ab/*.csv")
+	f.Add([]byte(abGnuplotHead + "\nSun Nov 29 18:50:55 2026\t1795978255\t0\t0\t0\t0\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		formatByName(t, "ab-gnuplot-tsv").Detect(data)
+		fuzzReader(t, "ab-gnuplot-tsv", data)
+	})
+}
