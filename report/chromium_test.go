@@ -50,6 +50,8 @@ func runChromium(t *testing.T, bin, dir string, args ...string) []byte {
 	cmd.Env = append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS=disabled:")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	defer func() { t.Logf("chromium %s: %v", args[0], time.Since(start)) }()
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, stderr.Bytes())
 	}
