@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -466,6 +467,66 @@ func TestWrk2OldCalibration(t *testing.T) {
 	if p := r.Percentiles[56]; p.LatencyMS != 6.519 || p.Percentile != 100 || p.Count.V != 1800 {
 		t.Errorf("last row %+v", p)
 	}
+}
+
+// wrkTestStore is a Store that keeps what each file loads in a Collector.
+type wrkTestStore struct{ files map[string]*model.Collector }
+
+func (m *wrkTestStore) IngestedHash(context.Context, string) (string, bool, error) { return "", false, nil }
+
+func (m *wrkTestStore) Load(_ context.Context, f model.File, fill func(model.Sink) error) (int64, error) {
+	c := &model.Collector{}
+	if err := fill(c); err != nil {
+		return 0, err
+	}
+	m.files[f.Source] = c
+	return c.Rows(), nil
+}
+
+// wrk2 does not print its -R: the rate comes from the manifest, and the
+// command line overrides it.
+func TestWrk2TargetRateFromManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bench")
+	sub := filepath.Join(dir, "wrk2", "go2")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := "[[files]]\npattern = \"wrk2/{server}/{test}-R{target_rps}.txt\"\n"
+	if err := os.WriteFile(filepath.Join(dir, ManifestName), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ping-R2000.txt", "keepup-R100000.txt"} {
+		src := "testdata/wrk2/wrk2_plain_go2_ping_R2000.txt"
+		if strings.HasPrefix(name, "keepup") {
+			src = "testdata/wrk2/wrk2_cannot_keep_up_go1_ping_R100000.txt"
+		}
+		if err := os.WriteFile(filepath.Join(sub, name), []byte(readTestdata(t, src)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := &wrkTestStore{files: map[string]*model.Collector{}}
+	res, err := Ingest(context.Background(), st, []string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Count(Loaded) != 2 {
+		t.Fatalf("results %+v", res.Files)
+	}
+	ping := st.files["bench/wrk2/go2/ping-R2000.txt"].Runs[0]
+	if ping.Server != "go2" || ping.Test != "ping" || !ping.LatencyCorrected || ping.Tool != "wrk2" {
+		t.Errorf("run %+v", ping)
+	}
+	expectF(t, "target_rps", ping.TargetRPS, 2000)
+	// 22131.17 requests/s of 100000 asked: the run could not keep up.
+	keep := st.files["bench/wrk2/go2/keepup-R100000.txt"].Runs[0]
+	expectF(t, "target_rps", keep.TargetRPS, 100000)
+	expectF(t, "rps", keep.RPS, 22131.17)
+
+	res, err = Ingest(context.Background(), st, []string{dir}, Options{Labels: map[string]string{"target_rps": "1500"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectF(t, "target_rps", st.files["bench/wrk2/go2/ping-R2000.txt"].Runs[0].TargetRPS, 1500)
 }
 
 // Each reader claims its own captures and none of any other tool in
