@@ -472,7 +472,9 @@ func TestWrk2OldCalibration(t *testing.T) {
 // wrkTestStore is a Store that keeps what each file loads in a Collector.
 type wrkTestStore struct{ files map[string]*model.Collector }
 
-func (m *wrkTestStore) IngestedHash(context.Context, string) (string, bool, error) { return "", false, nil }
+func (m *wrkTestStore) IngestedHash(context.Context, string) (string, bool, error) {
+	return "", false, nil
+}
 
 func (m *wrkTestStore) Load(_ context.Context, f model.File, fill func(model.Sink) error) (int64, error) {
 	c := &model.Collector{}
