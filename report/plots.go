@@ -107,7 +107,7 @@ func (fg *figure) draw(c draw.Canvas) {
 	c.FillPolygon(color.White, rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y))
 	fg.p.BackgroundColor = nil
 	if len(fg.legend) == 0 {
-		fg.p.Draw(c)
+		fg.drawPlot(c)
 		return
 	}
 	l := plot.NewLegend()
@@ -123,7 +123,7 @@ func (fg *figure) draw(c draw.Canvas) {
 	size := l.Rectangle(c).Size()
 	if width := size.X + 2*gap; width <= c.Size().X*0.3 {
 		// A narrow legend stands right of the plot, below the title.
-		fg.p.Draw(draw.Crop(c, 0, -width, 0, 0))
+		fg.drawPlot(draw.Crop(c, 0, -width, 0, 0))
 		top := vg.Length(0)
 		if fg.p.Title.Text != "" {
 			top = fg.p.Title.TextStyle.Rectangle(fg.p.Title.Text).Size().Y + fg.p.Title.Padding
@@ -133,8 +133,31 @@ func (fg *figure) draw(c draw.Canvas) {
 	}
 	// A wide one (long labels) goes under the plot, at full width.
 	height := size.Y + 2*gap
-	fg.p.Draw(draw.Crop(c, 0, 0, height, 0))
+	fg.drawPlot(draw.Crop(c, 0, 0, height, 0))
 	l.Draw(draw.Crop(c, 4*gap, -gap, gap, -(c.Size().Y - height + gap)))
+}
+
+// drawPlot draws the plot with its y-axis label centred on the data
+// area. gonum places the label by the midpoint of the axis's values,
+// which on a log axis lies near the top, and then shrinks the data area
+// to make room for a label it believes sticks out; so the label is drawn
+// here instead.
+func (fg *figure) drawPlot(c draw.Canvas) {
+	p := fg.p
+	label := p.Y.Label
+	if label.Text == "" {
+		p.Draw(c)
+		return
+	}
+	p.Y.Label.Text = ""
+	defer func() { p.Y.Label.Text = label.Text }()
+	height := label.TextStyle.Height(label.Text)
+	inner := draw.Crop(c, height+label.Padding, 0, 0, 0)
+	data := p.DataCanvas(inner)
+	sty := label.TextStyle
+	sty.Rotation += math.Pi / 2
+	c.FillText(sty, vg.Point{X: c.Min.X + height - sty.FontExtents().Descent, Y: data.Center().Y}, label.Text)
+	p.Draw(inner)
 }
 
 // sans is the font of all plot text.
