@@ -3,7 +3,9 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -346,10 +348,10 @@ type bombardierJSON struct {
 			Count       int64  `json:"count"`
 		} `json:"errors"`
 		Latency *struct {
-			Mean        float64            `json:"mean"`
-			Stddev      float64            `json:"stddev"`
-			Max         float64            `json:"max"`
-			Percentiles map[string]float64 `json:"percentiles"`
+			Mean        json.Number            `json:"mean"`
+			Stddev      json.Number            `json:"stddev"`
+			Max         json.Number            `json:"max"`
+			Percentiles map[string]json.Number `json:"percentiles"`
 		} `json:"latency"`
 		RPS *struct {
 			Mean        float64            `json:"mean"`
@@ -451,15 +453,27 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 		r.BytesRead = model.Some(*res.BytesRead)
 	}
 	if lat := res.Latency; lat != nil {
-		r.LatencyMeanMS = model.Some(lat.Mean / 1000)
-		r.LatencyStdevMS = model.Some(lat.Stddev / 1000)
-		r.LatencyMaxMS = model.Some(lat.Max / 1000)
+		for _, c := range []struct {
+			name string
+			v    json.Number
+			dst  *model.Opt[float64]
+		}{{"mean", lat.Mean, &r.LatencyMeanMS}, {"stddev", lat.Stddev, &r.LatencyStdevMS}, {"max", lat.Max, &r.LatencyMaxMS}} {
+			ms, err := usTextMS(c.v)
+			if err != nil {
+				return Errorf(in.Name, line, 0, "bombardier JSON: latency %s: %v", c.name, err)
+			}
+			*c.dst = model.Some(ms)
+		}
 		for k, v := range lat.Percentiles {
 			p, err := strconv.ParseFloat(strings.TrimSpace(k), 64)
 			if err != nil || p < 0 || p > 100 {
 				return Errorf(in.Name, line, 0, "bombardier JSON: latency percentile %q is not a percentage", k)
 			}
-			r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: v / 1000})
+			ms, err := usTextMS(v)
+			if err != nil {
+				return Errorf(in.Name, line, 0, "bombardier JSON: latency percentile %s: %v", k, err)
+			}
+			r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: ms})
 		}
 		sortPercentiles(r.Percentiles)
 	}
@@ -472,7 +486,25 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 	return sink.Run(r)
 }
 
-// decodeJSONLine decodes one JSON document that starts at the given line
+// usTextMS converts microseconds written in decimal to milliseconds by
+// moving the decimal point, so that 403.595 µs is the double nearest
+// 0.403595 ms and not the quotient 403.595/1000.
+func usTextMS(n json.Number) (float64, error) {
+	s := string(n)
+	if !strings.ContainsAny(s, "eE") {
+		s += "e-3"
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || x < 0 || math.IsInf(x, 0) || strings.ContainsAny(string(n), "xXpP_") {
+		return 0, fmt.Errorf("expected microseconds >= 0, found %q", string(n))
+	}
+	if s == string(n) {
+		x /= 1000
+	}
+	return x, nil
+}
+
+// decodeOneJSON decodes one JSON document that starts at the given line
 // of a file, and reports a syntax error at its line and column.
 func decodeOneJSON(name string, line int, doc []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(doc))
@@ -486,6 +518,10 @@ func decodeOneJSON(name string, line int, doc []byte, v any) error {
 		default:
 			off = dec.InputOffset()
 		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			ln, col := jsonLineCol(doc, int64(len(doc)))
+			return Errorf(name, line+ln-1, col, "truncated JSON: the document ends before it closes")
+		}
 		ln, col := jsonLineCol(doc, off)
 		return Errorf(name, line+ln-1, col, "invalid JSON: %v", err)
 	}
@@ -496,7 +532,7 @@ func decodeOneJSON(name string, line int, doc []byte, v any) error {
 	return nil
 }
 
-// lineCol turns a byte offset into a 1-based line and column.
+// jsonLineCol turns a byte offset into a 1-based line and column.
 func jsonLineCol(b []byte, off int64) (int, int) {
 	off = min(max(off, 0), int64(len(b)))
 	before := b[:off]

@@ -316,6 +316,7 @@ func readHeyCSV(in *Input, sink model.Sink) error {
 	if err != nil {
 		return csvParseError(in.Name, err)
 	}
+	hdr = slices.Clone(hdr)
 	withStatus := len(hdr) == 8
 	if strings.Join(hdr, ",") != heyCSVHeader && strings.Join(hdr, ",") != heyCSVHeader+",status-code,offset" {
 		return Errorf(in.Name, 1, 1, "expected hey's CSV header %q", heyCSVHeader+",status-code,offset")
@@ -419,6 +420,9 @@ func readHeyCSV(in *Input, sink model.Sink) error {
 func csvParseError(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, csv.ErrFieldCount) {
+			return Errorf(name, pe.Line, pe.Column, "expected as many fields as the first row: a truncated row?")
+		}
 		return Errorf(name, pe.Line, pe.Column, "%v", pe.Err)
 	}
 	return err

@@ -1,10 +1,13 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -30,6 +33,7 @@ func init() {
 	register(&Format{Name: "vegeta-hist", Priority: 40, Detect: detectVegetaHist, Read: readVegetaHist})
 	register(&Format{Name: "vegeta-results-csv", Priority: 40, Detect: detectVegetaResultsCSV, Read: readVegetaResultsCSV})
 	register(&Format{Name: "vegeta-results-json", Priority: 40, Detect: detectVegetaResultsJSON, Read: readVegetaResultsJSON})
+	register(&Format{Name: "vegeta-results-gob", Priority: 40, Detect: detectVegetaResultsGob, Read: readVegetaResultsGob})
 }
 
 func detectVegetaText(head []byte) bool {
@@ -675,6 +679,128 @@ func readVegetaResultsJSON(in *Input, sink model.Sink) error {
 	}
 	if m.n == 0 {
 		return Errorf(in.Name, 1, 0, "empty vegeta results JSON")
+	}
+	r := &model.Run{Line: 1}
+	m.run(r)
+	return sink.Run(r)
+}
+
+// detectVegetaResultsGob recognises the gob stream of `vegeta attack`: it
+// opens with the type definition of vegeta's Result and its field names.
+func detectVegetaResultsGob(head []byte) bool {
+	h := head[:min(len(head), 512)]
+	for _, name := range []string{"\x06Result", "\x06Attack", "\x03Seq", "\x04Code", "\x09Timestamp", "\x07Latency", "\x07BytesIn"} {
+		if !bytes.Contains(h, []byte(name)) {
+			return false
+		}
+	}
+	return true
+}
+
+// vegetaGobResult holds the fields of vegeta's Result that wra keeps; gob
+// matches fields by name and skips the body and headers.
+type vegetaGobResult struct {
+	Attack    string
+	Code      uint16
+	Timestamp time.Time
+	Latency   time.Duration
+	BytesIn   uint64
+	Error     string
+	Method    string
+	URL       string
+}
+
+// maxGobMessage bounds one gob message (one result with its body): gob
+// itself allocates a message's declared size before reading it.
+const maxGobMessage = 64 << 20
+
+// gobFrames passes a gob stream through and fails on a message that
+// declares more than maxGobMessage bytes, before gob allocates it.
+type gobFrames struct {
+	r       *bufio.Reader
+	left    int64  // bytes of the current message still to pass
+	pending []byte // length prefix bytes not yet passed
+	msgs    int
+	name    string
+}
+
+func (g *gobFrames) Read(p []byte) (int, error) {
+	if len(g.pending) > 0 {
+		n := copy(p, g.pending)
+		g.pending = g.pending[n:]
+		return n, nil
+	}
+	if g.left == 0 {
+		// A message starts with its length as a gob uint: one byte below
+		// 128, or the negated count of big-endian bytes that follow.
+		b, err := g.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		n := uint64(b)
+		hdr := []byte{b}
+		if b >= 128 {
+			k := int(-int8(b))
+			if k < 1 || k > 8 {
+				return 0, fmt.Errorf("bad message length prefix %#x", b)
+			}
+			n = 0
+			for range k {
+				c, err := g.r.ReadByte()
+				if err != nil {
+					return 0, io.ErrUnexpectedEOF
+				}
+				hdr = append(hdr, c)
+				n = n<<8 | uint64(c)
+			}
+		}
+		if n > maxGobMessage {
+			return 0, fmt.Errorf("message %d declares %d bytes, more than %d", g.msgs+1, n, maxGobMessage)
+		}
+		g.msgs++
+		g.left = int64(n)
+		n = uint64(copy(p, hdr))
+		g.pending = hdr[n:]
+		return int(n), nil
+	}
+	if int64(len(p)) > g.left {
+		p = p[:g.left]
+	}
+	n, err := g.r.Read(p)
+	g.left -= int64(n)
+	if err == io.EOF && g.left > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+// readVegetaResultsGob reads the binary results of `vegeta attack`
+// (encoding/gob of vegeta's Result), as `vegeta report` does: one sample
+// per result and the run recomputed as for the CSV and JSON encodings.
+func readVegetaResultsGob(in *Input, sink model.Sink) error {
+	dec := gob.NewDecoder(&gobFrames{r: bufio.NewReader(in.R), name: in.Name})
+	var m vegetaMetrics
+	for i := 1; ; i++ {
+		var v vegetaGobResult
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if err == io.ErrUnexpectedEOF {
+				return Errorf(in.Name, 0, 0, "vegeta results (gob): result %d is truncated", i)
+			}
+			return Errorf(in.Name, 0, 0, "vegeta results (gob): result %d: %v", i, err)
+		}
+		if v.Latency < 0 || v.Timestamp.IsZero() {
+			return Errorf(in.Name, 0, 0, "vegeta results (gob): result %d: expected a timestamp and a latency >= 0", i)
+		}
+		if err := m.add(sink, v.Timestamp, v.Code, int64(v.Latency), min(v.BytesIn, math.MaxInt64), v.Error, v.Attack, v.Method, v.URL); err != nil {
+			return err
+		}
+	}
+	if m.n == 0 {
+		return Errorf(in.Name, 0, 0, "vegeta results (gob): no results")
 	}
 	r := &model.Run{Line: 1}
 	m.run(r)
