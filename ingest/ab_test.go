@@ -346,7 +346,7 @@ func TestABGnuplotTSV(t *testing.T) {
 				{"p95", r.LatencyP95MS, report.LatencyP95MS}, {"p99", r.LatencyP99MS, report.LatencyP99MS},
 				{"max", r.LatencyMaxMS, report.LatencyMaxMS}} {
 				if col.got != col.want {
-					t.Errorf("%s = %v, ab printed %v", col.name, optF(col.got), optF(col.want))
+					t.Errorf("%s = %v, ab printed %v", col.name, showOptF(col.got), showOptF(col.want))
 				}
 			}
 			expectF(t, "latency_mean_ms", r.LatencyMeanMS, w.mean)

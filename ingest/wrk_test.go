@@ -56,15 +56,15 @@ func readTestdata(t testing.TB, path string) string {
 	return string(b)
 }
 
-// optF and optI show optional values in failure messages.
-func optF(o model.Opt[float64]) any {
+// showOptF and showOptI show optional values in failure messages.
+func showOptF(o model.Opt[float64]) any {
 	if !o.Valid {
 		return "NULL"
 	}
 	return o.V
 }
 
-func optI(o model.Opt[int64]) any {
+func showOptI(o model.Opt[int64]) any {
 	if !o.Valid {
 		return "NULL"
 	}
@@ -83,7 +83,7 @@ func expectF(t *testing.T, name string, got model.Opt[float64], want float64) {
 		return
 	}
 	if !got.Valid || got.V != want {
-		t.Errorf("%s = %v, want %v", name, optF(got), want)
+		t.Errorf("%s = %v, want %v", name, showOptF(got), want)
 	}
 }
 
@@ -96,7 +96,7 @@ func expectI(t *testing.T, name string, got model.Opt[int64], want int64) {
 		return
 	}
 	if !got.Valid || got.V != want {
-		t.Errorf("%s = %v, want %v", name, optI(got), want)
+		t.Errorf("%s = %v, want %v", name, showOptI(got), want)
 	}
 }
 
@@ -295,7 +295,7 @@ func TestWrkCaptures(t *testing.T) {
 					t.Errorf("spectrum from %v to %v, want %v to %v", first.Percentile, last.Percentile, w.firstPct, w.lastPct)
 				}
 				if w.lastCnt > 0 && (!last.Count.Valid || float64(last.Count.V) != w.lastCnt) {
-					t.Errorf("last spectrum count %v, want %v", optI(last.Count), w.lastCnt)
+					t.Errorf("last spectrum count %v, want %v", showOptI(last.Count), w.lastCnt)
 				}
 			}
 			expectLabels(t, r, w.labels)
