@@ -282,8 +282,9 @@ func k6ReadJSON(in *Input, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return k6JSONError(in.Name, data, err, dec.InputOffset())
 	}
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		line, col := k6Position(data, int(dec.InputOffset()))
+		line, col := k6Position(data, end+len(data[end:])-len(bytes.TrimLeft(data[end:], " \t\r\n")))
 		return Errorf(in.Name, line, col, "text after the end of the k6 summary JSON: a file holds one summary")
 	}
 	return nil

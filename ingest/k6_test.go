@@ -1,0 +1,458 @@
+package ingest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+)
+
+const k6dir = "testdata/k6/"
+
+func readK6(t *testing.T, file string) (*Format, *model.Collector) {
+	t.Helper()
+	var c model.Collector
+	f, err := ReadFile(k6dir+file, &c)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if len(c.Runs) != 1 {
+		t.Fatalf("%s: %d runs, want 1", file, len(c.Runs))
+	}
+	return f, &c
+}
+
+func optF(v float64) model.Opt[float64] { return model.Some(v) }
+
+func sameOpt(a, b model.Opt[float64]) bool {
+	if a.Valid != b.Valid {
+		return false
+	}
+	return !a.Valid || math.Abs(a.V-b.V) <= 1e-12*math.Max(1, math.Abs(b.V))
+}
+
+// TestK6Summaries checks every k6 summary capture against the numbers
+// printed in the file itself (quoted in the comments).
+func TestK6Summaries(t *testing.T) {
+	none := model.Opt[float64]{}
+	cases := []struct {
+		file, format string
+		requests     int64
+		rps          float64
+		errors       int64
+		p50, p90     float64
+		p95, p99     model.Opt[float64]
+		spectrum     int
+		corrected    bool
+		thrFailed    string // thresholds_failed label, "" when none printed
+		labels       map[string]string
+	}{
+		// "http_reqs": {"count": 1001, "rate": 100.07403516111103}, "med": 0.666758,
+		// "p(90)": 1.108398, "p(95)": 1.397798; thresholds all false (= passed).
+		{"k6_constant_go2_ping_summary_export.json", "k6-summary-export", 1001, 100.07403516111103, 0, 0.666758, 1.108398, optF(1.397798), none, 5, false, "0",
+			map[string]string{"threshold.http_req_duration.p(95)<50": "ok", "threshold.http_req_failed.rate<0.01": "ok",
+				"submetric.http_req_duration{expected_response:true}.p95_ms": "1.397798"}},
+		// http_req_failed "passes": 23 (true = failed requests), threshold "rate<0.01": true = FAILED.
+		{"k6_constant_err_legacy_summary_export.json", "k6-summary-export", 596, 198.52748526727365, 23, 0.424732, 0.6696265, optF(0.91568), none, 5, false, "1",
+			map[string]string{"threshold.http_req_failed.rate<0.01": "failed", "dropped_iterations": "5"}},
+		// "http_req_duration{step:6400}": "p(95)": 173.64...; its threshold true = failed.
+		{"k6_ladder_go1_db_summary_export.json", "k6-summary-export", 51780, 1723.1614768232787, 0, 1.512697, 72.9240018, optF(116.79085799999993), none, 5, false, "2",
+			map[string]string{"threshold.http_req_duration{step:6400}.p(95)<50": "failed", "threshold.http_req_duration{step:3200}.p(95)<50": "ok",
+				"submetric.http_req_duration{step:6400}.p95_ms": "173.648833", "dropped_iterations": "16658"}},
+		{"k6_ladder_go1_wait10_summary_export.json", "k6-summary-export", 34653, 1154.6205493975287, 0, 11.000622, 15.494792599999998, optF(21.1544838), none, 5, false, "0", nil},
+		{"k6_ladder_go1_db_points_summary_export.json", "k6-summary-export", 63430, 3960.457779280881, 0, 5.022247, 29.1166612, optF(38.9343441), none, 5, false, "1",
+			map[string]string{"threshold.http_req_duration{step:12000}.p(95)<50": "failed"}},
+		{"k6_ladder_go2_wait5_summary_export.json", "k6-summary-export", 25739, 1072.0414505845224, 0, 5.902635, 7.4507256, optF(9.2574221), none, 5, false, "0", nil},
+		// Nothing listened: all 41 requests failed, durations 0 as k6 wrote them.
+		{"k6_refused_summary_export.json", "k6-summary-export", 41, 20.433918923282306, 41, 0, 0, optF(0), none, 5, false, "1",
+			map[string]string{"threshold.http_req_failed.rate<0.01": "failed"}},
+		// handleSummary: "ok": true = passed; state.testRunDurationMs 24009.332835.
+		{"k6_ladder_go2_wait5_handle_summary.json", "k6-handle-summary", 25739, 1072.0414505845224, 0, 5.902635, 7.4507256, optF(9.2574221), none, 5, false, "0",
+			map[string]string{"threshold.http_req_duration{step:2400}.p(95)<50": "ok", "submetric.http_req_duration{step:300}.p95_ms": "7.292667999999998"}},
+		// Machine-readable summary: no rate, rps = 1621 / config.duration 6.010828079;
+		// the embedded script names executor 'ramping-arrival-rate'.
+		{"k6_ladder_new_summary_export.json", "k6-summary-json", 1621, 1621 / 6.010828079, 0, 11.190447, 16.794191, optF(28.529242), none, 5, true, "",
+			map[string]string{"executor": "ramping-arrival-rate", "submetric.http_req_duration{step:400}.p95_ms": "31.2933345", "summary_schema_version": "1.0.0"}},
+		{"k6_ladder_new_handle_summary.json", "k6-summary-json", 1691, 1691 / 6.019502737, 0, 11.259748, 14.669375, optF(19.376326), none, 5, true, "", nil},
+		{"k6_constant_new_p99_summary_export.json", "k6-summary-json", 401, 401 / 2.00267062, 0, 0.525799, 2.065483, optF(5.348519), none, 5, true, "",
+			map[string]string{"executor": "constant-arrival-rate"}},
+		// Text, compact: "http_reqs......................: 1001   100.074035/s",
+		// "med=666.75µs", "p(90)=1.1ms  p(95)=1.39ms", threshold line "p(99)=3.53ms";
+		// banner "* steady: 100.00 iterations/s for 10s" = constant-arrival-rate.
+		{"k6_constant_go2_ping_stdout.txt", "k6-text", 1001, 100.074035, 0, 0.66675, 1.1, optF(1.39), optF(3.53), 6, true, "0",
+			map[string]string{"executor": "constant-arrival-rate"}},
+		// Full mode: the SCENARIO block repeats the metrics and is not read twice.
+		{"k6_constant_nginx_full_stdout.txt", "k6-text", 2401, 300.051884, 0, 0.39763, 0.66961, optF(0.84757), optF(2.96), 6, true, "0", nil},
+		// "✗ 'p(95)<50' p(95)=173.64ms" under {step:6400}; "* ladder: Up to 6400.00 iterations/s".
+		{"k6_ladder_go1_db_stdout.txt", "k6-text", 51780, 1723.161477, 0, 1.51, 72.92, optF(116.79), none, 5, true, "2",
+			map[string]string{"executor": "ramping-arrival-rate", "threshold.http_req_duration{step:6400}.p(95)<50": "failed",
+				"submetric.http_req_duration{step:6400}.p95_ms": "173.64", "dropped_iterations": "16658"}},
+		// -q: no banner, so no executor and no correction claimed.
+		{"k6_ladder_go1_db_points_stdout.txt", "k6-text", 63430, 3960.457779, 0, 5.02, 29.11, optF(38.93), none, 5, false, "1",
+			map[string]string{"threshold.http_req_duration{step:12000}.p(95)<50": "failed"}},
+		{"k6_ladder_go1_wait10_stdout.txt", "k6-text", 34653, 1154.620549, 0, 11, 15.49, optF(21.15), none, 5, true, "0", nil},
+		{"k6_ladder_new_summary_stdout.txt", "k6-text", 1621, 269.679981, 0, 11.19, 16.79, optF(28.52), none, 5, true, "0", nil},
+		{"k6_ladder_csv_stdout.txt", "k6-text", 547, 136.399375, 0, 11.15, 11.89, optF(12.95), none, 5, true, "0", nil},
+		// Legacy text: "✗ http_req_failed................: 3.85%  23 out of 596".
+		{"k6_constant_err_legacy_stdout.txt", "k6-text", 596, 198.527485, 23, 0.42473, 0.66962, optF(0.91568), none, 5, true, "1",
+			map[string]string{"threshold.http_req_failed": "failed", "threshold.http_req_duration": "ok"}},
+		{"k6_refused_stdout.txt", "k6-text", 41, 20.433919, 41, 0, 0, optF(0), optF(0), 6, true, "1", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			f, col := readK6(t, c.file)
+			r := col.Runs[0]
+			if f.Name != c.format {
+				t.Errorf("format %s, want %s", f.Name, c.format)
+			}
+			if r.Tool != "k6" || r.Requests != model.Some(c.requests) || !sameOpt(r.RPS, optF(c.rps)) || r.Errors != model.Some(c.errors) {
+				t.Errorf("requests %v rps %v errors %v, want %d %v %d", r.Requests, r.RPS, r.Errors, c.requests, c.rps, c.errors)
+			}
+			if !sameOpt(r.LatencyP50MS, optF(c.p50)) || !sameOpt(r.LatencyP90MS, optF(c.p90)) || !sameOpt(r.LatencyP95MS, c.p95) || !sameOpt(r.LatencyP99MS, c.p99) {
+				t.Errorf("p50 %v p90 %v p95 %v p99 %v, want %v %v %v %v", r.LatencyP50MS, r.LatencyP90MS, r.LatencyP95MS, r.LatencyP99MS, c.p50, c.p90, c.p95, c.p99)
+			}
+			if len(r.Percentiles) != c.spectrum {
+				t.Errorf("spectrum %v, want %d points", r.Percentiles, c.spectrum)
+			}
+			if r.LatencyCorrected != c.corrected {
+				t.Errorf("latency_corrected %v, want %v", r.LatencyCorrected, c.corrected)
+			}
+			for _, p := range r.Percentiles {
+				if p.Corrected != c.corrected {
+					t.Errorf("percentile %v corrected %v, want %v", p.Percentile, p.Corrected, c.corrected)
+				}
+			}
+			if got := r.Labels["thresholds_failed"]; got != c.thrFailed {
+				t.Errorf("thresholds_failed %q, want %q", got, c.thrFailed)
+			}
+			for k, v := range c.labels {
+				if r.Labels[k] != v {
+					t.Errorf("label %s = %q, want %q", k, r.Labels[k], v)
+				}
+			}
+			if len(col.Samples) != 0 {
+				t.Errorf("%d sample runs from a summary", len(col.Samples))
+			}
+		})
+	}
+}
+
+// TestK6Points reads the point streams with the Go reader and checks them
+// against the summary k6 itself wrote for the same run: k6 computes p(N)
+// by the same linear interpolation, so the percentiles agree exactly.
+func TestK6Points(t *testing.T) {
+	cases := []struct {
+		file, format, summary string
+		points                int // Point lines (grep -c '"type":"Point"') or CSV rows
+		ok2xx, non2xx         int64
+		step                  string // a step tag value found in the points, "" when none
+	}{
+		{"k6_constant_go2_ping_points.ndjson", "k6-ndjson", "k6_constant_go2_ping_summary_export.json", 14034, 1001, 0, ""},
+		{"k6_constant_go2_ping_points.csv", "k6-csv", "k6_constant_go2_ping_summary_export.json", 14034, 1001, 0, ""},
+		{"k6_constant_err_points.ndjson", "k6-ndjson", "k6_constant_err_legacy_summary_export.json", 8355, 573, 23, ""},
+		{"k6_constant_err_points.csv", "k6-csv", "k6_constant_err_legacy_summary_export.json", 8355, 573, 23, ""},
+		{"k6_ladder_points.ndjson.gz", "k6-ndjson", "k6_ladder_points_summary_export.json", 7680, 548, 0, "200"},
+		{"k6_ladder_csv_points.csv", "k6-csv", "", 7666, 547, 0, "100"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			f, col := readK6(t, c.file)
+			r := col.Runs[0]
+			if f.Name != c.format {
+				t.Errorf("format %s, want %s", f.Name, c.format)
+			}
+			pts := col.Samples[0]
+			if len(pts) != c.points || r.Labels["points"] != itoa(c.points) {
+				t.Errorf("%d points (label %s), want %d", len(pts), r.Labels["points"], c.points)
+			}
+			if r.Responses2xx != model.Some(c.ok2xx) || r.Non2xx != model.Some(c.non2xx) || r.Requests != model.Some(c.ok2xx+c.non2xx) {
+				t.Errorf("2xx %v non-2xx %v requests %v, want %d %d", r.Responses2xx, r.Non2xx, r.Requests, c.ok2xx, c.non2xx)
+			}
+			if r.Errors != model.Some(c.non2xx) { // /err answers 500, which k6 counts as failed
+				t.Errorf("errors %v, want %d", r.Errors, c.non2xx)
+			}
+			if len(r.Percentiles) != len(k6Percentiles) || r.LatencyCorrected {
+				t.Errorf("spectrum %v corrected %v", r.Percentiles, r.LatencyCorrected)
+			}
+			steps := 0
+			for _, p := range pts {
+				if p.Tags == "" || p.Metric == "" || p.TS.IsZero() {
+					t.Fatalf("point %+v", p)
+				}
+				if c.step != "" && strings.Contains(p.Tags, `"step":"`+c.step+`"`) {
+					steps++
+				}
+			}
+			if c.step != "" && steps == 0 {
+				t.Errorf("no point tagged step %s", c.step)
+			}
+			if c.summary == "" {
+				return
+			}
+			_, sc := readK6(t, c.summary)
+			s := sc.Runs[0]
+			if r.Requests != s.Requests || r.Errors != s.Errors || r.BytesRead != s.BytesRead {
+				t.Errorf("requests %v errors %v bytes %v; k6's summary %v %v %v", r.Requests, r.Errors, r.BytesRead, s.Requests, s.Errors, s.BytesRead)
+			}
+			for _, p := range []struct {
+				name      string
+				got, want model.Opt[float64]
+			}{{"p50", r.LatencyP50MS, s.LatencyP50MS}, {"p90", r.LatencyP90MS, s.LatencyP90MS}, {"p95", r.LatencyP95MS, s.LatencyP95MS},
+				{"max", r.LatencyMaxMS, s.LatencyMaxMS}, {"mean", r.LatencyMeanMS, s.LatencyMeanMS}} {
+				if !sameOpt(p.got, p.want) {
+					t.Errorf("%s %v, k6's summary %v", p.name, p.got, p.want)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestK6Detect checks that every k6 capture is read as its format and
+// that no k6 format claims another tool's capture.
+func TestK6Detect(t *testing.T) {
+	k6 := map[string]bool{}
+	for _, f := range Formats() {
+		if strings.HasPrefix(f.Name, "k6-") {
+			k6[f.Name] = true
+		}
+	}
+	if len(k6) != 6 {
+		t.Fatalf("k6 formats %v, want 6", k6)
+	}
+	others, _ := filepath.Glob("testdata/*/*")
+	for _, p := range others {
+		if strings.HasPrefix(p, "testdata/k6/") || strings.HasPrefix(p, "testdata/fuzz/") {
+			continue
+		}
+		head := headOf(t, p)
+		for _, f := range Formats() {
+			if k6[f.Name] && f.Detect(head) {
+				t.Errorf("%s: detected as %s", p, f.Name)
+			}
+		}
+	}
+	for _, p := range []string{"constant_rate.js", "ladder.js", "MANIFEST.md"} {
+		if f := Detect(headOf(t, k6dir+p)); f != nil {
+			t.Errorf("%s: detected as %s", p, f.Name)
+		}
+	}
+}
+
+func headOf(t *testing.T, p string) []byte {
+	t.Helper()
+	o, err := open(p, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	return append([]byte(nil), o.head...)
+}
+
+func readBytes(name string, data []byte, read func(*Input, model.Sink) error) (*model.Collector, error) {
+	var c model.Collector
+	err := read(&Input{Name: name, R: bytes.NewReader(data)}, &c)
+	return &c, err
+}
+
+func mustRead(t *testing.T, file string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(k6dir + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestK6Errors: truncated, mixed, wrong-tool and error-message inputs are
+// named with their line and never become a run.
+func TestK6Errors(t *testing.T) {
+	export := mustRead(t, "k6_constant_go2_ping_summary_export.json")
+	text := mustRead(t, "k6_constant_go2_ping_stdout.txt")
+	legacy := mustRead(t, "k6_constant_err_legacy_stdout.txt")
+	nd := mustRead(t, "k6_constant_go2_ping_points.ndjson")
+	csvData := mustRead(t, "k6_constant_go2_ping_points.csv")
+	lines := func(b []byte, n int) []byte {
+		return []byte(strings.Join(strings.SplitAfter(string(b), "\n")[:n], ""))
+	}
+	cases := []struct {
+		name string
+		data []byte
+		read func(*Input, model.Sink) error
+		want string
+	}{
+		{"cut.json", export[:1000], readK6SummaryExport, "cut.json:38:1: k6 summary JSON ends early: truncated file"},
+		{"nohttp.json", []byte(`{"root_group": {}, "metrics": {"vus": {"value": 1, "min": 0, "max": 1}}}`), readK6SummaryExport,
+			"nohttp.json: no http_reqs metric: a k6 summary of an HTTP test has one"},
+		{"two.json", append(append([]byte{}, export...), export...), readK6SummaryExport,
+			"two.json:134:2: text after the end of the k6 summary JSON: a file holds one summary"},
+		{"badthr.json", bytes.Replace(export, []byte(`"rate<0.01": false`), []byte(`"rate<0.01": "no"`), 1), readK6SummaryExport,
+			`badthr.json: metric http_req_failed: threshold "rate<0.01": want true (failed) or false, got a string`},
+		{"str.json", bytes.Replace(export, []byte(`"count": 1001,`), []byte(`"count": "1001",`), 1), readK6SummaryExport,
+			"str.json: metric http_reqs count: want a number, got a string"},
+		{"cut.txt", lines(text, 62), readK6Text,
+			"cut.txt:62: no http_reqs line: k6 printed no end-of-test summary (cut short, or replaced by handleSummary), or the test made no HTTP request"},
+		{"two.txt", append(append([]byte{}, text...), text...), readK6Text, "two.txt:134: a second k6 summary: a file holds one run"},
+		{"twolegacy.txt", append(append([]byte{}, legacy...), legacy...), readK6Text,
+			"twolegacy.txt:79: metric checks printed twice: a file holds one run"},
+		{"badval.txt", bytes.Replace(text, []byte("1001   100.074035/s"), []byte("many"), 2), readK6Text,
+			`badval.txt:70: metric http_reqs: gauge value "many" is not a number`},
+		{"handle.txt", mustRead(t, "k6_ladder_go2_wait5_handlesummary_stdout.txt"), readK6Text,
+			"handle.txt:91: no http_reqs line: k6 printed no end-of-test summary (cut short, or replaced by handleSummary), or the test made no HTTP request"},
+		{"cut.ndjson", append(lines(nd, 9), []byte(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42.26`)...), readK6NDJSON,
+			"cut.ndjson:10: not a JSON object: unexpected end of JSON input"},
+		{"metrics.ndjson", []byte(`{"type":"Metric","data":{"name":"http_reqs","type":"counter"},"metric":"http_reqs"}` + "\n"), readK6NDJSON,
+			"metrics.ndjson: no http_reqs points: a k6 point stream of an HTTP test has them"},
+		{"vegeta.ndjson", []byte(`{"type":"Metric","data":{"name":"x"},"metric":"x"}` + "\n" + `{"attack":"","seq":0,"code":200,"timestamp":"2026-11-29T18:51:42Z"}` + "\n"), readK6NDJSON,
+			`vegeta.ndjson:2: no "type": want a k6 Metric or Point line`},
+		{"tags.ndjson", []byte(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42Z","value":1,"tags":{"status":200}}}` + "\n"), readK6NDJSON,
+			"tags.ndjson:1: data.tags: want an object of strings: cannot unmarshal number into Go value of type string"},
+		{"cut.csv", append(lines(csvData, 3), []byte("http_reqs,179597830")...), readK6CSV,
+			"cut.csv:4:1: wrong number of fields"},
+		{"time.csv", append(lines(csvData, 2), []byte("http_reqs,2026-11-29,1.000000,,,,true,,GET,x,HTTP/1.1,steady,,200,,,x,,\n")...), readK6CSV,
+			`time.csv:3:11: timestamp "2026-11-29": want a whole Unix time like the first row's`},
+		{"header.csv", []byte("metric_name,metric_value,timestamp\nhttp_reqs,1,1795978302\n"), readK6CSV,
+			"header.csv:1: k6 CSV header must start with metric_name,timestamp,metric_value"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			col, err := readBytes(c.name, c.data, c.read)
+			if err == nil || err.Error() != c.want {
+				t.Fatalf("error\n  %v\nwant\n  %s", err, c.want)
+			}
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Errorf("%T is not a *SyntaxError", err)
+			}
+			if len(col.Runs) != 0 {
+				t.Errorf("a run from a bad input: %+v", col.Runs[0])
+			}
+		})
+	}
+}
+
+// TestK6ExecutorLabel: a summary that does not show its executor is
+// corrected only when a label says the executor paces by arrival rate.
+func TestK6ExecutorLabel(t *testing.T) {
+	for _, c := range []struct {
+		executor string
+		want     bool
+	}{{"ramping-arrival-rate", true}, {"constant-arrival-rate,ramping-arrival-rate", true}, {"constant-vus", false}, {"constant-arrival-rate,ramping-vus", false}} {
+		_, col := readK6(t, "k6_ladder_go1_db_summary_export.json")
+		r := col.Runs[0]
+		if r.LatencyCorrected {
+			t.Fatal("corrected without evidence")
+		}
+		r.SetLabel("executor", c.executor)
+		applyExecutorLabel(r)
+		if r.LatencyCorrected != c.want || r.Percentiles[0].Corrected != c.want {
+			t.Errorf("executor %s: corrected %v, want %v", c.executor, r.LatencyCorrected, c.want)
+		}
+	}
+}
+
+// TestK6GzipStream reads a gzip k6 wrote itself (ReadFile decompresses).
+func TestK6GzipStream(t *testing.T) {
+	raw, err := os.ReadFile(k6dir + "k6_ladder_points.ndjson.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, err := readBytes("plain.ndjson", plain, readK6NDJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, gz := readK6(t, "k6_ladder_points.ndjson.gz")
+	if len(col.Samples[0]) != len(gz.Samples[0]) || col.Runs[0].LatencyP95MS != gz.Runs[0].LatencyP95MS {
+		t.Errorf("gzip and plain differ: %d/%d points", len(gz.Samples[0]), len(col.Samples[0]))
+	}
+}
+
+// k6Fuzz reads any input with one reader: it must not panic, and a run it
+// returns has its requests.
+func k6Fuzz(f *testing.F, read func(*Input, model.Sink) error, seeds ...[]byte) {
+	for _, s := range seeds {
+		f.Add(s)
+		f.Add(s[:len(s)/2])
+	}
+	for _, other := range []string{"../wrk/", "../ab/", "../vegeta/"} {
+		if ps, _ := filepath.Glob(k6dir + other + "*"); len(ps) > 0 {
+			if b, err := os.ReadFile(ps[0]); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Add([]byte("unable to connect to 127.0.0.1:8099 Connection refused\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c model.Collector
+		err := read(&Input{Name: "fuzz", R: bytes.NewReader(data)}, &c)
+		if err != nil {
+			if len(c.Runs) != 0 {
+				t.Fatalf("error %v with a run", err)
+			}
+			return
+		}
+		if len(c.Runs) != 1 || !c.Runs[0].Requests.Valid {
+			t.Fatalf("no error and runs %+v", c.Runs)
+		}
+	})
+}
+
+func firstLines(t testing.TB, b []byte, n int) []byte {
+	return []byte(strings.Join(strings.SplitAfterN(string(b), "\n", n+1)[:min(n, strings.Count(string(b), "\n"))], ""))
+}
+
+func seed(f *testing.F, files ...string) [][]byte {
+	var out [][]byte
+	for _, p := range files {
+		b, err := os.ReadFile(k6dir + p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func FuzzK6SummaryExport(f *testing.F) {
+	k6Fuzz(f, readK6SummaryExport, seed(f, "k6_constant_go2_ping_summary_export.json", "k6_ladder_go1_db_summary_export.json", "k6_ladder_new_summary_export.json")...)
+}
+
+func FuzzK6HandleSummary(f *testing.F) {
+	k6Fuzz(f, readK6HandleSummary, seed(f, "k6_ladder_go2_wait5_handle_summary.json", "k6_ladder_go2_wait5_summary_export.json")...)
+}
+
+func FuzzK6SummaryJSON(f *testing.F) {
+	k6Fuzz(f, readK6SummaryJSON, seed(f, "k6_ladder_new_summary_export.json", "k6_constant_new_p99_summary_export.json", "k6_ladder_go2_wait5_handle_summary.json")...)
+}
+
+func FuzzK6Text(f *testing.F) {
+	k6Fuzz(f, readK6Text, seed(f, "k6_constant_go2_ping_stdout.txt", "k6_constant_nginx_full_stdout.txt", "k6_ladder_go1_db_stdout.txt",
+		"k6_constant_err_legacy_stdout.txt", "k6_refused_stdout.txt")...)
+}
+
+func FuzzK6NDJSON(f *testing.F) {
+	s := seed(f, "k6_constant_err_points.ndjson")
+	k6Fuzz(f, readK6NDJSON, firstLines(f, s[0], 40), firstLines(f, s[0], 3))
+}
+
+func FuzzK6CSV(f *testing.F) {
+	s := seed(f, "k6_constant_err_points.csv", "k6_ladder_csv_points.csv")
+	k6Fuzz(f, readK6CSV, firstLines(f, s[0], 40), firstLines(f, s[1], 20))
+}
