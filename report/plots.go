@@ -237,6 +237,10 @@ func nominalX(p *plot.Plot, names []string) {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
+		// NominalX keeps half the first name's width free left of the
+		// axis for an upright label; a turned one needs less, and the
+		// plot makes room for its tick labels in any case.
+		p.Y.Padding = vg.Points(6)
 	}
 }
 
@@ -376,6 +380,17 @@ func (t boxThumb) Thumbnail(c *draw.Canvas) {
 func (t lineThumb) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(draw.LineStyle(t), c.Min.X, y, c.Max.X, y)
+}
+
+// whiskerThumb is a small vertical whisker with its caps.
+type whiskerThumb struct{}
+
+func (whiskerThumb) Thumbnail(c *draw.Canvas) {
+	ls := draw.LineStyle{Color: color.Black, Width: vg.Points(1)}
+	x, cap := c.Center().X, vg.Points(3)
+	c.StrokeLine2(ls, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(ls, x-cap, c.Min.Y, x+cap, c.Min.Y)
+	c.StrokeLine2(ls, x-cap, c.Max.Y, x+cap, c.Max.Y)
 }
 
 func (t glyphThumb) Thumbnail(c *draw.Canvas) {
@@ -525,7 +540,7 @@ func (b *BarChart) build() (*figure, error) {
 	}))
 	fg.legend = append(fg.legend,
 		legendEntry{"median of passes", []plot.Thumbnailer{boxThumb{color.Gray{Y: 0xCC}, color.Gray{Y: 0x66}}}},
-		legendEntry{"min–max of passes", []plot.Thumbnailer{lineThumb{Color: color.Black, Width: vg.Points(1)}}},
+		legendEntry{"min–max of passes", []plot.Thumbnailer{whiskerThumb{}}},
 		legendEntry{"one pass", []plot.Thumbnailer{glyphThumb{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}}},
 	)
 	return fg, nil
