@@ -156,6 +156,37 @@ func TestABCaptures(t *testing.T) {
 	}
 }
 
+// ab -S prints Connection Times as "min avg max", -d no percentage table,
+// -l "Document Length: Variable". Values from the capture: Concurrency
+// Level: 5; Time taken for tests: 0.618 seconds; Complete requests: 500;
+// Total transferred: 59500 bytes; Requests per second: 809.05; Time per
+// request: 6.180 [ms] (mean); Total: 0 6 59.
+func TestABNoConfidenceNoPercentiles(t *testing.T) {
+	r, format := readFixture(t, "testdata/ab/ab_S_d_l_go2_ping_n500_c5.txt")
+	if format != "ab" {
+		t.Fatalf("format %s", format)
+	}
+	expectI(t, "connections", r.Connections, 5)
+	expectI(t, "requests", r.Requests, 500)
+	expectI(t, "responses_2xx", r.Responses2xx, 500)
+	expectI(t, "errors", r.Errors, 0)
+	expectF(t, "rps", r.RPS, 809.05)
+	expectF(t, "duration_s", r.DurationS, 0.618)
+	expectI(t, "bytes_read", r.BytesRead, 59500)
+	expectF(t, "latency_mean_ms", r.LatencyMeanMS, 6.18)
+	expectF(t, "latency_stdev_ms", r.LatencyStdevMS, nullWant)
+	expectF(t, "latency_max_ms", r.LatencyMaxMS, 59)
+	expectF(t, "latency_p50_ms", r.LatencyP50MS, nullWant)
+	expectF(t, "latency_p99_ms", r.LatencyP99MS, nullWant)
+	if len(r.Percentiles) != 0 {
+		t.Errorf("percentiles %d, want none", len(r.Percentiles))
+	}
+	expectLabels(t, r, map[string]string{
+		"ab_document_length": "Variable", "ab_total_min_ms": "0", "ab_total_mean_ms": "6", "ab_total_max_ms": "59",
+		"ab_connect_max_ms": "40", "ab_total_sd_ms": "", "ab_total_median_ms": "", "ab_server_port": "18382",
+	})
+}
+
 // abExcerpt turns a real capture into what a web page shows of it: runs
 // of spaces collapsed to one, leading spaces dropped, and everything
 // before "Concurrency Level" (the banner, the server and document lines)
