@@ -74,41 +74,55 @@ func hgrmFirstHeader(head []byte) string {
 }
 
 func readHgrm(in *Input, sink model.Sink) error {
-	scale := 1.0
+	exp := 0
 	if u, ok := sinkLabel(sink, "unit"); ok {
-		s, err := unitScaleMS(u)
+		e, err := unitExpMS(u)
 		if err != nil {
 			return Errorf(in.Name, 0, 0, "label unit=%q: %v", u, err)
 		}
-		scale = s
+		exp = e
 	}
-	return readHgrmAs(in, sink, "hdrhistogram", scale)
+	return readHgrmAs(in, sink, "hdrhistogram", exp)
 }
 
 func readVegetaHdrplot(in *Input, sink model.Sink) error {
-	return readHgrmAs(in, sink, "vegeta", 1)
+	return readHgrmAs(in, sink, "vegeta", 0)
 }
 
-// unitScaleMS is the factor from a unit to milliseconds.
-func unitScaleMS(u string) (float64, error) {
+// unitExpMS is the power of ten from a unit to milliseconds.
+func unitExpMS(u string) (int, error) {
 	switch u {
 	case "ns":
-		return 1e-6, nil
+		return -6, nil
 	case "us", "µs", "μs":
-		return 1e-3, nil
+		return -3, nil
 	case "ms":
-		return 1, nil
+		return 0, nil
 	case "s":
-		return 1000, nil
+		return 3, nil
 	}
 	return 0, fmt.Errorf("want one of ns, us, ms, s")
+}
+
+// scaledMS parses a decimal value and scales it to milliseconds by moving
+// its decimal point exp places (so 418.149 us is the double nearest
+// 0.418149, not the product 418.149*0.001).
+func scaledMS(s string, exp int) (float64, error) {
+	if s == "" || strings.ContainsAny(s, "eExXpP_") {
+		return 0, fmt.Errorf("not a decimal number")
+	}
+	x, err := strconv.ParseFloat(s+"e"+strconv.Itoa(exp), 64)
+	if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, fmt.Errorf("not a number >= 0")
+	}
+	return x, nil
 }
 
 // readHgrmAs reads one percentile distribution; tool names the run's tool.
 // requests is the footer's Total count, else the last row's TotalCount;
 // mean, stdev and max come from the footer (vegeta's hdrplot has none, and
 // its last row, at percentile 1, is the maximum).
-func readHgrmAs(in *Input, sink model.Sink, tool string, scale float64) error {
+func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 	l := NewLines(in)
 	r := &model.Run{Tool: tool}
 	kind := ""
@@ -135,7 +149,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, scale float64) error {
 			if kind == "vegeta" || kind == "csv" {
 				return l.Errorf(1, "unexpected footer line in a %s distribution", kind)
 			}
-			if err := hgrmFooter(l, t, r, scale, &total); err != nil {
+			if err := hgrmFooter(l, t, r, exp, &total); err != nil {
 				return err
 			}
 			footer = true
@@ -156,11 +170,11 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, scale float64) error {
 		if len(f) != 4 && !(len(f) == 3 && kind == "plain") {
 			return l.Errorf(1, "expected Value, Percentile, TotalCount and 1/(1-Percentile), found %q", clipLine(t))
 		}
-		v, err1 := strconv.ParseFloat(f[0], 64)
+		v, err1 := scaledMS(strings.TrimSpace(f[0]), exp)
 		q, err2 := strconv.ParseFloat(f[1], 64)
 		n, err3 := strconv.ParseInt(f[2], 10, 64)
 		switch {
-		case err1 != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v):
+		case err1 != nil:
 			return l.Errorf(hgrmCol(l.Text(), f, 0), "Value: expected a number >= 0, found %q", f[0])
 		case err2 != nil || !(q >= 0 && q <= 1):
 			return l.Errorf(hgrmCol(l.Text(), f, 1), "Percentile: expected a fraction from 0 to 1, found %q", f[1])
@@ -169,7 +183,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, scale float64) error {
 		case n < lastCount:
 			return l.Errorf(hgrmCol(l.Text(), f, 2), "TotalCount %d is below the previous row's %d", n, lastCount)
 		}
-		if k := len(r.Percentiles); k > 0 && (q*100 < r.Percentiles[k-1].Percentile || v*scale < r.Percentiles[k-1].LatencyMS) {
+		if k := len(r.Percentiles); k > 0 && (q*100 < r.Percentiles[k-1].Percentile || v < r.Percentiles[k-1].LatencyMS) {
 			return l.Errorf(1, "rows out of order: percentile and value must not decrease")
 		}
 		if len(f) == 4 {
@@ -186,7 +200,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, scale float64) error {
 			sawInf = true
 		}
 		lastCount = n
-		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: q * 100, LatencyMS: v * scale, Count: model.Some(n)})
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: q * 100, LatencyMS: v, Count: model.Some(n)})
 	}
 	if err := l.Err(); err != nil {
 		return err
@@ -220,7 +234,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, scale float64) error {
 
 // hgrmFooter reads "#[Mean = a, StdDeviation = b]", "#[Max = c, Total
 // count = n]" or "#[Buckets = x, SubBuckets = y]".
-func hgrmFooter(l *Lines, t string, r *model.Run, scale float64, total *model.Opt[int64]) error {
+func hgrmFooter(l *Lines, t string, r *model.Run, exp int, total *model.Opt[int64]) error {
 	body, ok := strings.CutSuffix(strings.TrimPrefix(t, "#["), "]")
 	if !ok {
 		return l.Errorf(1, `footer: expected "#[Name = value, Name = value]", found %q`, clipLine(t))
@@ -234,20 +248,20 @@ func hgrmFooter(l *Lines, t string, r *model.Run, scale float64, total *model.Op
 		bad := func() error {
 			return l.Errorf(strings.Index(t, v)+1, "footer %s: expected a number >= 0, found %q", k, v)
 		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil || x < 0 || math.IsInf(x, 0) {
-			if k == "StdDeviation" && (v == "NaN" || v == "nan") { // an empty histogram
+		x, err := scaledMS(v, exp)
+		if err != nil {
+			if v == "NaN" || v == "nan" { // the mean and deviation of an empty histogram
 				continue
 			}
 			return bad()
 		}
 		switch k {
 		case "Mean":
-			r.LatencyMeanMS = model.Some(x * scale)
+			r.LatencyMeanMS = model.Some(x)
 		case "StdDeviation":
-			r.LatencyStdevMS = model.Some(x * scale)
+			r.LatencyStdevMS = model.Some(x)
 		case "Max":
-			r.LatencyMaxMS = model.Some(x * scale)
+			r.LatencyMaxMS = model.Some(x)
 		case "Total count":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {

@@ -129,6 +129,9 @@ func readVegetaText(in *Input, sink model.Sink) error {
 	for l.Scan() {
 		t := l.Text()
 		if inErrors {
+			if strings.HasPrefix(t, "Requests") && strings.Contains(t, "[total, rate") {
+				return l.Errorf(1, "a second vegeta report starts here: a file holds one report")
+			}
 			if t != "" {
 				errSet = append(errSet, t)
 			}
@@ -356,9 +359,9 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		return Errorf(in.Name, 1, 0, "vegeta JSON report: status_codes add up to %d, requests is %d", sum, *v.Requests)
 	}
 	vegetaCodes(r, v.StatusCodes)
-	if d := *v.Duration; d > 0 {
-		r.DurationS = model.Some(float64(d) / 1e9)
-		r.RPS = model.Some(float64(*v.Requests) / (float64(d) / 1e9))
+	if d := time.Duration(*v.Duration); d > 0 {
+		r.DurationS = model.Some(d.Seconds())
+		r.RPS = model.Some(float64(*v.Requests) / d.Seconds()) // as vegeta's Metrics.Close
 	}
 	if v.Rate != nil {
 		runLabel(r, "reported_rps", shortestNum(*v.Rate))
@@ -789,6 +792,9 @@ func readVegetaResultsGob(in *Input, sink model.Sink) error {
 		if err != nil {
 			if err == io.ErrUnexpectedEOF {
 				return Errorf(in.Name, 0, 0, "vegeta results (gob): result %d is truncated", i)
+			}
+			if i == 1 {
+				return Errorf(in.Name, 0, 0, "vegeta results (gob): not a gob stream of vegeta results: %v", err)
 			}
 			return Errorf(in.Name, 0, 0, "vegeta results (gob): result %d: %v", i, err)
 		}

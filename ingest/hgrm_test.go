@@ -1,0 +1,124 @@
+package ingest
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+)
+
+func TestHgrmCaptures(t *testing.T) {
+	const d = "testdata/hdrhistogram/"
+	const null = int64(nullWant)
+	for _, tc := range []loadToolCase{
+		// hdrhistogram-go PercentilesPrint(…, 5, 1000): footer Mean 0.425,
+		// StdDeviation 0.709, Max 18.127, Total count 3000; the 0.500000
+		// row reads 0.304; no row at 0.99 and its neighbours 0.989062 (2.199)
+		// and 0.990625 (2.581) differ, so p99 stays NULL.
+		{file: d + "hdrhistogram_go_vegeta_go2_ping_ms.hgrm", format: "hdrhistogram", requests: 3000, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 0.304, p99: nullWant, mean: 0.425, max: 18.127, spectrum: 61,
+			labels: map[string]string{"hdr_buckets": "16", "hdr_subbuckets": "2048"}},
+		// Java outputPercentileDistribution(out, 5, 1000.0) of the same latencies.
+		{file: d + "hdrhistogram_java_vegeta_go2_ping_ms.hgrm", format: "hdrhistogram", requests: 3000, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 0.304, p99: nullWant, mean: 0.425, max: 18.127, spectrum: 61},
+		// Java CSV form: no footer, so no mean; the percentile 1 row is the maximum.
+		{file: d + "hdrhistogram_java_csv_vegeta_go2_ping_ms.hgrm", format: "hdrhistogram", requests: 3000, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 0.304, p99: nullWant, mean: nullWant, max: 18.127, spectrum: 61},
+		// Java with ratio 1.0 (microseconds) read without a unit label:
+		// read as milliseconds, as the format cannot tell (see TestHgrmUnitLabel).
+		{file: d + "hdrhistogram_java_vegeta_go1_err5pct_us.hgrm", format: "hdrhistogram", requests: 1500, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 353, p99: nullWant, mean: 418.149, max: 7043, spectrum: 56},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+// TestHgrmLayoutsAgree reads the distribution of the same 3000 latencies
+// as written by two independent implementations, hdrhistogram-go and the
+// Java HdrHistogram, in their plain and CSV layouts: every row must agree.
+func TestHgrmLayoutsAgree(t *testing.T) {
+	const d = "testdata/hdrhistogram/"
+	ref, _ := readFixture(t, d+"hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
+	for _, f := range []string{"hdrhistogram_go_vegeta_go2_ping_ms.hgrm", "hdrhistogram_java_csv_vegeta_go2_ping_ms.hgrm"} {
+		r, _ := readFixture(t, d+f)
+		if len(r.Percentiles) != len(ref.Percentiles) {
+			t.Fatalf("%s: %d rows, Java has %d", f, len(r.Percentiles), len(ref.Percentiles))
+		}
+		for i, p := range r.Percentiles {
+			w := ref.Percentiles[i]
+			// Go prints the fraction with 6 decimals, Java with 12: 1e-4 in percent.
+			if p.LatencyMS != w.LatencyMS || p.Count != w.Count || p.Percentile-w.Percentile > 1e-4 || w.Percentile-p.Percentile > 1e-4 {
+				t.Errorf("%s row %d: %+v, Java %+v", f, i, p, w)
+			}
+		}
+	}
+}
+
+// The unit label rescales values: 418.149 us is 0.418149 ms.
+func TestHgrmUnitLabel(t *testing.T) {
+	content := readTestdata(t, "testdata/hdrhistogram/hdrhistogram_java_vegeta_go1_err5pct_us.hgrm")
+	c := &model.Collector{}
+	sink := &labelSink{Sink: c, manifest: map[string]string{"unit": "us"}, name: "f.txt"}
+	if err := readHgrm(&Input{Name: "f.txt", R: strings.NewReader(content)}, sink); err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	expectF(t, "latency_mean_ms", r.LatencyMeanMS, 0.418149)
+	expectF(t, "latency_stdev_ms", r.LatencyStdevMS, 0.395095)
+	expectF(t, "latency_max_ms", r.LatencyMaxMS, 7.043)
+	expectF(t, "latency_p50_ms", r.LatencyP50MS, 0.353)
+	sink.manifest["unit"] = "minutes"
+	err := readHgrm(&Input{Name: "f.txt", R: strings.NewReader(content)}, sink)
+	if err == nil || err.Error() != `f.txt: label unit="minutes": want one of ns, us, ms, s` {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestSpectrumColumns works the fill rule by hand: a row at the level
+// gives the column; between two rows of equal value the level has that
+// value too; between rows of different values the column stays NULL.
+func TestSpectrumColumns(t *testing.T) {
+	r := &model.Run{Percentiles: []model.Percentile{
+		{Percentile: 50, LatencyMS: 1}, {Percentile: 89, LatencyMS: 2}, {Percentile: 91, LatencyMS: 2},
+		{Percentile: 98, LatencyMS: 3}, {Percentile: 99.5, LatencyMS: 4}, {Percentile: 99.9, LatencyMS: 5},
+	}}
+	spectrumColumns(r)
+	expectF(t, "p50", r.LatencyP50MS, 1)
+	expectF(t, "p90", r.LatencyP90MS, 2)
+	expectF(t, "p95", r.LatencyP95MS, nullWant)
+	expectF(t, "p99", r.LatencyP99MS, nullWant)
+	expectF(t, "p99.9", r.LatencyP999MS, 5)
+}
+
+func TestHgrmErrors(t *testing.T) {
+	const d = "testdata/hdrhistogram/"
+	plain := readTestdata(t, d+"hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
+	csvText := readTestdata(t, d+"hdrhistogram_java_csv_vegeta_go2_ping_ms.hgrm")
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"empty", "hdrhistogram", "", "f.txt:1: empty HdrHistogram distribution: expected its header"},
+		{"header only", "hdrhistogram", firstLines(plain, 2), "f.txt:3: truncated HdrHistogram distribution: header without rows"},
+		{"no footer", "hdrhistogram", firstLines(plain, 40),
+			"f.txt:41: truncated HdrHistogram distribution: expected the #[Mean, #[Max and #[Buckets footer"},
+		{"csv cut", "hdrhistogram", firstLines(csvText, 30), "f.txt:31: truncated HdrHistogram distribution: expected rows up to percentile 1"},
+		{"two distributions", "hdrhistogram", plain + plain, "f.txt:67:1: a second percentile distribution starts here: a file holds one"},
+		{"bad value", "hdrhistogram", strings.Replace(plain, "0.171 0.1", "0,171 0.1", 1),
+			`f.txt:4:8: Value: expected a number >= 0, found "0,171"`},
+		{"count goes down", "hdrhistogram", strings.Replace(plain, "        303 ", "          0 ", 1),
+			"f.txt:4:38: TotalCount 0 is below the previous row's 1"},
+		{"wrk2 report", "hdrhistogram", readTestdata(t, "testdata/wrk2/wrk2_short_6s_go1_ping_R500.txt"),
+			`f.txt:1:1: HdrHistogram distribution: expected the Value Percentile TotalCount 1/(1-Percentile) header, found "Running 6s test @ http://127.0.0.1:8081/ping"`},
+		{"bad footer", "hdrhistogram", strings.Replace(plain, "Total count    =", "Total  =", 1),
+			`f.txt:65:27: footer: unknown field "Total"`},
+	})
+}
+
+func FuzzHgrm(f *testing.F) {
+	addFuzzSeeds(f, "testdata/hdrhistogram/*", "testdata/vegeta/vegeta_hdrplot_go1*", "testdata/wrk2/wrk2_short*")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, name := range []string{"hdrhistogram", "vegeta-hdrplot"} {
+			formatByName(t, name).Detect(data)
+			fuzzReader(t, name, data)
+		}
+	})
+}

@@ -1,0 +1,195 @@
+package ingest
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+)
+
+func TestVegetaCaptures(t *testing.T) {
+	const d = "testdata/vegeta/"
+	const null = int64(nullWant)
+	for _, tc := range []loadToolCase{
+		// Requests 3000, 500.21; Duration attack 5.997s; Latencies
+		// min 88.96µs, mean 425.457µs, 50 305.234µs, ..., 99 2.492ms, max 18.116ms.
+		{file: d + "vegeta_report_go2_ping.txt", format: "vegeta-text", requests: 3000, ok2xx: 3000, errors: 0,
+			rps: 500.21, p50: 0.305234, p99: 2.492, mean: 0.425457, max: 18.116, spectrum: 4, durationS: 5.997, startLine: 1,
+			labels: map[string]string{"reported_throughput": "500.17", "latency_min_ms": "0.08896", "reported_success": "100.00%"}},
+		// Status Codes 200:1418 500:82; Error Set holds the 500's status text.
+		{file: d + "vegeta_report_go1_err5pct.txt", format: "vegeta-text", requests: 1500, ok2xx: 1418, non2xx: 82, errors: 0,
+			rps: 300.35, p50: 0.352829, p99: 2.28, mean: 0.418636, max: 7.043, spectrum: 4, durationS: 4.994,
+			labels: map[string]string{"error_set": `["500 Internal Server Error"]`}},
+		// Every request refused: code 0 for all 50.
+		{file: d + "vegeta_report_refused.txt", format: "vegeta-text", requests: 50, ok2xx: 0, non2xx: 0, errors: 50,
+			rps: 51.04, p50: 0.667603, p99: 6.33, mean: 0.875699, max: 6.33, spectrum: 4, durationS: 0.979668},
+		// JSON: nanoseconds; rps = requests / duration 5997435250 ns.
+		{file: d + "vegeta_report_go2_ping.json", format: "vegeta-json", requests: 3000, ok2xx: 3000, errors: 0,
+			rps: perSecond(3000, 5.99743525), p50: 0.305234, p99: 2.491875, mean: 0.425457, max: 18.115703, spectrum: 4,
+			durationS: 5.99743525, labels: map[string]string{"reported_rps": "500.2138205660495"}},
+		{file: d + "vegeta_report_go1_err5pct.json", format: "vegeta-json", requests: 1500, ok2xx: 1418, non2xx: 82, errors: 0,
+			rps: perSecond(1500, 4.994223207), p50: 0.352829, p99: 2.279893, mean: 0.418636, max: 7.043456, spectrum: 4},
+		{file: d + "vegeta_report_refused.json", format: "vegeta-json", requests: 50, errors: 50,
+			rps: perSecond(50, 0.979668003), p50: 0.667603, p99: 6.329834, mean: 0.875699, max: 6.329834, spectrum: 4},
+		{file: d + "vegeta_report_json_buckets.json", format: "vegeta-json", requests: 3000, ok2xx: 3000, errors: 0,
+			rps: perSecond(3000, 5.99743525), p50: 0.305234, p99: 2.491875, mean: 0.425457, max: 18.115703, spectrum: 4,
+			labels: map[string]string{"buckets": `{"0":2890,"1000000":101,"5000000":6,"10000000":3}`}},
+		// hist[0,1ms,5ms,10ms]: 2890 + 101 + 6 + 3 requests; three finite bounds.
+		{file: d + "vegeta_report_go2_ping_hist.txt", format: "vegeta-hist", requests: 3000, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, spectrum: 3},
+		// hdrplot: 94 rows of vegeta's logarithmic quantiles; 0.5 row
+		// 0.305234, the 1.0 row is the maximum 18.115703 and counts 3000.
+		{file: d + "vegeta_hdrplot_go2_ping_results.txt", format: "vegeta-hdrplot", requests: 3000, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 0.305234, p99: nullWant, mean: nullWant, max: 18.115703, spectrum: 94},
+		{file: d + "vegeta_hdrplot_go1_err5pct_results.txt", format: "vegeta-hdrplot", requests: 1500, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 0.352829, p99: nullWant, mean: nullWant, max: 7.043456, spectrum: 94},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+// TestVegetaHist checks the cumulative points of the histogram by hand:
+// 2890 of 3000 below 1 ms, 2991 below 5 ms, 2997 below 10 ms.
+func TestVegetaHist(t *testing.T) {
+	r, _ := readFixture(t, "testdata/vegeta/vegeta_report_go2_ping_hist.txt")
+	want := []model.Percentile{
+		{Percentile: 2890.0 / 3000 * 100, LatencyMS: 1, Count: model.Some[int64](2890)},
+		{Percentile: 2991.0 / 3000 * 100, LatencyMS: 5, Count: model.Some[int64](2991)},
+		{Percentile: 2997.0 / 3000 * 100, LatencyMS: 10, Count: model.Some[int64](2997)},
+	}
+	for i, w := range want {
+		if g := r.Percentiles[i]; g.LatencyMS != w.LatencyMS || g.Count != w.Count || g.Percentile-w.Percentile > 1e-12 || w.Percentile-g.Percentile > 1e-12 {
+			t.Errorf("point %d = %+v, want %+v", i, g, w)
+		}
+	}
+}
+
+// TestVegetaResultsMatchReport recomputes the run from vegeta's results
+// (CSV, JSON and gob encodings of the same attack) and compares it with
+// `vegeta report -type=json` of that attack, the independent reference:
+// vegeta's t-digest percentiles, mean, max, rate and counts must come out
+// identical, to the nanosecond.
+func TestVegetaResultsMatchReport(t *testing.T) {
+	const d = "testdata/vegeta/"
+	for _, tc := range []struct {
+		results []string
+		report  string
+		samples int
+	}{
+		{[]string{"vegeta_go2_ping_results.csv", "vegeta_go2_ping_results.json"}, "vegeta_report_go2_ping.json", 3000},
+		{[]string{"vegeta_go1_err5pct_results.csv", "vegeta_go1_err5pct_results.bin"}, "vegeta_report_go1_err5pct.json", 1500},
+		{[]string{"vegeta_refused_results.csv", "vegeta_refused_results.bin"}, "vegeta_report_refused.json", 50},
+	} {
+		want, _ := readFixture(t, d+tc.report)
+		for _, f := range tc.results {
+			t.Run(f, func(t *testing.T) {
+				c := &model.Collector{}
+				if _, err := ReadFile(d+f, c); err != nil {
+					t.Fatal(err)
+				}
+				got := c.Runs[0]
+				expectI(t, "requests", got.Requests, want.Requests.V)
+				expectI(t, "responses_2xx", got.Responses2xx, want.Responses2xx.V)
+				expectI(t, "non_2xx", got.Non2xx, want.Non2xx.V)
+				expectI(t, "errors", got.Errors, want.Errors.V)
+				expectI(t, "bytes_read", got.BytesRead, want.BytesRead.V)
+				expectF(t, "rps", got.RPS, want.RPS.V)
+				expectF(t, "duration_s", got.DurationS, want.DurationS.V)
+				expectF(t, "latency_mean_ms", got.LatencyMeanMS, want.LatencyMeanMS.V)
+				expectF(t, "latency_max_ms", got.LatencyMaxMS, want.LatencyMaxMS.V)
+				expectF(t, "latency_p50_ms", got.LatencyP50MS, want.LatencyP50MS.V)
+				expectF(t, "latency_p90_ms", got.LatencyP90MS, want.LatencyP90MS.V)
+				expectF(t, "latency_p95_ms", got.LatencyP95MS, want.LatencyP95MS.V)
+				expectF(t, "latency_p99_ms", got.LatencyP99MS, want.LatencyP99MS.V)
+				if !got.StartedAt.V.Equal(want.StartedAt.V) {
+					t.Errorf("started_at %v, want %v", got.StartedAt.V, want.StartedAt.V)
+				}
+				for _, k := range []string{"latency_min_ms", "status_codes"} {
+					if got.Labels[k] != want.Labels[k] {
+						t.Errorf("label %s = %q, want %q", k, got.Labels[k], want.Labels[k])
+					}
+				}
+				if got.Labels["throughput"] != want.Labels["reported_throughput"] {
+					t.Errorf("throughput %s, vegeta reports %s", got.Labels["throughput"], want.Labels["reported_throughput"])
+				}
+				if n := len(c.Samples[0]); n != tc.samples {
+					t.Errorf("%d samples, want %d", n, tc.samples)
+				}
+			})
+		}
+	}
+}
+
+func TestVegetaResultSamples(t *testing.T) {
+	c := &model.Collector{}
+	if _, err := ReadFile("testdata/vegeta/vegeta_refused_results.csv", c); err != nil {
+		t.Fatal(err)
+	}
+	// Row 1: 1795983171772591431,0,6329834,0,0,"Get ""http://127.0.0.1:18499/"": dial tcp ...",,,0,GET,http://127.0.0.1:18499/,
+	s := c.Samples[0][0]
+	if s.TS.UnixNano() != 1795983171772591431 || s.Value != 6.329834 || s.Status.Valid {
+		t.Errorf("first sample %+v", s)
+	}
+	want := `{"error":"Get \"http://127.0.0.1:18499/\": dial tcp 0.0.0.0:0-\u003e127.0.0.1:18499: connect: connection refused","method":"GET","url":"http://127.0.0.1:18499/"}`
+	if s.Tags != want {
+		t.Errorf("tags\n got %s\nwant %s", s.Tags, want)
+	}
+}
+
+func TestVegetaErrors(t *testing.T) {
+	const d = "testdata/vegeta/"
+	text := readTestdata(t, d+"vegeta_report_go1_err5pct.txt")
+	js := readTestdata(t, d+"vegeta_report_go2_ping.json")
+	hist := readTestdata(t, d+"vegeta_report_go2_ping_hist.txt")
+	res := firstLines(readTestdata(t, d+"vegeta_refused_results.csv"), 3)
+	resJSON := firstLines(readTestdata(t, d+"vegeta_go2_ping_results.json"), 3)
+	bin := readTestdata(t, d+"vegeta_refused_results.bin")
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"text empty", "vegeta-text", "", "f.txt:1: truncated vegeta report: expected the Requests line"},
+		{"text cut", "vegeta-text", firstLines(text, 6), "f.txt:7: truncated vegeta report: expected Status Codes"},
+		{"text without Error Set", "vegeta-text", firstLines(text, 7), `f.txt:8: truncated vegeta report: expected "Error Set:"`},
+		{"text two reports", "vegeta-text", readTestdata(t, d+"vegeta_report_go2_ping.txt") + text,
+			"f.txt:9:1: a second vegeta report starts here: a file holds one report"},
+		{"text bad duration", "vegeta-text", strings.Replace(text, "2.28ms", "2.28 ms", 1),
+			`f.txt:3:109: vegeta Latencies 99: expected a duration with its unit, found "2.28 ms"`},
+		{"text counts disagree", "vegeta-text", strings.Replace(text, "500:82", "500:81", 1),
+			"f.txt:1: vegeta report: Status Codes add up to 1499, Requests total is 1500"},
+		{"text hey report", "vegeta-text", readTestdata(t, "testdata/hey/hey_go2_ping_n5000_c20.txt"),
+			`f.txt:2:1: vegeta report: expected "Name [keys] values", found "Summary:"`},
+		{"json cut", "vegeta-json", js[:100], "f.txt:1:101: truncated JSON: the document ends before it closes"},
+		{"json two", "vegeta-json", js + js, "f.txt:2:1: a second JSON document follows: a file holds one report"},
+		{"json no status codes", "vegeta-json", strings.Replace(js, `"status_codes"`, `"codes"`, 1),
+			"f.txt:1: vegeta JSON report: missing status_codes"},
+		{"hist cut", "vegeta-hist", firstLines(hist, 3), "f.txt:4: truncated vegeta histogram: expected a last bucket ending at +Inf"},
+		{"hist gap", "vegeta-hist", strings.Replace(hist, "[5ms,", "[6ms,", 1),
+			"f.txt:4:2: vegeta histogram: bucket starts at 6ms, not where the previous one ends"},
+		{"results csv bad code", "vegeta-results-csv", strings.Replace(res, ",0,6329834,", ",x,6329834,", 1),
+			`f.txt:1:21: vegeta results CSV: expected a status code, found "x"`},
+		{"results csv cut", "vegeta-results-csv", res + "1795983171792784117,0,1307",
+			"f.txt:4: vegeta results CSV: expected 7 or 12 fields, found 3"},
+		{"results json cut", "vegeta-results-json", resJSON + resJSON[:50],
+			"f.txt:4:51: truncated JSON: the document ends before it closes"},
+		{"results json not a result", "vegeta-results-json", resJSON + "{}\n",
+			"f.txt:4:1: vegeta result: expected code, timestamp and latency"},
+		{"gob cut", "vegeta-results-gob", bin[:len(bin)/2], "f.txt: vegeta results (gob): result 25 is truncated"},
+		{"gob huge message", "vegeta-results-gob", "\xfc\x7f\xff\xff\xff",
+			"f.txt: vegeta results (gob): not a gob stream of vegeta results: message 1 declares 2147483647 bytes, more than 67108864"},
+		{"gob text", "vegeta-results-gob", text, "f.txt: vegeta results (gob): not a gob stream of vegeta results: gob: duplicate type received"},
+	})
+}
+
+func FuzzVegeta(f *testing.F) {
+	addFuzzSeeds(f, "testdata/vegeta/vegeta_report_*", "testdata/vegeta/vegeta_hdrplot_go2*", "testdata/vegeta/vegeta_refused_results.*",
+		"testdata/hey/hey_refused_port.txt", "testdata/hdrhistogram/hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
+	for _, p := range []string{"testdata/vegeta/vegeta_go2_ping_results.csv", "testdata/vegeta/vegeta_go2_ping_results.json"} {
+		f.Add([]byte(firstLines(readTestdata(f, p), 20)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, name := range []string{"vegeta-text", "vegeta-json", "vegeta-hist", "vegeta-hdrplot",
+			"vegeta-results-csv", "vegeta-results-json", "vegeta-results-gob"} {
+			formatByName(t, name).Detect(data)
+			fuzzReader(t, name, data)
+		}
+	})
+}
