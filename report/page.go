@@ -75,7 +75,7 @@ func WritePage(w io.Writer, p *Page) error {
 	var b bytes.Buffer
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
+	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", html.EscapeString(p.Title), pageCSS)
 	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n", html.EscapeString(p.Title))
 	writeParagraphs(&b, p.Intro)
@@ -102,7 +102,7 @@ func WritePage(w io.Writer, p *Page) error {
 			b.WriteString("</div>\n")
 		}
 		for j, pl := range s.Plots {
-			svg, err := sanitizeSVG(pl.SVG)
+			svg, err := sanitizeSVG(pl.SVG, pl.Caption)
 			if err != nil {
 				return fmt.Errorf("page section %q: plot %d (%q): %w", s.Title, j+1, pl.Caption, err)
 			}
@@ -145,8 +145,9 @@ var svgElements = map[string]bool{
 // again from the tokens read, for inclusion in HTML: the XML
 // declaration and comments are dropped, text and attribute values are
 // escaped anew, and only svgElements with attributes that neither run
-// (on…), link (href) nor load (url(…)) are accepted.
-func sanitizeSVG(src []byte) ([]byte, error) {
+// (on…), link (href) nor load (url(…)) are accepted. The root gets
+// role="img" and, when label is set, label as its accessible name.
+func sanitizeSVG(src []byte, label string) ([]byte, error) {
 	d := xml.NewDecoder(bytes.NewReader(src))
 	var out bytes.Buffer
 	var open []string
@@ -178,7 +179,16 @@ func sanitizeSVG(src []byte) ([]byte, error) {
 				if !validName(an) {
 					return nil, fmt.Errorf("SVG line %d: attribute name %q", lineAt(src, d.InputOffset()), an)
 				}
+				if len(open) == 0 && (low == "role" || low == "aria-label") {
+					continue // set below
+				}
 				fmt.Fprintf(&out, " %s=\"%s\"", an, html.EscapeString(a.Value))
+			}
+			if len(open) == 0 {
+				out.WriteString(` role="img"`)
+				if label != "" {
+					fmt.Fprintf(&out, ` aria-label="%s"`, html.EscapeString(label))
+				}
 			}
 			out.WriteString(">")
 			open = append(open, name)

@@ -214,11 +214,11 @@ func TestSanitizeSVG(t *testing.T) {
 <g transform="scale(1, -1)"><text x="1" y="2" style="font-size:3px">a &lt;b&gt; &amp; &quot;c&quot;</text></g>
 </svg>
 `
-	got, err := sanitizeSVG([]byte(ok))
+	got, err := sanitizeSVG([]byte(ok), `a "b" <c>`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `<svg width="10pt" height="10pt" viewBox="0 0 10 10" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">
+	want := `<svg width="10pt" height="10pt" viewBox="0 0 10 10" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" aria-label="a &#34;b&#34; &lt;c&gt;">
 <g transform="scale(1, -1)"><text x="1" y="2" style="font-size:3px">a &lt;b&gt; &amp; &#34;c&#34;</text></g>
 </svg>
 `
@@ -239,7 +239,7 @@ func TestSanitizeSVG(t *testing.T) {
 		{`<g></g>`, "SVG line 1: element <g> outside the root <svg>"},
 		{`<svg><text>a</text>`, "SVG has no complete <svg> root element"},
 	} {
-		_, err := sanitizeSVG([]byte(c.in))
+		_, err := sanitizeSVG([]byte(c.in), "")
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: got error %v, want %s", c.in, err, c.want)
 		}
