@@ -183,7 +183,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 		case n < lastCount:
 			return l.Errorf(hgrmCol(l.Text(), f, 2), "TotalCount %d is below the previous row's %d", n, lastCount)
 		}
-		if k := len(r.Percentiles); k > 0 && (q*100 < r.Percentiles[k-1].Percentile || v < r.Percentiles[k-1].LatencyMS) {
+		if k := len(r.Percentiles); k > 0 && (q*100 < r.Percentiles[k-1].Percentile-1e-9 || v < r.Percentiles[k-1].LatencyMS) {
 			return l.Errorf(1, "rows out of order: percentile and value must not decrease")
 		}
 		if len(f) == 4 {
@@ -200,7 +200,11 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 			sawInf = true
 		}
 		lastCount = n
-		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: q * 100, LatencyMS: v, Count: model.Some(n)})
+		pct := q * 100
+		if !strings.ContainsAny(f[1], "eE") {
+			pct, _ = strconv.ParseFloat(strings.TrimSpace(f[1])+"e2", 64) // a decimal shift: 0.55 is 55, not 55.00000000000001
+		}
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: pct, LatencyMS: v, Count: model.Some(n)})
 	}
 	if err := l.Err(); err != nil {
 		return err
