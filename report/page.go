@@ -72,7 +72,7 @@ footer { margin-top: 3em; font-size: 0.9em; }
 // element ids s1, s1-t1, s1-p1, … in order. The same page gives the same
 // bytes.
 func WritePage(w io.Writer, p *Page) error {
-	var b bytes.Buffer
+	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
@@ -116,18 +116,16 @@ func WritePage(w io.Writer, p *Page) error {
 		b.WriteString("</section>\n")
 	}
 	if len(p.Notes) > 0 {
-		b.WriteString("<footer>\n<h2>Notes</h2>\n<ol class=\"notes\">\n")
-		for _, n := range p.Notes {
-			fmt.Fprintf(&b, "<li>%s</li>\n", html.EscapeString(n))
-		}
-		b.WriteString("</ol>\n</footer>\n")
+		b.WriteString("<footer>\n<h2>Notes</h2>\n")
+		writeHTMLNotes(&b, p.Notes)
+		b.WriteString("</footer>\n")
 	}
 	b.WriteString("</body>\n</html>\n")
-	_, err := w.Write(b.Bytes())
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeParagraphs(b *bytes.Buffer, ps []string) {
+func writeParagraphs(b *strings.Builder, ps []string) {
 	for _, s := range ps {
 		fmt.Fprintf(b, "<p>%s</p>\n", html.EscapeString(s))
 	}

@@ -457,15 +457,21 @@ func WriteHTMLTable(w io.Writer, d *Data, id string) error {
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody>\n</table>\n")
-	if len(d.Notes) > 0 {
-		b.WriteString("<ol class=\"notes\">\n")
-		for _, n := range d.Notes {
-			fmt.Fprintf(&b, "<li>%s</li>\n", html.EscapeString(n))
-		}
-		b.WriteString("</ol>\n")
-	}
+	writeHTMLNotes(&b, d.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeHTMLNotes writes footnotes as a numbered list, escaped.
+func writeHTMLNotes(b *strings.Builder, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	b.WriteString("<ol class=\"notes\">\n")
+	for _, n := range notes {
+		fmt.Fprintf(b, "<li>%s</li>\n", html.EscapeString(n))
+	}
+	b.WriteString("</ol>\n")
 }
 
 // writeSourcesCell writes the runs behind row ri as a <details> list.
