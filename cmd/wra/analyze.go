@@ -73,7 +73,9 @@ one-line note. The same store gives byte-identical files.`,
 }
 
 // storeQuerier runs the analysis's SQL on the store.
-type storeQuerier struct{ run func(ctx context.Context, q string, args ...any) (*report.Data, error) }
+type storeQuerier struct {
+	run func(ctx context.Context, q string, args ...any) (*report.Data, error)
+}
 
 func (s storeQuerier) Query(ctx context.Context, q string, args ...any) (*report.Data, error) {
 	return s.run(ctx, q, args...)
@@ -201,4 +203,3 @@ func writeReport(out string, res *analyze.Result) error {
 	}
 	return os.RemoveAll(old)
 }
-

@@ -130,7 +130,7 @@ func (a *analysis) rounds() (*Section, error) {
 			p99Med = stats.Median(p99)
 		}
 		if requests > 0 && float64(failed) > 0.01*float64(requests) {
-			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than 1%%)", r0.server, r0.connections, failed, requests))
+			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than 1%%)", serverName(r0.server), r0.connections, failed, requests))
 		}
 		d.Rows = append(d.Rows, []any{r0.server, connsText(r0.connections), num(r0.targetRPS), int64(sum.N), num(sum.Median),
 			num(sum.Min), num(sum.Max), num(p99Med), failed})
@@ -214,7 +214,7 @@ func (a *analysis) ranking() (*Section, error) {
 				n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission", r.tool))
 			}
 			if r.requests > 0 && float64(r.failed) > 0.01*float64(r.requests) {
-				n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", r.server, r.tool, r.failed, r.requests))
+				n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", serverName(r.server), r.tool, r.failed, r.requests))
 			}
 		}
 		d.Notes = n.list
@@ -247,4 +247,12 @@ func sortByRPS(order []int, rows []runRow) {
 			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
+}
+
+// serverName names a server in a footnote.
+func serverName(s string) string {
+	if s == "" {
+		return "(no server label)"
+	}
+	return s
 }

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// fixtureCorpus lays out a small corpus of real captures, with a manifest,
+// the way a benchmarker's folder looks.
+func fixtureCorpus(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "corpus")
+	copyTree(t, dir, map[string]string{
+		"records/records.csv":                "../../ingest/testdata/records/records.csv",
+		"records/memory_waiting.csv":         "../../ingest/testdata/records/memory_waiting.csv",
+		"calibration/calibration_before.csv": "../../ingest/testdata/calibration/calibration_before.csv",
+		"calibration/calibration_after.csv":  "../../ingest/testdata/calibration/calibration_after.csv",
+		"ab/nginx/static-c10.txt":            "../../ingest/testdata/ab/ab_plain_nginx_static_n5000_c10.txt",
+		"ab/go2/ping-c20.txt":                "../../ingest/testdata/ab/ab_keepalive_go2_ping_n10000_c20.txt",
+		"bombardier/go2/ping-c50.txt":        "../../ingest/testdata/bombardier/bombardier_default_go2_ping.txt",
+		"hey/go2/ping-c20.txt":               "../../ingest/testdata/hey/hey_go2_ping_n5000_c20.txt",
+		"wra.toml":                           "testdata/analyze/wra.toml",
+	})
+	return dir
+}
+
+// readTree returns every file below dir with its bytes.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestAnalyzeCorpus(t *testing.T) {
+	corpus := fixtureCorpus(t)
+	outA := filepath.Join(t.TempDir(), "a")
+	r := wra(t, filepath.Join(t.TempDir(), "a.duckdb"), "analyze", "--out", outA, corpus)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	golden(t, "analyze/stdout.table", r.stdout)
+	golden(t, "analyze/stderr", strings.ReplaceAll(r.stderr, outA, "OUT"))
+	files := readTree(t, outA)
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	golden(t, "analyze/files", strings.Join(names, "\n")+"\n")
+	golden(t, "analyze/report.md", string(files["report.md"]))
+	for _, n := range names {
+		if strings.HasPrefix(n, "tables/") {
+			golden(t, "analyze/"+n, string(files[n]))
+		}
+	}
+	for _, want := range []string{"index.html", "report.md", "plots/throughput.svg", "plots/throughput.png", "plots/memory.svg"} {
+		if len(files[want]) == 0 {
+			t.Errorf("%s missing or empty", want)
+		}
+	}
+	// The same data gives the same bytes, even through a fresh store and
+	// another output folder; no absolute path of the machine leaks.
+	outB := filepath.Join(t.TempDir(), "b")
+	r2 := wra(t, filepath.Join(t.TempDir(), "b.duckdb"), "--quiet", "analyze", "--out", outB, corpus)
+	if r2.code != 0 {
+		t.Fatalf("second run exit %d: %s", r2.code, r2.stderr)
+	}
+	if r2.stdout != r.stdout {
+		t.Error("stdout differs between two runs on the same data")
+	}
+	again := readTree(t, outB)
+	if len(again) != len(files) {
+		t.Errorf("second run wrote %d files, first %d", len(again), len(files))
+	}
+	for n, b := range files {
+		if !bytes.Equal(again[n], b) {
+			t.Errorf("%s differs between two runs on the same data", n)
+		}
+		if bytes.Contains(b, []byte(corpus)) || bytes.Contains(b, []byte(os.TempDir()+"/")) {
+			t.Errorf("%s holds a path of the machine", n)
+		}
+	}
+	// Every format prints the headline tables.
+	for _, f := range []string{"markdown", "csv", "json"} {
+		r := wra(t, filepath.Join(t.TempDir(), f+".duckdb"), "--quiet", "--format", f, "analyze", "--out", filepath.Join(t.TempDir(), f), corpus)
+		if r.code != 0 {
+			t.Fatalf("--format %s: exit %d: %s", f, r.code, r.stderr)
+		}
+		golden(t, "analyze/stdout."+f, r.stdout)
+	}
+}
+
+func TestAnalyzeOnlyAB(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "abonly")
+	copyTree(t, dir, map[string]string{
+		"nginx-static.txt": "../../ingest/testdata/ab/ab_plain_nginx_static_n5000_c10.txt",
+		"go2-ping.txt":     "../../ingest/testdata/ab/ab_keepalive_go2_ping_n10000_c20.txt",
+		"go1-err5pct.txt":  "../../ingest/testdata/ab/ab_non2xx_go1_err5pct_n4000_c8.txt",
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	r := wra(t, filepath.Join(t.TempDir(), "s.duckdb"), "analyze", "--out", out, dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	golden(t, "analyze_ab/stdout", r.stdout)
+	golden(t, "analyze_ab/stderr", strings.ReplaceAll(r.stderr, out, "OUT"))
+	if !strings.Contains(r.stdout, "ranked by requests/s") {
+		t.Error("no ranking table for a folder of ab reports")
+	}
+	for _, skipped := range []string{"skipped cpu per request at a fixed rate", "skipped held-rate ladders", "skipped calibration", "skipped throughput by rounds"} {
+		if !strings.Contains(r.stderr, skipped) {
+			t.Errorf("stderr lacks %q", skipped)
+		}
+	}
+}
