@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -28,6 +29,13 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	}
 	id := RunID(s.file.Source, run)
 	ex := s.conn.(driver.ExecerContext)
+	// The points of a run need no order in the table (ts orders them),
+	// and without it DuckDB inserts from its scanner threads without
+	// reordering: a quarter less CPU, and less memory.
+	if _, err := ex.ExecContext(s.ctx, `SET preserve_insertion_order = false`, nil); err != nil {
+		return nil, err
+	}
+	defer ex.ExecContext(context.Background(), `RESET preserve_insertion_order`, nil)
 	res, err := ex.ExecContext(s.ctx, q, []driver.NamedValue{{Ordinal: 1, Value: id}})
 	if err != nil {
 		return nil, err

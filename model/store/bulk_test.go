@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -102,9 +103,12 @@ func TestK6BulkMatchesGoReader(t *testing.T) {
 			if n != len(c.Samples[0]) || math.Abs(sum-goSum) > 1e-6 {
 				t.Errorf("samples: store %d (sum %v), Go reader %d (sum %v)", n, sum, len(c.Samples[0]), goSum)
 			}
-			// The same points in the same order, with the same tags,
-			// status and time (microseconds, as the column keeps them).
-			rows, err := s.DB().Query(`SELECT ts, metric, value, status, tags::VARCHAR FROM samples WHERE run_id = ? LIMIT 200`, id)
+			// The same points, with the same tags, status and time
+			// (microseconds, as the column keeps them). The store keeps
+			// no insertion order: both sides are sorted alike.
+			sortSamples(c.Samples[0])
+			rows, err := s.DB().Query(`SELECT ts, metric, value, status, tags::VARCHAR FROM samples WHERE run_id = ?
+				ORDER BY ts, metric, value, tags::VARCHAR LIMIT 500`, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,4 +194,19 @@ func TestK6BulkErrorNamesLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+func sortSamples(ps []model.Sample) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		switch {
+		case !a.TS.Equal(b.TS):
+			return a.TS.Before(b.TS)
+		case a.Metric != b.Metric:
+			return a.Metric < b.Metric
+		case a.Value != b.Value:
+			return a.Value < b.Value
+		}
+		return a.Tags < b.Tags
+	})
 }
