@@ -65,7 +65,7 @@ func Presets() []Price {
 		},
 		{
 			Provider:    "gcp-n2",
-			Name:        "Google Compute Engine N2 (OpenCost default)",
+			Name:        "Google Compute Engine N2, OpenCost's default",
 			Region:      "us-central1",
 			Arch:        "x86_64",
 			VCPUHourUSD: 0.031611,
