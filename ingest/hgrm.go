@@ -22,9 +22,11 @@ import (
 //     "#[Buckets = …, SubBuckets = …]".
 //   - Java (AbstractHistogram.outputPercentileDistribution and
 //     HistogramLogProcessor): the same header and footer; the last row has
-//     no 1/(1-Percentile) column. Its CSV form has a quoted header
-//     "Value","Percentile","TotalCount","1/(1-Percentile)" and a last
-//     1/(1-Percentile) of "Infinity", and no footer.
+//     no 1/(1-Percentile) column.
+//   - CSV (Java and C with useCsvFormat/CSV): a header
+//     "Value","Percentile","TotalCount","1/(1-Percentile)" (quoted by Java,
+//     not by C), rows of four fields, a last 1/(1-Percentile) of
+//     "Infinity" (Java) or "inf" (C), and no footer.
 //   - vegeta report -type=hdrplot: a "Value(ms) Percentile TotalCount
 //     1/(1-Percentile)" header and no footer (read as vegeta-hdrplot).
 //
@@ -46,7 +48,8 @@ func hgrmHeader(l string) string {
 		return "plain"
 	case len(f) == 4 && f[0] == "Value(ms)" && f[1] == "Percentile" && f[2] == "TotalCount" && f[3] == "1/(1-Percentile)":
 		return "vegeta"
-	case strings.TrimSpace(l) == `"Value","Percentile","TotalCount","1/(1-Percentile)"`:
+	case strings.TrimSpace(l) == `"Value","Percentile","TotalCount","1/(1-Percentile)"`, // Java
+		strings.TrimSpace(l) == `Value,Percentile,TotalCount,1/(1-Percentile)`: // C
 		return "csv"
 	}
 	return ""

@@ -19,6 +19,12 @@ func TestHgrmCaptures(t *testing.T) {
 		{file: d + "hdrhistogram_go_vegeta_go2_ping_ms.hgrm", format: "hdrhistogram", requests: 3000, ok2xx: null, non2xx: null, errors: null,
 			rps: nullWant, p50: 0.304, p99: nullWant, mean: 0.425, max: 18.127, spectrum: 61,
 			labels: map[string]string{"hdr_buckets": "16", "hdr_subbuckets": "2048"}},
+		// The C library's hdr_percentiles_print(h, out, 5, 1000.0, CLASSIC)
+		// and CSV of the same latencies.
+		{file: d + "hdrhistogram_c_vegeta_go2_ping_ms.hgrm", format: "hdrhistogram", requests: 3000, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 0.304, p99: nullWant, mean: 0.425, max: 18.127, spectrum: 61},
+		{file: d + "hdrhistogram_c_csv_vegeta_go2_ping_ms.hgrm", format: "hdrhistogram", requests: 3000, ok2xx: null, non2xx: null, errors: null,
+			rps: nullWant, p50: 0.304, p99: nullWant, mean: nullWant, max: 18.127, spectrum: 61},
 		// Java outputPercentileDistribution(out, 5, 1000.0) of the same latencies.
 		{file: d + "hdrhistogram_java_vegeta_go2_ping_ms.hgrm", format: "hdrhistogram", requests: 3000, ok2xx: null, non2xx: null, errors: null,
 			rps: nullWant, p50: 0.304, p99: nullWant, mean: 0.425, max: 18.127, spectrum: 61},
@@ -35,19 +41,21 @@ func TestHgrmCaptures(t *testing.T) {
 }
 
 // TestHgrmLayoutsAgree reads the distribution of the same 3000 latencies
-// as written by two independent implementations, hdrhistogram-go and the
-// Java HdrHistogram, in their plain and CSV layouts: every row must agree.
+// as written by three independent implementations, the C library,
+// hdrhistogram-go and the Java HdrHistogram, in their plain and CSV
+// layouts: every row must agree.
 func TestHgrmLayoutsAgree(t *testing.T) {
 	const d = "testdata/hdrhistogram/"
 	ref, _ := readFixture(t, d+"hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
-	for _, f := range []string{"hdrhistogram_go_vegeta_go2_ping_ms.hgrm", "hdrhistogram_java_csv_vegeta_go2_ping_ms.hgrm"} {
+	for _, f := range []string{"hdrhistogram_go_vegeta_go2_ping_ms.hgrm", "hdrhistogram_java_csv_vegeta_go2_ping_ms.hgrm",
+		"hdrhistogram_c_vegeta_go2_ping_ms.hgrm", "hdrhistogram_c_csv_vegeta_go2_ping_ms.hgrm"} {
 		r, _ := readFixture(t, d+f)
 		if len(r.Percentiles) != len(ref.Percentiles) {
 			t.Fatalf("%s: %d rows, Java has %d", f, len(r.Percentiles), len(ref.Percentiles))
 		}
 		for i, p := range r.Percentiles {
 			w := ref.Percentiles[i]
-			// Go prints the fraction with 6 decimals, Java with 12: 1e-4 in percent.
+			// C and Go print the fraction with 6 decimals, Java with 12: 1e-4 in percent.
 			if p.LatencyMS != w.LatencyMS || p.Count != w.Count || p.Percentile-w.Percentile > 1e-4 || w.Percentile-p.Percentile > 1e-4 {
 				t.Errorf("%s row %d: %+v, Java %+v", f, i, p, w)
 			}
