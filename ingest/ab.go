@@ -637,16 +637,21 @@ func readABGnuplot(in *Input, sink model.Sink) error {
 	var totals []int64
 	var first int64 = math.MaxInt64
 	var sum float64
+	var tags []byte
 	for l.Scan() {
 		t := l.Text()
 		if t == "" {
 			continue
 		}
-		f := strings.Split(t, "\t")
-		if len(f) != 6 {
-			return l.Errorf(1, "expected 6 tab-separated fields (starttime, seconds, ctime, dtime, ttime, wait), found %d", len(f))
+		if n := strings.Count(t, "\t"); n != 5 {
+			return l.Errorf(1, "expected 6 tab-separated fields (starttime, seconds, ctime, dtime, ttime, wait), found %d", n+1)
 		}
-		if strings.HasPrefix(t, "starttime\t") {
+		var f [6]string
+		rest := t
+		for i := range f {
+			f[i], rest, _ = strings.Cut(rest, "\t")
+		}
+		if f[0] == "starttime" {
 			return l.Errorf(1, "a second header: a file holds one run")
 		}
 		var v [5]int64
@@ -663,11 +668,18 @@ func readABGnuplot(in *Input, sink model.Sink) error {
 		first = min(first, secs)
 		totals = append(totals, ttime)
 		sum += float64(ttime)
+		tags = append(tags[:0], `{"ctime_ms":"`...)
+		tags = strconv.AppendInt(tags, ctime, 10)
+		tags = append(tags, `","dtime_ms":"`...)
+		tags = strconv.AppendInt(tags, dtime, 10)
+		tags = append(tags, `","wait_ms":"`...)
+		tags = strconv.AppendInt(tags, wait, 10)
+		tags = append(tags, `"}`...)
 		s := &model.Sample{
 			TS:     time.Unix(secs, 0).UTC(),
 			Metric: "http_req_duration",
 			Value:  float64(ttime),
-			Tags:   `{"ctime_ms":"` + strconv.FormatInt(ctime, 10) + `","dtime_ms":"` + strconv.FormatInt(dtime, 10) + `","wait_ms":"` + strconv.FormatInt(wait, 10) + `"}`,
+			Tags:   string(tags),
 		}
 		if err := sink.Sample(0, s); err != nil {
 			return err

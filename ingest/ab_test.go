@@ -466,3 +466,28 @@ func FuzzABGnuplotTSV(f *testing.F) {
 		fuzzReader(t, "ab-gnuplot-tsv", data)
 	})
 }
+
+// abCountSink counts what a reader stores and keeps only the runs, so that
+// a benchmark measures the reader, not the growth of a collector.
+type abCountSink struct {
+	model.Collector
+	samples int
+}
+
+func (c *abCountSink) Sample(int, *model.Sample) error { c.samples++; return nil }
+
+// BenchmarkABGnuplotTSV reads an ab -g file of 300,000 requests (the rows
+// of a real capture repeated).
+func BenchmarkABGnuplotTSV(b *testing.B) {
+	tsv := readTestdata(b, "testdata/ab/ab_gnuplot_go2_wait2_n3000_c30.tsv")
+	head, rows, _ := strings.Cut(tsv, "\n")
+	content := head + "\n" + strings.Repeat(rows, 100)
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		c := &abCountSink{}
+		err := formatByName(b, "ab-gnuplot-tsv").Read(&Input{Name: "b.tsv", R: strings.NewReader(content)}, c)
+		if err != nil || c.samples != 300000 || c.Runs[0].Requests.V != 300000 {
+			b.Fatal(err)
+		}
+	}
+}
