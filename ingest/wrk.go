@@ -968,6 +968,11 @@ func (p *wrkParser) finish() error {
 
 	switch p.tool {
 	case "wrk":
+		if isPrintedNaN(p.latency[3]) {
+			// Nothing recorded: the 0.00us of the --latency lines are no
+			// measurement either.
+			r.Percentiles = nil
+		}
 		for _, q := range r.Percentiles {
 			switch q.Percentile {
 			case 50:
@@ -979,7 +984,7 @@ func (p *wrkParser) finish() error {
 			}
 		}
 	case "wrk2":
-		if b := p.recorded; b != nil {
+		if b := p.recorded; b != nil && b.total > 0 {
 			// The footer prints the same histogram's mean, deviation and
 			// maximum as the Thread Stats line, with three decimals of ms.
 			r.LatencyMeanMS, r.LatencyStdevMS, r.LatencyMaxMS = model.Some(b.mean), model.Some(b.stdev), model.Some(b.max)
@@ -998,7 +1003,7 @@ func (p *wrkParser) finish() error {
 				p.setLabel("hdr_spectrum_unit", "us")
 			}
 		}
-		if b := p.uncorrected; b != nil {
+		if b := p.uncorrected; b != nil && b.total > 0 {
 			r.Percentiles = append(r.Percentiles, b.spectrum...)
 			p.setLabel("uncorrected_latency_mean_ms", fmtLabelNum(b.mean))
 			p.setLabel("uncorrected_latency_stdev_ms", fmtLabelNum(b.stdev))

@@ -243,6 +243,14 @@ func TestWrkCaptures(t *testing.T) {
 			mean: nullWant, stdev: nullWant, max: nullWant, p50: nullWant, p90: nullWant, p95: nullWant, p99: nullWant, p999: nullWant,
 			labels: map[string]string{"socket_timeout": "24", "latency_within_stdev_pct": "", "reported_latency_mean": "0.00us", "reported_transfer_per_s": "650.71B"},
 		},
+		{
+			// The same with --latency: its four lines print 0.00us too, and
+			// are dropped with the rest of the latency.
+			file: "wrk/wrk_latency_timeouts_go2_wait1500.txt", format: "wrk", threads: 1, conns: 8,
+			requests: 24, errors: 24, rps: 4.77, durS: 5.03, bytes: 3267, // 3.19*1024 = 3266.56
+			mean: nullWant, stdev: nullWant, max: nullWant, p50: nullWant, p90: nullWant, p95: nullWant, p99: nullWant, p999: nullWant,
+			labels: map[string]string{"socket_timeout": "24", "thread_rps_mean": "4.67"},
+		},
 	}
 	for _, w := range cases {
 		t.Run(filepath.Base(w.file), func(t *testing.T) {
