@@ -72,12 +72,18 @@ type Comparison struct {
 // exact p-value is 2 / C(n1+n2, n1) (0.1 for 3 against 3, 0.029 for 4
 // against 4).
 func Compare(base, vs []float64, alpha float64) Comparison {
+	return CompareAt(base, vs, alpha, DefaultConfidence)
+}
+
+// CompareAt is Compare with the medians' intervals at the given confidence
+// level (see SummarizeAt).
+func CompareAt(base, vs []float64, alpha, confidence float64) Comparison {
 	if !(alpha > 0 && alpha < 1) {
 		alpha = DefaultAlpha
 	}
 	c := Comparison{
-		Base:  Summarize(base),
-		Vs:    Summarize(vs),
+		Base:  SummarizeAt(base, confidence),
+		Vs:    SummarizeAt(vs, confidence),
 		Alpha: alpha,
 	}
 	for _, w := range c.Base.Warnings {
