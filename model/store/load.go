@@ -86,6 +86,9 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 			driver.NamedValue{Ordinal: 5, Value: s.opts.Now().UTC()}); err != nil {
 			return err
 		}
+		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
+			return err
+		}
 		if err := exec("COMMIT"); err != nil {
 			return err
 		}

@@ -6,8 +6,10 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -285,4 +287,28 @@ func (s *Store) IngestedHash(ctx context.Context, source string) (string, bool, 
 		return "", false, nil
 	}
 	return sha, err == nil, err
+}
+
+// Bump raises the store's generation, after a write that did not go
+// through Load (wra sql --write).
+func (s *Store) Bump(ctx context.Context) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE wra_generation SET generation = generation + 1`)
+	return err
+}
+
+// Fingerprint identifies the store's content as wra wrote it: the schema
+// version, the generation, and every ingested file with its hash. Two
+// stores with the same fingerprint give the same analysis.
+func (s *Store) Fingerprint(ctx context.Context) (string, error) {
+	var gen int64
+	if err := s.db.QueryRowContext(ctx, `SELECT generation FROM wra_generation`).Scan(&gen); err != nil {
+		return "", err
+	}
+	var files sql.NullString
+	if err := s.db.QueryRowContext(ctx, `SELECT string_agg(source || ' ' || source_sha256 || ' ' || format || ' ' || rows, '\n' ORDER BY source) FROM ingested_files`).Scan(&files); err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "schema %d\ngeneration %d\n%s", SchemaVersion(), gen, files.String)
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
