@@ -59,6 +59,9 @@ type bombardierCounts struct {
 // Errors block's total; non_2xx are the answered requests outside 2xx,
 // including any "others" that the Errors block does not account for.
 func (c *bombardierCounts) fill(r *model.Run) {
+	if c.c1xx+c.c2xx+c.c3xx+c.c4xx+c.c5xx+c.others == 0 {
+		return // the callers refuse a report of no request
+	}
 	var nerr int64
 	for _, n := range c.errors {
 		nerr += n
@@ -229,6 +232,9 @@ func readBombardierText(in *Input, sink model.Sink) error {
 		return Errorf(in.Name, l.Line()+1, 0, "bombardier report: a Latency Distribution without its Latency line")
 	}
 	c.fill(r)
+	if !r.Requests.Valid {
+		return Errorf(in.Name, r.Line, 0, "bombardier report counts no request")
+	}
 	d, ok := sinkLabel(sink, "duration_s")
 	if ok {
 		if v, err := strconv.ParseFloat(d, 64); err == nil && v > 0 {
@@ -428,6 +434,9 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 		}
 	}
 	c.fill(r)
+	if !r.Requests.Valid {
+		return Errorf(in.Name, line, 0, "bombardier JSON counts no request")
+	}
 	if t := *res.TimeTakenSeconds; t > 0 && !math.IsInf(t, 0) {
 		r.DurationS = model.Some(t)
 		r.RPS = model.Some(float64(r.Requests.V) / t)

@@ -200,6 +200,8 @@ func TestBombardierErrors(t *testing.T) {
 			`f.txt:14:14: bombardier HTTP codes: expected "2xx -" and a count, found "2xx - many"`},
 		{"bad latency unit", "bombardier", strings.Replace(text, "1.18ms", "1.18mq", 1),
 			`f.txt:8:14: Latency Distribution: expected a duration with its unit, found "1.18mq"`},
+		{"no request", "bombardier", strings.Replace(readTestdata(t, "testdata/bombardier/bombardier_refused_port.txt"), "others - 90303", "others - 0", 1),
+			"f.txt:1: bombardier report counts no request"},
 		{"json empty", "bombardier-json", "", "f.txt:1: truncated bombardier JSON: no JSON document"},
 		{"json cut", "bombardier-json", js[:len(js)/2],
 			"f.txt:4:292: truncated JSON: the document ends before it closes"},

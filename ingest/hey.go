@@ -254,6 +254,9 @@ func readHey(in *Input, sink model.Sink) error {
 	for _, n := range errCounts {
 		nerr += n
 	}
+	if n2xx+non2xx+nerr == 0 {
+		return Errorf(in.Name, r.Line, 0, "hey report counts no request: no status code and no error")
+	}
 	r.Requests = model.Some(n2xx + non2xx + nerr)
 	r.Responses2xx = model.Some(n2xx)
 	r.Non2xx = model.Some(non2xx)

@@ -95,6 +95,8 @@ func TestHeyErrors(t *testing.T) {
 			`f.txt:29:11: hey Latency distribution: expected "N secs", found "0.0014 msecs"`},
 		{"bad status", "hey", strings.Replace(text, "[200]\t5000 responses", "[200]\tmany responses", 1),
 			`f.txt:43:1: hey Status code distribution: expected "[code] N responses", found "[200]\tmany responses"`},
+		{"no request", "hey", firstLines(readTestdata(t, "testdata/hey/hey_refused_port.txt"), 22),
+			"f.txt:2: hey report counts no request: no status code and no error"},
 		{"csv refused port", "hey-csv", readTestdata(t, "testdata/hey/hey_csv_refused_port.csv"),
 			"f.txt:2: hey CSV has a header but no rows: hey writes only answered requests, so a run where every request failed leaves no numbers here"},
 		{"csv bad number", "hey-csv", strings.Replace(csvText, "0.0050,0.0028", "0.0050,fast", 1),

@@ -200,6 +200,9 @@ func readVegetaText(in *Input, sink model.Sink) error {
 	for _, n := range codes {
 		sum += n
 	}
+	if r.Requests.V == 0 {
+		return Errorf(in.Name, r.Line, 0, "vegeta report of no request")
+	}
 	if sum != r.Requests.V {
 		return Errorf(in.Name, r.Line, 0, "vegeta report: Status Codes add up to %d, Requests total is %d", sum, r.Requests.V)
 	}
@@ -344,6 +347,8 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		return missing("status_codes")
 	case v.Duration == nil:
 		return missing("duration")
+	case *v.Requests == 0:
+		return Errorf(in.Name, 1, 0, "vegeta JSON report of no request")
 	case *v.Requests < 0 || *v.Duration < 0:
 		return Errorf(in.Name, 1, 0, "vegeta JSON report: negative requests or duration")
 	}

@@ -155,6 +155,8 @@ func TestVegetaErrors(t *testing.T) {
 			`f.txt:3:109: vegeta Latencies 99: expected a duration with its unit, found "2.28 ms"`},
 		{"text counts disagree", "vegeta-text", strings.Replace(text, "500:82", "500:81", 1),
 			"f.txt:1: vegeta report: Status Codes add up to 1499, Requests total is 1500"},
+		{"text no request", "vegeta-text", strings.Replace(text, "1500, 300.35", "0, 300.35", 1), "f.txt:1: vegeta report of no request"},
+		{"json no request", "vegeta-json", strings.Replace(js, `"requests":3000`, `"requests":0`, 1), "f.txt:1: vegeta JSON report of no request"},
 		{"text hey report", "vegeta-text", readTestdata(t, "testdata/hey/hey_go2_ping_n5000_c20.txt"),
 			`f.txt:2:1: vegeta report: expected "Name [keys] values", found "Summary:"`},
 		{"json cut", "vegeta-json", js[:100], "f.txt:1:101: truncated JSON: the document ends before it closes"},
