@@ -468,15 +468,10 @@ func scanK6CSV(in *Input, emit func(*model.Sample) error) error {
 		buf.Reset()
 		buf.WriteByte('{')
 		n := 0
-		seen := map[string]bool{}
 		add := func(k, v string) error {
 			if v == "" {
 				return nil
 			}
-			if seen[k] {
-				return Errorf(in.Name, line, 0, "tag %q twice", k)
-			}
-			seen[k] = true
 			if n > 0 {
 				buf.WriteByte(',')
 			}

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
 )
 
@@ -61,25 +62,19 @@ func TestBulkBenchChild(t *testing.T) {
 		}
 		fmt.Printf("rows %d\n", res.Rows())
 	case "duckdb-json", "duckdb-json-gz", "duckdb-csv":
-		var q string
-		switch mode {
-		case "duckdb-csv":
-			q = `INSERT INTO samples SELECT 'x', make_timestamp("timestamp" * 1000000), metric_name, metric_value, TRY_CAST(status AS INTEGER),
-				to_json(map_from_entries(list_filter([{'k': 'expected_response', 'v': expected_response}, {'k': 'method', 'v': method}, {'k': 'name', 'v': name},
-				{'k': 'proto', 'v': proto}, {'k': 'scenario', 'v': scenario}, {'k': 'status', 'v': status}, {'k': 'url', 'v': url}], x -> x.v <> '')))
-				FROM read_csv('` + file + `', header = true, auto_detect = false, columns = {'metric_name': 'VARCHAR', 'timestamp': 'BIGINT', 'metric_value': 'DOUBLE',
-				'check': 'VARCHAR', 'error': 'VARCHAR', 'error_code': 'VARCHAR', 'expected_response': 'VARCHAR', 'group': 'VARCHAR', 'method': 'VARCHAR',
-				'name': 'VARCHAR', 'proto': 'VARCHAR', 'scenario': 'VARCHAR', 'service': 'VARCHAR', 'status': 'VARCHAR', 'subproto': 'VARCHAR',
-				'tls_version': 'VARCHAR', 'url': 'VARCHAR', 'extra_tags': 'VARCHAR', 'metadata': 'VARCHAR'})`
-		default:
-			comp := "uncompressed"
-			if mode == "duckdb-json-gz" {
-				comp = "gzip"
-			}
-			q = `INSERT INTO samples SELECT 'x', data.time, metric, data.value, TRY_CAST(json_extract_string(data.tags, 'status') AS INTEGER), data.tags
-				FROM read_json('` + file + `', format = 'newline_delimited', compression = '` + comp + `',
-				columns = {type: 'VARCHAR', metric: 'VARCHAR', data: 'STRUCT("time" TIMESTAMP, value DOUBLE, tags JSON)'}) WHERE type = 'Point'`
+		// The same INSERT ... SELECT ... FROM read_json/read_csv that
+		// wra runs, as DuckDB runs it by default: no hashing, detection
+		// or summary around it, and DuckDB's default settings.
+		in := &model.BulkInput{Path: file, Format: "k6-ndjson", Gzip: mode == "duckdb-json-gz"}
+		if mode == "duckdb-csv" {
+			in.Format, in.TimeFormat = "k6-csv", "s"
+			in.Columns = strings.Split("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata", ",")
 		}
+		q, err := store.BulkInsertSQL(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q = strings.Replace(q, "SELECT ?,", "SELECT 'x',", 1)
 		tx, err := s.DB().BeginTx(ctx, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,5 @@
+package store
+
+// BulkInsertSQL is the statement BulkSamples runs, for the benchmark's
+// DuckDB anchor.
+var BulkInsertSQL = bulkInsertSQL
