@@ -95,6 +95,21 @@ var abCaptures = []abWant{
 		},
 	},
 	{
+		// ab -r posting 32 MiB bodies to a server that resets one request
+		// in 5 as soon as it has read the headers: "Send request failed!"
+		// twice among the progress dots; Failed requests: 20 (Connect: 0,
+		// Receive: 6, Length: 8, Exceptions: 6); Write errors: 2; HTML
+		// transferred: 352 bytes = 32 answers of 11 bytes, so the 6 + 2
+		// failures are the 8 of the 40 complete requests without an answer.
+		file: "ab_r_post_reset_upload_n40_c2.txt", conns: 2, requests: 40, errors: 8, ok2xx: 32,
+		rps: 4.82, durS: 8.301, bytes: 3808, mean: 415.029, stdev: 246.9, max: 903,
+		p50: 369, p90: 718, p95: 804, p99: 903,
+		labels: map[string]string{
+			"ab_failed": "20", "ab_failed_receive": "6", "ab_failed_length": "8",
+			"ab_failed_exceptions": "6", "ab_write_errors": "2", "ab_body_sent_bytes": "1129863032",
+		},
+	},
+	{
 		// POST -p: Total body sent: 402000; 1763.13 kb/s sent, 3043.81 kb/s total
 		file: "ab_post_go2_echo.txt", conns: 10, requests: 2000, ok2xx: 2000,
 		rps: 8982.30, durS: 0.223, bytes: 292000, mean: 1.113, stdev: 0.5, max: 4,
