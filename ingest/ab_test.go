@@ -474,7 +474,15 @@ func FuzzABPercentilesCSV(f *testing.F) {
 }
 
 func FuzzABGnuplotTSV(f *testing.F) {
-	addFuzzSeeds(f, "testdata/ab/ab_gnuplot_nginx_static.tsv", "testdata/ab/*.csv")
+	// Real files cut to a few dozen rows: whole files of thousands of rows
+	// would make each execution slow.
+	for _, p := range []string{"testdata/ab/ab_gnuplot_nginx_static.tsv", "testdata/ab/ab_gnuplot_go2_wait2_n3000_c30.tsv"} {
+		tsv := readTestdata(f, p)
+		f.Add([]byte(firstLines(tsv, 40)))
+		f.Add([]byte(firstLines(tsv, 3)))
+		f.Add([]byte(firstLines(tsv, 40)[:len(firstLines(tsv, 40))-7]))
+	}
+	addFuzzSeeds(f, "testdata/ab/*.csv")
 	f.Add([]byte(abGnuplotHead + "\nSun Nov 29 18:50:55 2026\t1795978255\t0\t0\t0\t0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		formatByName(t, "ab-gnuplot-tsv").Detect(data)
