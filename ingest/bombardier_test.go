@@ -213,14 +213,18 @@ func TestBombardierErrors(t *testing.T) {
 	})
 }
 
+// fuzzFormats runs the detection and the reader of each named format on a
+// fuzzed input.
+func fuzzFormats(t *testing.T, data []byte, names ...string) {
+	for _, name := range names {
+		formatByName(t, name).Detect(data)
+		fuzzReader(t, name, data)
+	}
+}
+
 func FuzzBombardier(f *testing.F) {
 	addFuzzSeeds(f, "testdata/bombardier/*", "testdata/hey/hey_go2*.txt", "testdata/wrk/wrk_plain*.txt")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"bombardier", "bombardier-json"} {
-			formatByName(t, name).Detect(data)
-			fuzzReader(t, name, data)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "bombardier", "bombardier-json") })
 }
 
 // TestLoadToolDetection checks that each of these formats claims its own

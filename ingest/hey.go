@@ -183,6 +183,9 @@ func readHey(in *Input, sink model.Sink) error {
 				}
 				r.BytesRead = model.Some(b)
 			case "Size/request":
+			case "Note":
+				// "Note:  Distributions are for first 1000000 results."
+				runLabel(r, "distribution_note", strings.TrimSpace(val))
 			default:
 				return l.Errorf(1, "hey Summary: unexpected line %q", clipLine(tt))
 			}

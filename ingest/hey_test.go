@@ -111,10 +111,5 @@ func TestHeyErrors(t *testing.T) {
 func FuzzHey(f *testing.F) {
 	addFuzzSeeds(f, "testdata/hey/*.txt", "testdata/hey/hey_csv_err10pct.csv", "testdata/hey/hey_csv_refused_port.csv",
 		"testdata/bombardier/bombardier_refused_port.txt", "testdata/ab/ab_plain*.txt")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"hey", "hey-csv"} {
-			formatByName(t, name).Detect(data)
-			fuzzReader(t, name, data)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "hey", "hey-csv") })
 }

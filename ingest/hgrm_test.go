@@ -123,10 +123,5 @@ func TestHgrmErrors(t *testing.T) {
 
 func FuzzHgrm(f *testing.F) {
 	addFuzzSeeds(f, "testdata/hdrhistogram/*", "testdata/vegeta/vegeta_hdrplot_go1*", "testdata/wrk2/wrk2_short*")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"hdrhistogram", "vegeta-hdrplot"} {
-			formatByName(t, name).Detect(data)
-			fuzzReader(t, name, data)
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "hdrhistogram", "vegeta-hdrplot") })
 }

@@ -188,10 +188,7 @@ func FuzzVegeta(f *testing.F) {
 		f.Add([]byte(firstLines(readTestdata(f, p), 20)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"vegeta-text", "vegeta-json", "vegeta-hist", "vegeta-hdrplot",
-			"vegeta-results-csv", "vegeta-results-json", "vegeta-results-gob"} {
-			formatByName(t, name).Detect(data)
-			fuzzReader(t, name, data)
-		}
+		fuzzFormats(t, data, "vegeta-text", "vegeta-json", "vegeta-hist", "vegeta-hdrplot",
+			"vegeta-results-csv", "vegeta-results-json", "vegeta-results-gob")
 	})
 }
