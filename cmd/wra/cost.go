@@ -50,7 +50,7 @@ func (o *costOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.Float64Var(&o.rps, "rps", 1000, "the request rate to price, requests per second")
 	f.DurationVar(&o.wait, "wait", 0, "how long each request waits in the server without using CPU, e.g. 50ms (requests in flight = rps × (wait + latency))")
-	f.DurationVar(&o.latency, "latency", 0, "the rest of each request's time in the server, e.g. 2ms")
+	f.DurationVar(&o.latency, "latency", 0, "the rest of each request's time in the server, e.g. 2ms (from the store: the median p50 of the runs)")
 	f.Float64Var(&o.util, "util", 0.6, "target CPU utilisation in (0, 1]: vCPUs = CPU per request × rps / util")
 	f.StringVar(&o.provider, "provider", "", "price preset or price-book key (see --list-providers; default "+cost.DefaultProvider+")")
 	f.StringVar(&o.server, "server", "", "only this server (from the store); the stack's name with --cpu-ms (default \"stack\")")
@@ -61,7 +61,7 @@ func (o *costOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.memGiB, "mem-gib", 0, "the stack's memory in GiB (2^30 bytes), fixed, with --cpu-ms")
 	f.Float64Var(&o.memSlope, "mem-slope-gib-per-1000", 0, "the stack's memory growth in GiB per 1000 requests in flight, with --cpu-ms")
 	f.Float64Var(&o.memBase, "mem-base-gib", 0, "the stack's memory in GiB with no request in flight, with --mem-slope-gib-per-1000")
-	f.Float64Var(&o.dbMemGiB, "db-mem-gib", 0, "the database's memory in GiB, fixed")
+	f.Float64Var(&o.dbMemGiB, "db-mem-gib", 0, "the database's memory in GiB, fixed (from the store: for every stack with a database)")
 	f.Float64Var(&o.vcpuHour, "vcpu-hour", 0, "US dollars per vCPU-hour, overriding the provider's")
 	f.Float64Var(&o.gibHour, "gib-hour", 0, "US dollars per GiB-hour (GiB = 2^30 bytes), overriding the provider's")
 	f.StringVar(&o.prices, "prices", "", "a TOML price book of your own: [provider.KEY] tables (see the README)")
@@ -88,8 +88,11 @@ The database's CPU is priced at the same vCPU price; its memory
 not a bill: capacity is bought in fractions, the load is steady, and
 network, storage, request fees, free tiers and discounts are left out.
 
-Without --cpu-ms the stacks come from the store: per server, database and
-test, the median CPU per request of its passes and its memory slope.
+Without --cpu-ms the stacks come from the store, as in wra analyze's cost
+table: per server, database and test, the median CPU per 2xx response of
+its runs at its highest target rate (or at full speed when it has no
+fixed-rate run), the median p50 latency of those runs (unless --latency),
+and the memory fitted to its memory series (else its highest working set).
 Prices come from a preset (--provider, see --list-providers), your own
 TOML price book (--prices), or --vcpu-hour and --gib-hour.`,
 		Example: `  wra cost --rps 1000 --cpu-ms 0.4 --mem-gib 0.5 --util 0.6 --vcpu-hour 0.04048 --gib-hour 0.004445
@@ -109,11 +112,17 @@ TOML price book (--prices), or --vcpu-hour and --gib-hour.`,
 
 // costFlags maps the model's input names to the flags that set them.
 var costFlags = map[string]string{
-	"rps":              "--rps",
-	"utilisation":      "--util",
-	"wait":             "--wait",
-	"latency":          "--latency",
-	"budget ($/month)": "--budget",
+	"rps":                                   "--rps",
+	"utilisation":                           "--util",
+	"wait":                                  "--wait",
+	"latency":                               "--latency",
+	"budget ($/month)":                      "--budget",
+	"CPU per request (s)":                   "--cpu-ms",
+	"database CPU per request (s)":          "--db-cpu-ms",
+	"memory (GiB)":                          "--mem-gib",
+	"memory base (GiB)":                     "--mem-base-gib",
+	"memory slope (GiB per 1000 in flight)": "--mem-slope-gib-per-1000",
+	"database memory (GiB)":                 "--db-mem-gib",
 }
 
 func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
@@ -174,6 +183,9 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		}
 		notes = n
 		for _, s := range stacks {
+			if hasDatabase(s) {
+				s.DBMemoryGiB = o.dbMemGiB
+			}
 			sw := w
 			if l, ok := latency[stackName(s)]; ok {
 				sw.Latency = l
@@ -324,29 +336,9 @@ func (o *costOptions) commandLineStack() (cost.Stack, []string, error) {
 		if errors.As(err, &nc) {
 			return s, nil, usagef("--cpu-ms must be > 0: the stack's CPU milliseconds per request")
 		}
-		return s, nil, usagef("%s", stackFlagError(err))
+		return s, nil, inputError(err)
 	}
 	return s, notes, nil
-}
-
-// stackFlagError names the flag behind an invalid command-line stack.
-func stackFlagError(err error) string {
-	var ie *cost.InputError
-	if !errors.As(err, &ie) {
-		return err.Error()
-	}
-	flags := map[string]string{
-		"CPU per request (s)":                   "--cpu-ms",
-		"database CPU per request (s)":          "--db-cpu-ms",
-		"memory (GiB)":                          "--mem-gib",
-		"memory base (GiB)":                     "--mem-base-gib",
-		"memory slope (GiB per 1000 in flight)": "--mem-slope-gib-per-1000",
-		"database memory (GiB)":                 "--db-mem-gib",
-	}
-	if f, ok := flags[ie.Field]; ok {
-		return fmt.Sprintf("%s: %v", f, err)
-	}
-	return err.Error()
 }
 
 // inputError turns a model error into one naming the flag where a flag

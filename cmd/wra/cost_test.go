@@ -149,6 +149,23 @@ func TestCostFromStore(t *testing.T) {
 		}
 	}
 
+	// --db-mem-gib adds a fixed database memory to the stacks with a database:
+	// 2 GiB × 0.004445 × 2^30/10^9 × 730 on top of the database's CPU.
+	r = wra(t, db, "cost", "--rps", "1000", "--wait", "20ms", "--server", "go-gmp1", "--db-mem-gib", "2", "--format", "csv", "--quiet")
+	for i, rec := range csvRecords(t, r.stdout)[1:] {
+		row := csvRow(csvRecords(t, r.stdout), i+1)
+		if row["test"] != "db" {
+			if row["db_gib"] != "" {
+				t.Errorf("%v: a stack without a database got database memory", rec)
+			}
+			continue
+		}
+		got, _ := strconv.ParseFloat(row["db_usd_month"], 64)
+		if want := 3.9942314809312083 + 2*0.004445*1.073741824*730; math.Abs(got-want) > 1e-12 || row["db_gib"] != "2" {
+			t.Errorf("database with 2 GiB: %v, want db_usd_month %v", row, want)
+		}
+	}
+
 	// The price book is recorded in the store.
 	r = wra(t, db, "sql", "--format", "csv", "SELECT provider, vcpu_hour_usd, gib_hour_usd, strftime(as_of, '%Y-%m-%d') AS as_of FROM prices ORDER BY provider")
 	golden(t, "cost/store_prices.csv", r.stdout)
@@ -254,6 +271,9 @@ func TestCostErrors(t *testing.T) {
 		{[]string{"cost", "--cpu-ms", "-1"}, exitUsage, "wra: --cpu-ms: CPU per request (s) -0.001 must be a finite number > 0\n"},
 		{[]string{"cost", "--mem-gib", "1"}, exitUsage, "--mem-gib needs --cpu-ms"},
 		{append(cli, "--mem-slope-gib-per-1000", "0.1"), exitUsage, "give --mem-gib (fixed) or --mem-slope-gib-per-1000 with --mem-base-gib, not both"},
+		{append(cli, "--db-mem-gib", "-1"), exitUsage, "wra: --db-mem-gib: database memory (GiB) -1 must be a finite number >= 0\n"},
+		{append(cli, "--mem-slope-gib-per-1000", "-0.1"), exitUsage, "give --mem-gib (fixed) or"},
+		{[]string{"cost", "--cpu-ms", "1", "--mem-slope-gib-per-1000", "-0.1"}, exitUsage, "wra: --mem-slope-gib-per-1000: memory slope (GiB per 1000 in flight) -0.1 must be a finite number >= 0\n"},
 		{append(cli, "--vcpu-hour", "-1"), exitUsage, "wra: price: vcpu_hour_usd must be a finite number >= 0, got -1\n"},
 		{append(cli, "--sweep", "rps=10..1"), exitUsage, `wra: --sweep: sweep "rps=10..1": end 1 is below start 10`},
 		{append(cli, "--plot", "x.svg"), exitUsage, "--plot draws a sweep"},
