@@ -22,6 +22,9 @@ const (
 	// WarnStepOrder: ladder steps were not in increasing target order or
 	// were missing.
 	WarnStepOrder
+	// WarnLowerBound: the value is only a lower bound, e.g. a ladder that
+	// still held at its top step.
+	WarnLowerBound
 )
 
 // A Warning is a caveat attached to a statistic, meant to be printed as a

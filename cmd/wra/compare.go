@@ -182,6 +182,8 @@ type compareRun struct {
 	id, side string
 	key      []any // values of sides.keys, nil for NULL
 	values   map[string]float64
+	// stillHolding: the run's ladder held at its top step
+	stillHolding bool
 }
 
 func runCompare(ctx context.Context, e *env, g *globals, o *compareOptions, args []string) error {
@@ -391,6 +393,7 @@ FROM ladder_steps WHERE target_rps IS NOT NULL ORDER BY run, target_rps`)
 		results[run] = res
 		steps[run] = res.Steps
 		byID[run].values["highest_held_rps"] = res.HighestHeldRPS
+		byID[run].stillHolding = res.StillHolding
 	}
 	return results, steps, nil
 }
@@ -413,6 +416,9 @@ func compareTable(s *compareSides, runs []*compareRun, metrics []string, o *comp
 	type group struct {
 		key      []any
 		base, vs []float64
+		// still holding: a side's ladder held at its top step, so its
+		// highest_held_rps is a lower bound
+		baseHolding, vsHolding bool
 	}
 	var rows []compareRow
 	for _, m := range metrics {
@@ -432,8 +438,10 @@ func compareTable(s *compareSides, runs []*compareRun, metrics []string, o *comp
 			}
 			if r.side == "base" {
 				gr.base = append(gr.base, v)
+				gr.baseHolding = gr.baseHolding || (m == "highest_held_rps" && r.stillHolding)
 			} else {
 				gr.vs = append(gr.vs, v)
+				gr.vsHolding = gr.vsHolding || (m == "highest_held_rps" && r.stillHolding)
 			}
 		}
 		slices.SortFunc(order, func(a, b string) int { return compareKeysOrder(groups[a].key, groups[b].key) })
@@ -443,6 +451,13 @@ func compareTable(s *compareSides, runs []*compareRun, metrics []string, o *comp
 				continue // nothing to compare with
 			}
 			c := stats.CompareAt(gr.base, gr.vs, o.alpha, o.confidence)
+			const holding = "a ladder still held at its top step: its highest held rps is a lower bound"
+			if gr.baseHolding {
+				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "base: " + holding})
+			}
+			if gr.vsHolding {
+				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "vs: " + holding})
+			}
 			rows = append(rows, compareRow{metric: m, key: gr.key, cmp: c})
 		}
 	}

@@ -250,6 +250,12 @@ func TestCompareLadders(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, "highest step held 12000+ rps") {
 		t.Errorf("--p95 60: exit %d, %s", r.code, r.stderr)
 	}
+	// and the metric table says that 12000 is a lower bound.
+	r = wra(t, db, "compare", "--format", "table", "--metric", "highest_held_rps", "--p95", "60", "before", "after")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	golden(t, "compare/ladder_holding.table", r.stdout)
 }
 
 func TestCompareUsage(t *testing.T) {
