@@ -3,6 +3,9 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,4 +255,38 @@ func TestPageRefusesBadPlot(t *testing.T) {
 	if want := `page section "s": plot 1 ("c"): SVG line 1: element <script> is not allowed in a plot`; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, fmt.Sprint(want))
 	}
+}
+
+// FuzzSanitizeSVG: whatever the input, sanitizeSVG does not panic, and
+// what it accepts holds no script or event attribute and comes out the
+// same when sanitised again.
+func FuzzSanitizeSVG(f *testing.F) {
+	for _, name := range []string{"cost.svg", "ladder.svg"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Add([]byte(`<svg><script>alert(1)</script></svg>`))
+	f.Add([]byte(`<svg onload="alert(1)"><text>&lt;script&gt;</text></svg>`))
+	f.Add([]byte(`<svg><text><![CDATA[</text><script>alert(1)</script>]]></text></svg>`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := sanitizeSVG(in, "")
+		if err != nil {
+			return
+		}
+		low := strings.ToLower(string(out))
+		if strings.Contains(low, "<script") || strings.Contains(low, " on") && regexp.MustCompile(`\son[a-z]*=`).MatchString(low) {
+			t.Fatalf("accepted output has a script or an event attribute: %q", out)
+		}
+		again, err := sanitizeSVG(out, "")
+		if err != nil {
+			t.Fatalf("output does not sanitise again: %v\n%q", err, out)
+		}
+		if !bytes.Equal(again, out) {
+			t.Fatalf("sanitising twice changes the output:\n%q\n%q", out, again)
+		}
+	})
 }
