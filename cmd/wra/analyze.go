@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,23 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		}
 		failed = res.Count(ingest.Failed)
 	}
+	key, err := analysisKey(ctx, st, o)
+	if err != nil {
+		return err
+	}
+	if cached, ok := readCache(o.out, key, format); ok {
+		if _, err := io.WriteString(e.stdout, cached.stdout); err != nil {
+			return err
+		}
+		if !g.quiet {
+			io.WriteString(e.stderr, cached.notes)
+			fmt.Fprintf(e.stderr, "wra: report in %s is up to date\n", filepath.Join(o.out, "index.html"))
+		}
+		if failed > 0 {
+			return silentError{exitPartial}
+		}
+		return nil
+	}
 	opts := analyze.DefaultOptions()
 	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
@@ -133,10 +151,10 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if err != nil {
 		return err
 	}
-	if err := writeReport(o.out, res); err != nil {
+	if err := writeReport(o.out, res, key); err != nil {
 		return err
 	}
-	if err := printAnalysis(e, res, format); err != nil {
+	if err := printAnalysis(e.stdout, e.stderr, res, format); err != nil {
 		return err
 	}
 	if !g.quiet {
@@ -150,21 +168,21 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 
 // printAnalysis prints every table on stdout and a note per skipped
 // section on stderr.
-func printAnalysis(e *env, res *analyze.Result, format report.Format) error {
+func printAnalysis(stdout, stderr io.Writer, res *analyze.Result, format report.Format) error {
 	first := true
 	for _, sec := range res.Sections {
 		if sec.Skipped != "" {
-			fmt.Fprintf(e.stderr, "wra: skipped %s: %s\n", strings.ToLower(sec.Title), sec.Skipped)
+			fmt.Fprintf(stderr, "wra: skipped %s: %s\n", strings.ToLower(sec.Title), sec.Skipped)
 			continue
 		}
 		for _, t := range sec.Tables {
 			if !first {
-				if _, err := fmt.Fprintln(e.stdout); err != nil {
+				if _, err := fmt.Fprintln(stdout); err != nil {
 					return err
 				}
 			}
 			first = false
-			if err := report.Write(e.stdout, t, format); err != nil {
+			if err := report.Write(stdout, t, format); err != nil {
 				return err
 			}
 		}
@@ -175,7 +193,7 @@ func printAnalysis(e *env, res *analyze.Result, format report.Format) error {
 // writeReport writes the report folder: into a fresh folder beside it,
 // which then replaces the old one, so that a failure leaves the previous
 // report whole.
-func writeReport(out string, res *analyze.Result) error {
+func writeReport(out string, res *analyze.Result, key string) error {
 	parent := filepath.Dir(filepath.Clean(out))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -186,6 +204,9 @@ func writeReport(out string, res *analyze.Result) error {
 	}
 	defer os.RemoveAll(tmp)
 	if err := analyze.WriteFiles(tmp, res); err != nil {
+		return err
+	}
+	if err := writeCache(tmp, key, res); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {

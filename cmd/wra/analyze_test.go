@@ -97,6 +97,21 @@ func TestAnalyzeCorpus(t *testing.T) {
 			t.Errorf("%s holds a path of the machine", n)
 		}
 	}
+	// Nothing changed: the cached tables are printed, the folder is kept.
+	dbB := filepath.Join(t.TempDir(), "b.duckdb")
+	wra(t, dbB, "--quiet", "analyze", "--out", outB, corpus)
+	r3 := wra(t, dbB, "analyze", "--out", outB, corpus)
+	if r3.code != 0 || r3.stdout != r.stdout || !strings.Contains(r3.stderr, "is up to date") {
+		t.Errorf("unchanged rerun: exit %d, same stdout %v, stderr %q", r3.code, r3.stdout == r.stdout, r3.stderr)
+	}
+	// A write through wra sql --write makes the cache stale.
+	if w := wra(t, dbB, "sql", "--write", "UPDATE runs SET server = 'renamed' WHERE tool = 'ab'"); w.code != 0 {
+		t.Fatal(w.stderr)
+	}
+	r4 := wra(t, dbB, "analyze", "--out", outB, corpus)
+	if strings.Contains(r4.stderr, "is up to date") || !strings.Contains(r4.stdout, "renamed") {
+		t.Errorf("after a write the analysis must be made again: %q", r4.stderr)
+	}
 	// Every format prints the headline tables.
 	for _, f := range []string{"markdown", "csv", "json"} {
 		r := wra(t, filepath.Join(t.TempDir(), f+".duckdb"), "--quiet", "--format", f, "analyze", "--out", filepath.Join(t.TempDir(), f), corpus)

@@ -86,6 +86,12 @@ func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []strin
 	if err != nil {
 		return fmt.Errorf("%v\nquery: %s", err, strings.TrimSpace(query))
 	}
+	if o.write {
+		// The store may have changed: cached analyses must not be re-used.
+		if err := st.Bump(ctx); err != nil {
+			return err
+		}
+	}
 	return report.Write(e.stdout, d, format)
 }
 

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/analyze"
+)
+
+// The analysis cache: wra analyze keeps, in its output folder, the key of
+// what it was made from and its printed tables in every format. A later
+// run whose key is the same (the same store content as wra wrote it, the
+// same options, the same wra binary) prints them and leaves the folder as
+// it is.
+const (
+	cacheKeyFile = ".wra-analysis-key"
+	cacheNotes   = ".wra-analysis-notes"
+)
+
+func cacheStdoutFile(f report.Format) string { return ".wra-analysis-stdout." + string(f) }
+
+// analysisKey identifies an analysis: the store's fingerprint, the
+// options, and this program (its size and modification time, which change
+// with every build).
+func analysisKey(ctx context.Context, st *store.Store, o *analyzeOptions) (string, error) {
+	fp, err := st.Fingerprint(ctx)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "store %s\n", fp)
+	fmt.Fprintf(h, "options p95=%v max-errors=%v drift=%v rps=%v wait=%v util=%v provider=%s test=%s\n",
+		o.p95, o.maxErrors, o.drift, o.rps, o.wait, o.util, o.provider, o.test)
+	if exe, err := os.Executable(); err == nil {
+		if info, err := os.Stat(exe); err == nil {
+			fmt.Fprintf(h, "program %d %d\n", info.Size(), info.ModTime().UnixNano())
+		}
+	} else {
+		return "", nil // no way to know the program: never cache
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+type cached struct{ stdout, notes string }
+
+// readCache returns the cached output of an analysis with this key.
+func readCache(out, key string, f report.Format) (cached, bool) {
+	if key == "" {
+		return cached{}, false
+	}
+	k, err := os.ReadFile(filepath.Join(out, cacheKeyFile))
+	if err != nil || strings.TrimSpace(string(k)) != key {
+		return cached{}, false
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		return cached{}, false
+	}
+	stdout, err := os.ReadFile(filepath.Join(out, cacheStdoutFile(f)))
+	if err != nil {
+		return cached{}, false
+	}
+	notes, err := os.ReadFile(filepath.Join(out, cacheNotes))
+	if err != nil {
+		return cached{}, false
+	}
+	return cached{string(stdout), string(notes)}, true
+}
+
+// writeCache writes the key and the printed output in every format.
+func writeCache(dir, key string, res *analyze.Result) error {
+	if key == "" {
+		return nil
+	}
+	var notes bytes.Buffer
+	for _, f := range report.Formats {
+		var b bytes.Buffer
+		notes.Reset()
+		if err := printAnalysis(&b, &notes, res, f); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, cacheStdoutFile(f)), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, cacheNotes), notes.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, cacheKeyFile), []byte(key+"\n"), 0o644)
+}
