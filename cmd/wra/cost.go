@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -233,7 +234,7 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		es = append(es, est)
 	}
 	slices.SortStableFunc(es, func(a, b cost.Estimate) int {
-		if c := cmpFloat(a.TotalUSDMonth, b.TotalUSDMonth); c != 0 {
+		if c := cmp.Compare(a.TotalUSDMonth, b.TotalUSDMonth); c != 0 {
 			return c
 		}
 		return strings.Compare(stackName(a.Stack), stackName(b.Stack))
@@ -248,16 +249,6 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 type costJob struct {
 	s cost.Stack
 	w cost.Workload
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // book is the presets plus the --prices file.
@@ -491,7 +482,7 @@ func budgetTable(jobs []costJob, p cost.Price, budget float64) (*report.Data, er
 		rows = append(rows, row{s, j.w, r})
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {
-		if c := cmpFloat(b.r.RPS, a.r.RPS); c != 0 {
+		if c := cmp.Compare(b.r.RPS, a.r.RPS); c != 0 {
 			return c
 		}
 		return strings.Compare(stackName(a.s), stackName(b.s))
