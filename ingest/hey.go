@@ -343,6 +343,10 @@ func readHeyCSV(in *Input, sink model.Sink) error {
 		if err != nil {
 			return csvParseError(in.Name, err)
 		}
+		if rec[0] == "response-time" {
+			ln, _ := cr.FieldPos(0)
+			return Errorf(in.Name, ln, 1, "a second hey CSV starts here: a file holds one run")
+		}
 		vals := make([]float64, len(rec))
 		for i, f := range rec {
 			if i == 6 {

@@ -103,6 +103,7 @@ func TestHeyErrors(t *testing.T) {
 			`f.txt:2:8: DNS+dialup: expected seconds >= 0, found "fast"`},
 		{"csv cut mid-row", "hey-csv", firstLines(csvText, 3) + "0.0070,0.0034",
 			"f.txt:4:1: expected as many fields as the first row: a truncated row?"},
+		{"csv two runs", "hey-csv", csvText + csvText, "f.txt:502:1: a second hey CSV starts here: a file holds one run"},
 		{"csv other header", "hey-csv", readTestdata(t, "testdata/vegeta/vegeta_refused_results.csv"),
 			`f.txt:1:1: expected hey's CSV header "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"`},
 	})
