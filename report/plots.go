@@ -349,7 +349,10 @@ func (e *extent) add(vs ...float64) {
 	}
 }
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// finite reports whether a value can be drawn: not NaN, not infinite,
+// and small enough (|v| ≤ 1e150) that the sums and spans computed from
+// values stay finite.
+func finite(v float64) bool { return math.Abs(v) <= 1e150 }
 
 // lighter mixes a colour with white: f = 0 keeps it, 1 gives white.
 func lighter(c color.RGBA, f float64) color.RGBA {

@@ -227,3 +227,39 @@ func TestPaletteIsStableAcrossPlots(t *testing.T) {
 		t.Errorf("the ninth series repeats the first one's style: %+v", ninth)
 	}
 }
+
+// TestPlotExtremeValues: values at the edges of float64 either draw
+// with finite coordinates or are refused with an error; nothing panics.
+func TestPlotExtremeValues(t *testing.T) {
+	for i, c := range []struct {
+		fig    Figure
+		refuse bool
+	}{
+		{&BarChart{Groups: []BarGroup{{Label: "a", Values: []float64{1e308, math.MaxFloat64}}}}, true},
+		{&BarChart{Groups: []BarGroup{{Label: "a", Values: []float64{0, 0}}}}, false},
+		{&BarChart{Groups: []BarGroup{{Label: "a", Values: []float64{5e-324}}}}, false},
+		{&SpectrumChart{Spectra: []Spectrum{{Label: "a", Points: []SpectrumPoint{{99.99999999999, 1e-300}, {0, 1}}}}}, false},
+		{&SpectrumChart{Spectra: []Spectrum{{Label: "a", Points: []SpectrumPoint{{50, 0}}}}}, false},
+		{&LadderChart{Series: []LadderSeries{{Server: "a", Steps: []LadderStep{{0, 0, true}}}}}, false},
+		{&LadderChart{Series: []LadderSeries{{Server: "a", Steps: []LadderStep{{1e9, 1e9, true}}}}, ThresholdP95MS: 1e-300}, false},
+		{&MemoryChart{Series: []MemorySeries{{Server: "a", Points: []MemoryPoint{{1, 1}}, Fit: &MemoryFit{1e308, 1e308}}}}, true},
+		{&MemoryChart{Series: []MemorySeries{{Server: "a", Points: []MemoryPoint{{-1e100, 1e100}}}}}, false},
+		{&CostChart{Stacks: []CostStack{{Server: "a", StackUSD: 1e308, DBUSD: 1e308}}}, true},
+		{&CostChart{Stacks: []CostStack{{Server: "", StackUSD: 0, DBUSD: 0}}}, false},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("figure %d panics: %v", i, r)
+				}
+			}()
+			svg, err := SVG(c.fig)
+			if (err != nil) != c.refuse {
+				t.Errorf("figure %d: error %v, want refused %v", i, err, c.refuse)
+			}
+			if s := string(svg); strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
+				t.Errorf("figure %d: SVG has a non-finite coordinate", i)
+			}
+		}()
+	}
+}
