@@ -150,6 +150,8 @@ the rest loaded), 130 interrupted.`,
 		newIngestCmd(e, g),
 		newAnalyzeCmd(e, g),
 		newSQLCmd(e, g),
+		newNotebookCmd(e, g),
+		newExportCmd(e, g),
 		newVersionCmd(e),
 	)
 	return root
