@@ -37,7 +37,7 @@ const (
 	PNGDPI       = 144
 )
 
-// figure is a built plot and the legend drawn to its right.
+// figure is a built plot and its legend, drawn beside or under it.
 type figure struct {
 	p      *plot.Plot
 	legend []legendEntry
