@@ -428,3 +428,12 @@ func DetectPlateaus(t0 float64, rate []float64, tolerance float64, minSeconds in
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// FormatSchedule writes stages in the form ParseSchedule reads.
+func FormatSchedule(stages []Stage) string {
+	parts := make([]string, len(stages))
+	for i, s := range stages {
+		parts[i] = fmtNum(s.TargetRPS) + ":" + s.Duration.String()
+	}
+	return strings.Join(parts, ",")
+}
