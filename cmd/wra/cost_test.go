@@ -301,3 +301,54 @@ func TestCostErrors(t *testing.T) {
 		t.Errorf("low budget: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestCostMatchesAnalyze checks that wra cost and the cost table of wra
+// analyze price the same store alike. The sample records have no target
+// rate, so the test gives them one (100 × connections: two fixed rates per
+// stack, the higher one priced).
+func TestCostMatchesAnalyze(t *testing.T) {
+	requireCost(t)
+	dir := samplesDir(t)
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := wra(t, db, "sql", "--write", "UPDATE runs SET target_rps = connections * 100"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	out := filepath.Join(t.TempDir(), "report")
+	if r := wra(t, db, "--quiet", "--format", "csv", "analyze", "--no-ingest", "--test", "ping", "--wait", "20ms", "--rps", "1500", "--out", out); r.code != 0 {
+		t.Fatalf("analyze: exit %d: %s", r.code, r.stderr)
+	}
+	tables, _ := filepath.Glob(filepath.Join(out, "tables", "cost*.csv"))
+	if len(tables) != 1 {
+		t.Fatalf("analyze wrote cost tables %v, want one", tables)
+	}
+	b, err := os.ReadFile(tables[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := csvRecords(t, string(b))
+	r := wra(t, db, "--quiet", "cost", "--test", "ping", "--wait", "20ms", "--rps", "1500", "--format", "csv")
+	if r.code != 0 {
+		t.Fatalf("cost: exit %d: %s", r.code, r.stderr)
+	}
+	got := csvRecords(t, r.stdout)
+	if len(got) != len(want) || len(got) < 3 {
+		t.Fatalf("cost has %d rows, analyze %d:\n%s\n%s", len(got)-1, len(want)-1, r.stdout, b)
+	}
+	for i := 1; i < len(got); i++ {
+		g, w := csvRow(got, i), csvRow(want, i)
+		if g["server"] != w["server"] {
+			t.Errorf("row %d: server %s, analyze %s (both sort by total)", i, g["server"], w["server"])
+			continue
+		}
+		for _, col := range []string{"stack_vcpu", "stack_gib", "stack_usd_month", "total_usd_month"} {
+			x, _ := strconv.ParseFloat(g[col], 64)
+			y, _ := strconv.ParseFloat(w[col], 64)
+			if math.Abs(x-y) > 1e-12*math.Abs(y) || y == 0 {
+				t.Errorf("%s %s: cost %s, analyze %s", g["server"], col, g[col], w[col])
+			}
+		}
+	}
+}
