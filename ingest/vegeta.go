@@ -529,6 +529,8 @@ type vegetaMetrics struct {
 	codes                 map[string]int64
 	td                    *tdigest.TDigest
 	tags                  map[string]string
+	tagKey                [4]string
+	tagJSON               string
 }
 
 func (m *vegetaMetrics) add(sink model.Sink, ts time.Time, code uint16, lat int64, bytesIn uint64, errText, attack, method, url string) error {
@@ -558,19 +560,24 @@ func (m *vegetaMetrics) add(sink model.Sink, ts time.Time, code uint16, lat int6
 	if code >= 200 && code < 400 {
 		m.success++
 	}
-	clear(m.tags)
-	for k, v := range map[string]string{"error": errText, "attack": attack, "method": method, "url": url} {
-		if v != "" {
-			m.tags[k] = v
+	// Most results repeat the tags of the one before: encode them once.
+	if key := [4]string{errText, attack, method, url}; m.n == 1 || key != m.tagKey {
+		m.tagKey = key
+		clear(m.tags)
+		for i, k := range []string{"error", "attack", "method", "url"} {
+			if key[i] != "" {
+				m.tags[k] = key[i]
+			}
+		}
+		m.tagJSON = ""
+		if len(m.tags) > 0 {
+			b, _ := json.Marshal(m.tags) // a map of strings always encodes
+			m.tagJSON = string(b)
 		}
 	}
-	s := model.Sample{TS: ts.UTC(), Metric: "http_req_duration", Value: float64(lat) / 1e6}
+	s := model.Sample{TS: ts.UTC(), Metric: "http_req_duration", Value: float64(lat) / 1e6, Tags: m.tagJSON}
 	if code != 0 {
 		s.Status = model.Some(int64(code))
-	}
-	if len(m.tags) > 0 {
-		b, _ := json.Marshal(m.tags) // a map of strings always encodes
-		s.Tags = string(b)
 	}
 	return sink.Sample(0, &s)
 }

@@ -192,3 +192,17 @@ func FuzzVegeta(f *testing.F) {
 			"vegeta-results-csv", "vegeta-results-json", "vegeta-results-gob")
 	})
 }
+
+// BenchmarkVegetaResultsCSV reads vegeta results of 300,000 requests (the
+// rows of a real capture repeated) and recomputes the run with the t-digest.
+func BenchmarkVegetaResultsCSV(b *testing.B) {
+	content := strings.Repeat(readTestdata(b, "testdata/vegeta/vegeta_go2_ping_results.csv"), 100)
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		c := &abCountSink{}
+		err := formatByName(b, "vegeta-results-csv").Read(&Input{Name: "b.csv", R: strings.NewReader(content)}, c)
+		if err != nil || c.samples != 300000 || c.Runs[0].Requests.V != 300000 {
+			b.Fatal(err)
+		}
+	}
+}
