@@ -30,6 +30,6 @@
 // and [Budget] inverts it in closed form. [ParseSweep] and [Sweep] evaluate
 // the model over a range of rates.
 //
-// The package does no I/O beyond reading a price book from an io.Reader and
+// The package does no I/O (ParseBook takes the price book's bytes) and
 // never rounds: formatting is the caller's job.
 package cost
