@@ -237,3 +237,30 @@ func summaryNotes(n *notes, what string, sum stats.Summary) {
 		}
 	}
 }
+
+// dropEmpty removes the named columns of a table where no row has a
+// value: a column of blanks says nothing.
+func dropEmpty(d *report.Data, names ...string) {
+	for _, name := range names {
+		c := slices.IndexFunc(d.Columns, func(col report.Column) bool { return col.Name == name })
+		if c < 0 {
+			continue
+		}
+		empty := true
+		for _, r := range d.Rows {
+			if v := r[c]; v != nil {
+				if cell, ok := v.(report.Cell); !ok || cell.Value != nil {
+					empty = false
+					break
+				}
+			}
+		}
+		if !empty {
+			continue
+		}
+		d.Columns = slices.Delete(d.Columns, c, c+1)
+		for i, r := range d.Rows {
+			d.Rows[i] = slices.Delete(r, c, c+1)
+		}
+	}
+}

@@ -176,6 +176,7 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 			d.Rows = append(d.Rows, r.cells)
 			d.RowSources = append(d.RowSources, r.srcs)
 		}
+		dropEmpty(d, "database", "db_cpu_us", "p99_ms")
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
@@ -237,6 +238,9 @@ func (a *analysis) cpuSplit() (*Section, error) {
 			num(med(func(r cpuRun) float64 { return r.userUS })), num(med(func(r cpuRun) float64 { return r.kernelUS })),
 			num(stack), num(db), num(stack + zeroIfNaN(db))})
 		d.RowSources = append(d.RowSources, srcs)
+	}
+	for _, t := range sec.Tables {
+		dropEmpty(t, "database", "user_us", "kernel_us", "db_us")
 	}
 	return sec, nil
 }

@@ -89,6 +89,7 @@ func (a *analysis) rounds() (*Section, error) {
 		}
 		markBest(d, tableRows, 4, true)
 		markBest(d, tableRows, 7, false)
+		dropEmpty(d, "target_rps", "connections", "p99_ms")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 	}
@@ -217,6 +218,7 @@ func (a *analysis) ranking() (*Section, error) {
 				n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", serverName(r.server), r.tool, r.failed, r.requests))
 			}
 		}
+		dropEmpty(d, "target_rps", "connections", "mean_ms", "p50_ms", "p95_ms", "p99_ms")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 	}
