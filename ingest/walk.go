@@ -251,6 +251,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	if err != nil {
 		return fail(err)
 	}
+	o.R = &ctxReader{ctx: ctx, r: o.R}
 	defer o.close()
 	f := Detect(o.head)
 	if f == nil {
@@ -266,12 +267,13 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		return f.Read(&o.Input, &labelSink{Sink: s, manifest: labels, override: opts.Labels, name: j.source})
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			// Interrupted: the file's transaction was rolled back.
+			return fr, ctx.Err()
+		}
 		var se *SyntaxError
 		if errors.As(err, &se) || errors.Is(err, ErrTooLarge) || errors.As(err, new(*LabelError)) {
 			return fail(err)
-		}
-		if ctx.Err() != nil {
-			return fr, ctx.Err()
 		}
 		return fail(fmt.Errorf("%s: %w", j.source, err))
 	}
@@ -367,4 +369,18 @@ func (s *labelSink) Memory(m *model.MemoryPoint) error {
 		m.Server = s.manifest["server"]
 	}
 	return s.Sink.Memory(m)
+}
+
+// ctxReader stops a reader when the ingest is cancelled (Ctrl-C), so that
+// a long file is abandoned, and its transaction rolled back, at once.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
