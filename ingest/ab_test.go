@@ -251,10 +251,10 @@ func TestABBadInput(t *testing.T) {
 		// Connection reset by peer (104)" on stderr, this on stdout.
 		{"stopped", readTestdata(t, "testdata/ab/ab_reset_stopped_n2000_c4.txt"),
 			"x.txt:6:1: ab stopped after 22 requests without printing its results (its standard error says why)"},
-		{"cut after the requests", firstLines(plain, 17), `x.txt:18: ab report ends early: expected "Failed requests:"`},
-		{"cut before the rates", firstLines(plain, 20), `x.txt:21: ab report ends early: expected "Requests per second:"`},
-		{"cut in the times table", firstLines(plain, 29), "x.txt:30: ab report ends early: expected the Waiting: row of the Connection Times table"},
-		{"cut after the table title", firstLines(plain, 33), "x.txt:34: ab report ends early: expected the rows of the percentage table"},
+		{"cut after the requests", headLines(plain, 17), `x.txt:18: ab report ends early: expected "Failed requests:"`},
+		{"cut before the rates", headLines(plain, 20), `x.txt:21: ab report ends early: expected "Requests per second:"`},
+		{"cut in the times table", headLines(plain, 29), "x.txt:30: ab report ends early: expected the Waiting: row of the Connection Times table"},
+		{"cut after the table title", headLines(plain, 33), "x.txt:34: ab report ends early: expected the rows of the percentage table"},
 		{"breakdown missing", strings.Replace(non2xx, "   (Connect: 0, Receive: 0, Length: 195, Exceptions: 0)\n", "", 1),
 			`x.txt:19: expected the failed-requests breakdown "(Connect: …, Receive: …, Length: …, Exceptions: …)"`},
 		{"two reports", plain + plain, "x.txt:43:1: a second ab report starts here: a file holds one report"},
@@ -325,7 +325,7 @@ func TestABPercentilesCSV(t *testing.T) {
 func TestABPercentilesCSVBad(t *testing.T) {
 	csv := readTestdata(t, "testdata/ab/ab_percentiles_go2_wait2.csv")
 	cases := []struct{ name, content, want string }{
-		{"cut", firstLines(csv, 60), "x.csv:61: ab percentile CSV ends early: expected the 59% row (rows 0 to 100)"},
+		{"cut", headLines(csv, 60), "x.csv:61: ab percentile CSV ends early: expected the 59% row (rows 0 to 100)"},
 		{"two files", csv + csv, `x.csv:103:1: unexpected line after the 100% row: "Percentage served,Time in ms"`},
 		{"row missing", strings.Replace(csv, "\n7,2.637\n", "\n", 1), `x.csv:9:1: expected the 7% row, found "8"`},
 		{"going down", strings.Replace(csv, "\n7,2.637\n", "\n7,2.037\n", 1), "x.csv:9:3: time 2.037 is below the row above"},
@@ -434,7 +434,7 @@ func TestABGnuplotTSV(t *testing.T) {
 func TestABGnuplotTSVBad(t *testing.T) {
 	tsv := readTestdata(t, "testdata/ab/ab_gnuplot_nginx_static.tsv")
 	cases := []struct{ name, content, want string }{
-		{"header only", firstLines(tsv, 1), "x.tsv:2: ab gnuplot TSV has a header but no rows"},
+		{"header only", headLines(tsv, 1), "x.tsv:2: ab gnuplot TSV has a header but no rows"},
 		{"two runs", tsv + tsv, "x.tsv:1002:1: a second header: a file holds one run"},
 		{"cut in a row", tsv[:len(tsv)-3], "x.tsv:1001:1: expected 6 tab-separated fields (starttime, seconds, ctime, dtime, ttime, wait), found 5"},
 		{"bad number", strings.Replace(tsv, "1795978255\t0\t0\t0\t0", "1795978255\t0\t0\tx\t0", 1),
@@ -478,9 +478,9 @@ func FuzzABGnuplotTSV(f *testing.F) {
 	// would make each execution slow.
 	for _, p := range []string{"testdata/ab/ab_gnuplot_nginx_static.tsv", "testdata/ab/ab_gnuplot_go2_wait2_n3000_c30.tsv"} {
 		tsv := readTestdata(f, p)
-		f.Add([]byte(firstLines(tsv, 40)))
-		f.Add([]byte(firstLines(tsv, 3)))
-		f.Add([]byte(firstLines(tsv, 40)[:len(firstLines(tsv, 40))-7]))
+		f.Add([]byte(headLines(tsv, 40)))
+		f.Add([]byte(headLines(tsv, 3)))
+		f.Add([]byte(headLines(tsv, 40)[:len(headLines(tsv, 40))-7]))
 	}
 	addFuzzSeeds(f, "testdata/ab/*.csv")
 	f.Add([]byte(abGnuplotHead + "\nSun Nov 29 18:50:55 2026\t1795978255\t0\t0\t0\t0\n"))

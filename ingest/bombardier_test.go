@@ -186,11 +186,11 @@ func TestBombardierErrors(t *testing.T) {
 	js := readTestdata(t, "testdata/bombardier/bombardier_json_latencies_ping.json")
 	checkLoadToolErrors(t, []loadToolErrorCase{
 		{"empty", "bombardier", "", "f.txt:1: truncated bombardier report: expected the Statistics table"},
-		{"cut after Latency", "bombardier", firstLines(text, 6),
+		{"cut after Latency", "bombardier", headLines(text, 6),
 			`f.txt:7: truncated bombardier report: expected "HTTP codes:" and its counts`},
-		{"cut after HTTP codes", "bombardier", firstLines(text, 14),
+		{"cut after HTTP codes", "bombardier", headLines(text, 14),
 			`f.txt:15: truncated bombardier report: expected "others - N"`},
-		{"cut before Throughput", "bombardier", firstLines(text, 15),
+		{"cut before Throughput", "bombardier", headLines(text, 15),
 			`f.txt:16: truncated bombardier report: expected "Throughput:"`},
 		{"two reports", "bombardier", text + text,
 			"f.txt:17:1: a second bombardier report starts here: a file holds one report"},

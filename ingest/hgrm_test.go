@@ -105,10 +105,10 @@ func TestHgrmErrors(t *testing.T) {
 	csvText := readTestdata(t, d+"hdrhistogram_java_csv_vegeta_go2_ping_ms.hgrm")
 	checkLoadToolErrors(t, []loadToolErrorCase{
 		{"empty", "hdrhistogram", "", "f.txt:1: empty HdrHistogram distribution: expected its header"},
-		{"header only", "hdrhistogram", firstLines(plain, 2), "f.txt:3: truncated HdrHistogram distribution: header without rows"},
-		{"no footer", "hdrhistogram", firstLines(plain, 40),
+		{"header only", "hdrhistogram", headLines(plain, 2), "f.txt:3: truncated HdrHistogram distribution: header without rows"},
+		{"no footer", "hdrhistogram", headLines(plain, 40),
 			"f.txt:41: truncated HdrHistogram distribution: expected the #[Mean, #[Max and #[Buckets footer"},
-		{"csv cut", "hdrhistogram", firstLines(csvText, 30), "f.txt:31: truncated HdrHistogram distribution: expected rows up to percentile 1"},
+		{"csv cut", "hdrhistogram", headLines(csvText, 30), "f.txt:31: truncated HdrHistogram distribution: expected rows up to percentile 1"},
 		{"two distributions", "hdrhistogram", plain + plain, "f.txt:67:1: a second percentile distribution starts here: a file holds one"},
 		{"bad value", "hdrhistogram", strings.Replace(plain, "0.171 0.1", "0,171 0.1", 1),
 			`f.txt:4:8: Value: expected a number >= 0, found "0,171"`},

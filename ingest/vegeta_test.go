@@ -142,13 +142,13 @@ func TestVegetaErrors(t *testing.T) {
 	text := readTestdata(t, d+"vegeta_report_go1_err5pct.txt")
 	js := readTestdata(t, d+"vegeta_report_go2_ping.json")
 	hist := readTestdata(t, d+"vegeta_report_go2_ping_hist.txt")
-	res := firstLines(readTestdata(t, d+"vegeta_refused_results.csv"), 3)
-	resJSON := firstLines(readTestdata(t, d+"vegeta_go2_ping_results.json"), 3)
+	res := headLines(readTestdata(t, d+"vegeta_refused_results.csv"), 3)
+	resJSON := headLines(readTestdata(t, d+"vegeta_go2_ping_results.json"), 3)
 	bin := readTestdata(t, d+"vegeta_refused_results.bin")
 	checkLoadToolErrors(t, []loadToolErrorCase{
 		{"text empty", "vegeta-text", "", "f.txt:1: truncated vegeta report: expected the Requests line"},
-		{"text cut", "vegeta-text", firstLines(text, 6), "f.txt:7: truncated vegeta report: expected Status Codes"},
-		{"text without Error Set", "vegeta-text", firstLines(text, 7), `f.txt:8: truncated vegeta report: expected "Error Set:"`},
+		{"text cut", "vegeta-text", headLines(text, 6), "f.txt:7: truncated vegeta report: expected Status Codes"},
+		{"text without Error Set", "vegeta-text", headLines(text, 7), `f.txt:8: truncated vegeta report: expected "Error Set:"`},
 		{"text two reports", "vegeta-text", readTestdata(t, d+"vegeta_report_go2_ping.txt") + text,
 			"f.txt:9:1: a second vegeta report starts here: a file holds one report"},
 		{"text bad duration", "vegeta-text", strings.Replace(text, "2.28ms", "2.28 ms", 1),
@@ -163,7 +163,7 @@ func TestVegetaErrors(t *testing.T) {
 		{"json two", "vegeta-json", js + js, "f.txt:2:1: a second JSON document follows: a file holds one report"},
 		{"json no status codes", "vegeta-json", strings.Replace(js, `"status_codes"`, `"codes"`, 1),
 			"f.txt:1: vegeta JSON report: missing status_codes"},
-		{"hist cut", "vegeta-hist", firstLines(hist, 3), "f.txt:4: truncated vegeta histogram: expected a last bucket ending at +Inf"},
+		{"hist cut", "vegeta-hist", headLines(hist, 3), "f.txt:4: truncated vegeta histogram: expected a last bucket ending at +Inf"},
 		{"hist gap", "vegeta-hist", strings.Replace(hist, "[5ms,", "[6ms,", 1),
 			"f.txt:4:2: vegeta histogram: bucket starts at 6ms, not where the previous one ends"},
 		{"results csv bad code", "vegeta-results-csv", strings.Replace(res, ",0,6329834,", ",x,6329834,", 1),
@@ -185,7 +185,7 @@ func FuzzVegeta(f *testing.F) {
 	addFuzzSeeds(f, "testdata/vegeta/vegeta_report_*", "testdata/vegeta/vegeta_hdrplot_go2*", "testdata/vegeta/vegeta_refused_results.*",
 		"testdata/hey/hey_refused_port.txt", "testdata/hdrhistogram/hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
 	for _, p := range []string{"testdata/vegeta/vegeta_go2_ping_results.csv", "testdata/vegeta/vegeta_go2_ping_results.json"} {
-		f.Add([]byte(firstLines(readTestdata(f, p), 20)))
+		f.Add([]byte(headLines(readTestdata(f, p), 20)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzFormats(t, data, "vegeta-text", "vegeta-json", "vegeta-hist", "vegeta-hdrplot",

@@ -373,7 +373,7 @@ func TestWrkUnits(t *testing.T) {
 }
 
 // firstLines keeps the first n lines of a capture.
-func firstLines(s string, n int) string {
+func headLines(s string, n int) string {
 	lines := strings.SplitAfter(s, "\n")
 	return strings.Join(lines[:n], "")
 }
@@ -388,13 +388,13 @@ func TestWrkBadInput(t *testing.T) {
 		{"usage", "wrk", readTestdata(t, "testdata/wrk/wrk_usage_error_timeout_500ms.txt"),
 			"x.txt:1: wrk printed its usage text, not a report (a command-line option was rejected)"},
 		{"empty", "wrk", "", `x.txt:1: wrk report ends early: expected "Running <duration> test @ <url>"`},
-		{"firstLines in thread stats", "wrk2", firstLines(latency, 6),
+		{"firstLines in thread stats", "wrk2", headLines(latency, 6),
 			`x.txt:7: wrk2 report ends early: expected "<N> requests in <duration>, <size> read"`},
-		{"firstLines in spectrum", "wrk2", firstLines(latency, 40), "x.txt:41: wrk2 report ends early: expected a spectrum row or the #[Mean = …] footer"},
-		{"firstLines before Requests/sec", "wrk", firstLines(plain, 6), `x.txt:7: wrk report ends early: expected "Requests/sec: <rate>"`},
-		{"firstLines before Transfer/sec", "wrk", firstLines(plain, 7), `x.txt:8: wrk report ends early: expected "Transfer/sec: <size>"`},
+		{"firstLines in spectrum", "wrk2", headLines(latency, 40), "x.txt:41: wrk2 report ends early: expected a spectrum row or the #[Mean = …] footer"},
+		{"firstLines before Requests/sec", "wrk", headLines(plain, 6), `x.txt:7: wrk report ends early: expected "Requests/sec: <rate>"`},
+		{"firstLines before Transfer/sec", "wrk", headLines(plain, 7), `x.txt:8: wrk report ends early: expected "Transfer/sec: <size>"`},
 		{"two runs", "wrk", plain + plain, "x.txt:9:1: a second report starts here: a wrk file holds one run"},
-		{"two runs, second firstLines", "wrk2", flap + firstLines(flap, 3), "x.txt:12:1: a second report starts here: a wrk2 file holds one run"},
+		{"two runs, second firstLines", "wrk2", flap + headLines(flap, 3), "x.txt:12:1: a second report starts here: a wrk2 file holds one run"},
 		{"other tool", "wrk", readTestdata(t, "testdata/ab/ab_plain_nginx_static_n5000_c10.txt"),
 			`x.txt:1:1: expected "Running <duration> test @ <url>", found "This is ApacheBench, Version 2.3 <$Revision$>"`},
 		{"bad threads", "wrk", strings.Replace(plain, "2 threads", "two threads", 1),
