@@ -217,14 +217,33 @@ func TestViewMemorySlopes(t *testing.T) {
 		return nil
 	})
 	n := 0
+	// The spread of the per-pass slopes, by package stats.
+	passSlopes := map[string][]float64{}
+	for k, pts := range series {
+		server, pass, _ := strings.Cut(k, "|")
+		if pass != "" {
+			passSlopes[server] = append(passSlopes[server], stats.MemorySlope(pts).SlopeGiBPer1000)
+		}
+	}
 	queryRows(t, db, `SELECT server, pass, slope_gib_per_1000, intercept_gib, r2, theil_sen_gib_per_1000,
-		theil_sen_intercept_gib, points FROM memory_slopes`, func(r *sql.Rows) error {
+		theil_sen_intercept_gib, points, passes, pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000,
+		pass_slope_max_gib_per_1000 FROM memory_slopes`, func(r *sql.Rows) error {
 		var server string
-		var pass sql.NullInt64
-		var slope, icpt, r2, ts, tsi sql.NullFloat64
+		var pass, passes sql.NullInt64
+		var slope, icpt, r2, ts, tsi, lo, med, hi sql.NullFloat64
 		var points int
-		if err := r.Scan(&server, &pass, &slope, &icpt, &r2, &ts, &tsi, &points); err != nil {
+		if err := r.Scan(&server, &pass, &slope, &icpt, &r2, &ts, &tsi, &points, &passes, &lo, &med, &hi); err != nil {
 			return err
+		}
+		if pass.Valid {
+			if passes.Valid || lo.Valid || med.Valid || hi.Valid {
+				t.Errorf("%s pass %d: spread columns set on a per-pass row", server, pass.Int64)
+			}
+		} else {
+			sum := stats.Summarize(passSlopes[server])
+			if passes.Int64 != int64(sum.N) || sum.N != 2 || !near(lo, sum.Min) || !near(med, sum.Median) || !near(hi, sum.Max) {
+				t.Errorf("%s spread: view %v %v %v %v; stats %d %v %v %v", server, passes, lo, med, hi, sum.N, sum.Min, sum.Median, sum.Max)
+			}
 		}
 		k := server + "|"
 		if pass.Valid {
