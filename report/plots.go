@@ -110,16 +110,8 @@ func (fg *figure) draw(c draw.Canvas) {
 		fg.drawPlot(c)
 		return
 	}
-	l := plot.NewLegend()
-	l.TextStyle = textStyle(10, false)
-	l.Left = true
-	l.Top = true
-	l.Padding = vg.Points(3)
-	l.ThumbnailWidth = vg.Points(22)
-	for _, e := range fg.legend {
-		l.Add(e.name, e.thumbs...)
-	}
 	const gap = vg.Length(8)
+	l := newLegend(fg.legend)
 	size := l.Rectangle(c).Size()
 	if width := size.X + 2*gap; width <= c.Size().X*0.3 {
 		// A narrow legend stands right of the plot, below the title.
@@ -131,10 +123,60 @@ func (fg *figure) draw(c draw.Canvas) {
 		l.Draw(draw.Crop(c, c.Size().X-width+gap, -gap, 0, -top-gap))
 		return
 	}
-	// A wide one (long labels) goes under the plot, at full width.
-	height := size.Y + 2*gap
+	// A wide one (long labels) goes under the plot, at full width, in as
+	// many columns (up to three) as keep it under a third of the height
+	// and fit side by side.
+	cols := legendColumns(fg.legend, 1)
+	for n := 2; n <= 3 && cols.height > c.Size().Y/3; n++ {
+		next := legendColumns(fg.legend, n)
+		if next.width+vg.Length(2*n+1)*gap > c.Size().X {
+			break
+		}
+		cols = next
+	}
+	height := cols.height + 2*gap
 	fg.drawPlot(draw.Crop(c, 0, 0, height, 0))
-	l.Draw(draw.Crop(c, 4*gap, -gap, gap, -(c.Size().Y - height + gap)))
+	x := 2 * gap
+	for i, col := range cols.legends {
+		col.Draw(draw.Crop(c, x, -gap, gap, -(c.Size().Y - height + gap)))
+		x += cols.widths[i] + 2*gap
+	}
+}
+
+// newLegend makes a gonum legend of entries in wra's style.
+func newLegend(entries []legendEntry) *plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle = textStyle(10, false)
+	l.Left = true
+	l.Top = true
+	l.Padding = vg.Points(3)
+	l.ThumbnailWidth = vg.Points(22)
+	for _, e := range entries {
+		l.Add(e.name, e.thumbs...)
+	}
+	return &l
+}
+
+// legendLayout is a legend split into columns.
+type legendLayout struct {
+	legends       []*plot.Legend
+	widths        []vg.Length
+	width, height vg.Length
+}
+
+// legendColumns splits entries into n columns filled top to bottom.
+func legendColumns(entries []legendEntry, n int) legendLayout {
+	var out legendLayout
+	rows := (len(entries) + n - 1) / n
+	for i := 0; i < len(entries); i += rows {
+		l := newLegend(entries[i:min(i+rows, len(entries))])
+		size := l.Rectangle(draw.Canvas{}).Size()
+		out.legends = append(out.legends, l)
+		out.widths = append(out.widths, size.X)
+		out.width += size.X
+		out.height = max(out.height, size.Y)
+	}
+	return out
 }
 
 // drawPlot draws the plot with its y-axis label centred on the data
@@ -636,7 +678,9 @@ func (s *SpectrumChart) build() (*figure, error) {
 	sty := newStyler(s.Palette)
 	for i, sp := range s.Spectra {
 		st := sty.style(sp.Label)
-		ls := lineStyle(st, vg.Points(1.6))
+		// Dashes mean "uncorrected" here, so series past the eighth,
+		// whose colours repeat, are told apart by their points instead.
+		ls := draw.LineStyle{Color: st.Color, Width: vg.Points(1.6)}
 		name := cleanLabel(sp.Label)
 		if !sp.Corrected {
 			ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
@@ -648,7 +692,18 @@ func (s *SpectrumChart) build() (*figure, error) {
 		}
 		l.LineStyle = ls
 		p.Add(l)
-		fg.legend = append(fg.legend, legendEntry{name, []plot.Thumbnailer{lineThumb(ls)}})
+		thumbs := []plot.Thumbnailer{lineThumb(ls)}
+		if st.Dashes != nil {
+			gs := glyphStyle(st, vg.Points(2.2))
+			pts, err := plotter.NewScatter(lines[i])
+			if err != nil {
+				return nil, fmt.Errorf("spectrum chart %q: spectrum %q: %w", s.Title, sp.Label, err)
+			}
+			pts.GlyphStyle = gs
+			p.Add(pts)
+			thumbs = append(thumbs, glyphThumb(gs))
+		}
+		fg.legend = append(fg.legend, legendEntry{name, thumbs})
 	}
 	return fg, nil
 }

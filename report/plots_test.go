@@ -263,3 +263,40 @@ func TestPlotExtremeValues(t *testing.T) {
 		}()
 	}
 }
+
+// manySpectra has fourteen spectra with long labels: more series than
+// the palette has colours and a legend that needs two columns. The
+// latencies are made up (k+1) × (1 + p/20) ms; only the drawing is
+// under test.
+func manySpectra() *SpectrumChart {
+	var sp []Spectrum
+	for i := range 14 {
+		var pts []SpectrumPoint
+		for _, p := range []float64{0, 50, 90, 99, 99.9, 99.99} {
+			pts = append(pts, SpectrumPoint{p, float64(i+1) * (1 + p/20)})
+		}
+		sp = append(sp, Spectrum{Label: "server-number-" + strconv.Itoa(i) + " at 1000 requests/s", Points: pts, Corrected: i%3 != 0})
+	}
+	return &SpectrumChart{Title: "Many spectra", Spectra: sp}
+}
+
+func TestManySeriesGolden(t *testing.T) {
+	svg, err := SVG(manySpectra())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "spectrum_many.svg", svg)
+	cols := legendColumns(make([]legendEntry, 14), 2)
+	if len(cols.legends) != 2 {
+		t.Errorf("14 entries in 2 columns gave %d columns", len(cols.legends))
+	}
+	if *pngDir != "" {
+		var b bytes.Buffer
+		if err := WritePNG(&b, manySpectra()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(*pngDir, "spectrum_many.png"), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
