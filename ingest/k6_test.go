@@ -30,9 +30,9 @@ func readK6(t *testing.T, file string) (*Format, *model.Collector) {
 	return f, &c
 }
 
-func optF(v float64) model.Opt[float64] { return model.Some(v) }
+func k6OptF(v float64) model.Opt[float64] { return model.Some(v) }
 
-func sameOpt(a, b model.Opt[float64]) bool {
+func k6SameOpt(a, b model.Opt[float64]) bool {
 	if a.Valid != b.Valid {
 		return false
 	}
@@ -57,54 +57,54 @@ func TestK6Summaries(t *testing.T) {
 	}{
 		// "http_reqs": {"count": 1001, "rate": 100.07403516111103}, "med": 0.666758,
 		// "p(90)": 1.108398, "p(95)": 1.397798; thresholds all false (= passed).
-		{"k6_constant_go2_ping_summary_export.json", "k6-summary-export", 1001, 100.07403516111103, 0, 0.666758, 1.108398, optF(1.397798), none, 5, false, "0",
+		{"k6_constant_go2_ping_summary_export.json", "k6-summary-export", 1001, 100.07403516111103, 0, 0.666758, 1.108398, k6OptF(1.397798), none, 5, false, "0",
 			map[string]string{"threshold.http_req_duration.p(95)<50": "ok", "threshold.http_req_failed.rate<0.01": "ok",
 				"submetric.http_req_duration{expected_response:true}.p95_ms": "1.397798"}},
 		// http_req_failed "passes": 23 (true = failed requests), threshold "rate<0.01": true = FAILED.
-		{"k6_constant_err_legacy_summary_export.json", "k6-summary-export", 596, 198.52748526727365, 23, 0.424732, 0.6696265, optF(0.91568), none, 5, false, "1",
+		{"k6_constant_err_legacy_summary_export.json", "k6-summary-export", 596, 198.52748526727365, 23, 0.424732, 0.6696265, k6OptF(0.91568), none, 5, false, "1",
 			map[string]string{"threshold.http_req_failed.rate<0.01": "failed", "dropped_iterations": "5"}},
 		// "http_req_duration{step:6400}": "p(95)": 173.64...; its threshold true = failed.
-		{"k6_ladder_go1_db_summary_export.json", "k6-summary-export", 51780, 1723.1614768232787, 0, 1.512697, 72.9240018, optF(116.79085799999993), none, 5, false, "2",
+		{"k6_ladder_go1_db_summary_export.json", "k6-summary-export", 51780, 1723.1614768232787, 0, 1.512697, 72.9240018, k6OptF(116.79085799999993), none, 5, false, "2",
 			map[string]string{"threshold.http_req_duration{step:6400}.p(95)<50": "failed", "threshold.http_req_duration{step:3200}.p(95)<50": "ok",
 				"submetric.http_req_duration{step:6400}.p95_ms": "173.648833", "dropped_iterations": "16658"}},
-		{"k6_ladder_go1_wait10_summary_export.json", "k6-summary-export", 34653, 1154.6205493975287, 0, 11.000622, 15.494792599999998, optF(21.1544838), none, 5, false, "0", nil},
-		{"k6_ladder_go1_db_points_summary_export.json", "k6-summary-export", 63430, 3960.457779280881, 0, 5.022247, 29.1166612, optF(38.9343441), none, 5, false, "1",
+		{"k6_ladder_go1_wait10_summary_export.json", "k6-summary-export", 34653, 1154.6205493975287, 0, 11.000622, 15.494792599999998, k6OptF(21.1544838), none, 5, false, "0", nil},
+		{"k6_ladder_go1_db_points_summary_export.json", "k6-summary-export", 63430, 3960.457779280881, 0, 5.022247, 29.1166612, k6OptF(38.9343441), none, 5, false, "1",
 			map[string]string{"threshold.http_req_duration{step:12000}.p(95)<50": "failed"}},
-		{"k6_ladder_go2_wait5_summary_export.json", "k6-summary-export", 25739, 1072.0414505845224, 0, 5.902635, 7.4507256, optF(9.2574221), none, 5, false, "0", nil},
+		{"k6_ladder_go2_wait5_summary_export.json", "k6-summary-export", 25739, 1072.0414505845224, 0, 5.902635, 7.4507256, k6OptF(9.2574221), none, 5, false, "0", nil},
 		// Nothing listened: all 41 requests failed, durations 0 as k6 wrote them.
-		{"k6_refused_summary_export.json", "k6-summary-export", 41, 20.433918923282306, 41, 0, 0, optF(0), none, 5, false, "1",
+		{"k6_refused_summary_export.json", "k6-summary-export", 41, 20.433918923282306, 41, 0, 0, k6OptF(0), none, 5, false, "1",
 			map[string]string{"threshold.http_req_failed.rate<0.01": "failed"}},
 		// handleSummary: "ok": true = passed; state.testRunDurationMs 24009.332835.
-		{"k6_ladder_go2_wait5_handle_summary.json", "k6-handle-summary", 25739, 1072.0414505845224, 0, 5.902635, 7.4507256, optF(9.2574221), none, 5, false, "0",
+		{"k6_ladder_go2_wait5_handle_summary.json", "k6-handle-summary", 25739, 1072.0414505845224, 0, 5.902635, 7.4507256, k6OptF(9.2574221), none, 5, false, "0",
 			map[string]string{"threshold.http_req_duration{step:2400}.p(95)<50": "ok", "submetric.http_req_duration{step:300}.p95_ms": "7.292667999999998"}},
 		// Machine-readable summary: no rate, rps = 1621 / config.duration 6.010828079;
 		// the embedded script names executor 'ramping-arrival-rate'.
-		{"k6_ladder_new_summary_export.json", "k6-summary-json", 1621, 1621 / 6.010828079, 0, 11.190447, 16.794191, optF(28.529242), none, 5, true, "",
+		{"k6_ladder_new_summary_export.json", "k6-summary-json", 1621, 1621 / 6.010828079, 0, 11.190447, 16.794191, k6OptF(28.529242), none, 5, true, "",
 			map[string]string{"executor": "ramping-arrival-rate", "submetric.http_req_duration{step:400}.p95_ms": "31.2933345", "summary_schema_version": "1.0.0"}},
-		{"k6_ladder_new_handle_summary.json", "k6-summary-json", 1691, 1691 / 6.019502737, 0, 11.259748, 14.669375, optF(19.376326), none, 5, true, "", nil},
-		{"k6_constant_new_p99_summary_export.json", "k6-summary-json", 401, 401 / 2.00267062, 0, 0.525799, 2.065483, optF(5.348519), none, 5, true, "",
+		{"k6_ladder_new_handle_summary.json", "k6-summary-json", 1691, 1691 / 6.019502737, 0, 11.259748, 14.669375, k6OptF(19.376326), none, 5, true, "", nil},
+		{"k6_constant_new_p99_summary_export.json", "k6-summary-json", 401, 401 / 2.00267062, 0, 0.525799, 2.065483, k6OptF(5.348519), none, 5, true, "",
 			map[string]string{"executor": "constant-arrival-rate"}},
 		// Text, compact: "http_reqs......................: 1001   100.074035/s",
 		// "med=666.75µs", "p(90)=1.1ms  p(95)=1.39ms", threshold line "p(99)=3.53ms";
 		// banner "* steady: 100.00 iterations/s for 10s" = constant-arrival-rate.
-		{"k6_constant_go2_ping_stdout.txt", "k6-text", 1001, 100.074035, 0, 0.66675, 1.1, optF(1.39), optF(3.53), 6, true, "0",
+		{"k6_constant_go2_ping_stdout.txt", "k6-text", 1001, 100.074035, 0, 0.66675, 1.1, k6OptF(1.39), k6OptF(3.53), 6, true, "0",
 			map[string]string{"executor": "constant-arrival-rate"}},
 		// Full mode: the SCENARIO block repeats the metrics and is not read twice.
-		{"k6_constant_nginx_full_stdout.txt", "k6-text", 2401, 300.051884, 0, 0.39763, 0.66961, optF(0.84757), optF(2.96), 6, true, "0", nil},
+		{"k6_constant_nginx_full_stdout.txt", "k6-text", 2401, 300.051884, 0, 0.39763, 0.66961, k6OptF(0.84757), k6OptF(2.96), 6, true, "0", nil},
 		// "✗ 'p(95)<50' p(95)=173.64ms" under {step:6400}; "* ladder: Up to 6400.00 iterations/s".
-		{"k6_ladder_go1_db_stdout.txt", "k6-text", 51780, 1723.161477, 0, 1.51, 72.92, optF(116.79), none, 5, true, "2",
+		{"k6_ladder_go1_db_stdout.txt", "k6-text", 51780, 1723.161477, 0, 1.51, 72.92, k6OptF(116.79), none, 5, true, "2",
 			map[string]string{"executor": "ramping-arrival-rate", "threshold.http_req_duration{step:6400}.p(95)<50": "failed",
 				"submetric.http_req_duration{step:6400}.p95_ms": "173.64", "dropped_iterations": "16658"}},
 		// -q: no banner, so no executor and no correction claimed.
-		{"k6_ladder_go1_db_points_stdout.txt", "k6-text", 63430, 3960.457779, 0, 5.02, 29.11, optF(38.93), none, 5, false, "1",
+		{"k6_ladder_go1_db_points_stdout.txt", "k6-text", 63430, 3960.457779, 0, 5.02, 29.11, k6OptF(38.93), none, 5, false, "1",
 			map[string]string{"threshold.http_req_duration{step:12000}.p(95)<50": "failed"}},
-		{"k6_ladder_go1_wait10_stdout.txt", "k6-text", 34653, 1154.620549, 0, 11, 15.49, optF(21.15), none, 5, true, "0", nil},
-		{"k6_ladder_new_summary_stdout.txt", "k6-text", 1621, 269.679981, 0, 11.19, 16.79, optF(28.52), none, 5, true, "0", nil},
-		{"k6_ladder_csv_stdout.txt", "k6-text", 547, 136.399375, 0, 11.15, 11.89, optF(12.95), none, 5, true, "0", nil},
+		{"k6_ladder_go1_wait10_stdout.txt", "k6-text", 34653, 1154.620549, 0, 11, 15.49, k6OptF(21.15), none, 5, true, "0", nil},
+		{"k6_ladder_new_summary_stdout.txt", "k6-text", 1621, 269.679981, 0, 11.19, 16.79, k6OptF(28.52), none, 5, true, "0", nil},
+		{"k6_ladder_csv_stdout.txt", "k6-text", 547, 136.399375, 0, 11.15, 11.89, k6OptF(12.95), none, 5, true, "0", nil},
 		// Legacy text: "✗ http_req_failed................: 3.85%  23 out of 596".
-		{"k6_constant_err_legacy_stdout.txt", "k6-text", 596, 198.527485, 23, 0.42473, 0.66962, optF(0.91568), none, 5, true, "1",
+		{"k6_constant_err_legacy_stdout.txt", "k6-text", 596, 198.527485, 23, 0.42473, 0.66962, k6OptF(0.91568), none, 5, true, "1",
 			map[string]string{"threshold.http_req_failed": "failed", "threshold.http_req_duration": "ok"}},
-		{"k6_refused_stdout.txt", "k6-text", 41, 20.433919, 41, 0, 0, optF(0), optF(0), 6, true, "1", nil},
+		{"k6_refused_stdout.txt", "k6-text", 41, 20.433919, 41, 0, 0, k6OptF(0), k6OptF(0), 6, true, "1", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -113,10 +113,10 @@ func TestK6Summaries(t *testing.T) {
 			if f.Name != c.format {
 				t.Errorf("format %s, want %s", f.Name, c.format)
 			}
-			if r.Tool != "k6" || r.Requests != model.Some(c.requests) || !sameOpt(r.RPS, optF(c.rps)) || r.Errors != model.Some(c.errors) {
+			if r.Tool != "k6" || r.Requests != model.Some(c.requests) || !k6SameOpt(r.RPS, k6OptF(c.rps)) || r.Errors != model.Some(c.errors) {
 				t.Errorf("requests %v rps %v errors %v, want %d %v %d", r.Requests, r.RPS, r.Errors, c.requests, c.rps, c.errors)
 			}
-			if !sameOpt(r.LatencyP50MS, optF(c.p50)) || !sameOpt(r.LatencyP90MS, optF(c.p90)) || !sameOpt(r.LatencyP95MS, c.p95) || !sameOpt(r.LatencyP99MS, c.p99) {
+			if !k6SameOpt(r.LatencyP50MS, k6OptF(c.p50)) || !k6SameOpt(r.LatencyP90MS, k6OptF(c.p90)) || !k6SameOpt(r.LatencyP95MS, c.p95) || !k6SameOpt(r.LatencyP99MS, c.p99) {
 				t.Errorf("p50 %v p90 %v p95 %v p99 %v, want %v %v %v %v", r.LatencyP50MS, r.LatencyP90MS, r.LatencyP95MS, r.LatencyP99MS, c.p50, c.p90, c.p95, c.p99)
 			}
 			if len(r.Percentiles) != c.spectrum {
@@ -170,7 +170,7 @@ func TestK6Points(t *testing.T) {
 				t.Errorf("format %s, want %s", f.Name, c.format)
 			}
 			pts := col.Samples[0]
-			if len(pts) != c.points || r.Labels["points"] != itoa(c.points) {
+			if len(pts) != c.points || r.Labels["points"] != k6Itoa(c.points) {
 				t.Errorf("%d points (label %s), want %d", len(pts), r.Labels["points"], c.points)
 			}
 			if r.Responses2xx != model.Some(c.ok2xx) || r.Non2xx != model.Some(c.non2xx) || r.Requests != model.Some(c.ok2xx+c.non2xx) {
@@ -207,7 +207,7 @@ func TestK6Points(t *testing.T) {
 				got, want model.Opt[float64]
 			}{{"p50", r.LatencyP50MS, s.LatencyP50MS}, {"p90", r.LatencyP90MS, s.LatencyP90MS}, {"p95", r.LatencyP95MS, s.LatencyP95MS},
 				{"max", r.LatencyMaxMS, s.LatencyMaxMS}, {"mean", r.LatencyMeanMS, s.LatencyMeanMS}} {
-				if !sameOpt(p.got, p.want) {
+				if !k6SameOpt(p.got, p.want) {
 					t.Errorf("%s %v, k6's summary %v", p.name, p.got, p.want)
 				}
 			}
@@ -215,7 +215,7 @@ func TestK6Points(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
+func k6Itoa(n int) string { return strconv.Itoa(n) }
 
 // TestK6Detect checks that every k6 capture is read as its format and
 // that no k6 format claims another tool's capture.
@@ -234,7 +234,7 @@ func TestK6Detect(t *testing.T) {
 		if strings.HasPrefix(p, "testdata/k6/") || strings.HasPrefix(p, "testdata/fuzz/") {
 			continue
 		}
-		head := headOf(t, p)
+		head := k6HeadOf(t, p)
 		for _, f := range Formats() {
 			if k6[f.Name] && f.Detect(head) {
 				t.Errorf("%s: detected as %s", p, f.Name)
@@ -242,13 +242,13 @@ func TestK6Detect(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"constant_rate.js", "ladder.js", "MANIFEST.md"} {
-		if f := Detect(headOf(t, k6dir+p)); f != nil {
+		if f := Detect(k6HeadOf(t, k6dir+p)); f != nil {
 			t.Errorf("%s: detected as %s", p, f.Name)
 		}
 	}
 }
 
-func headOf(t *testing.T, p string) []byte {
+func k6HeadOf(t *testing.T, p string) []byte {
 	t.Helper()
 	o, err := open(p, p)
 	if err != nil {
@@ -258,13 +258,13 @@ func headOf(t *testing.T, p string) []byte {
 	return append([]byte(nil), o.head...)
 }
 
-func readBytes(name string, data []byte, read func(*Input, model.Sink) error) (*model.Collector, error) {
+func k6ReadBytes(name string, data []byte, read func(*Input, model.Sink) error) (*model.Collector, error) {
 	var c model.Collector
 	err := read(&Input{Name: name, R: bytes.NewReader(data)}, &c)
 	return &c, err
 }
 
-func mustRead(t *testing.T, file string) []byte {
+func k6MustRead(t *testing.T, file string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(k6dir + file)
 	if err != nil {
@@ -276,11 +276,11 @@ func mustRead(t *testing.T, file string) []byte {
 // TestK6Errors: truncated, mixed, wrong-tool and error-message inputs are
 // named with their line and never become a run.
 func TestK6Errors(t *testing.T) {
-	export := mustRead(t, "k6_constant_go2_ping_summary_export.json")
-	text := mustRead(t, "k6_constant_go2_ping_stdout.txt")
-	legacy := mustRead(t, "k6_constant_err_legacy_stdout.txt")
-	nd := mustRead(t, "k6_constant_go2_ping_points.ndjson")
-	csvData := mustRead(t, "k6_constant_go2_ping_points.csv")
+	export := k6MustRead(t, "k6_constant_go2_ping_summary_export.json")
+	text := k6MustRead(t, "k6_constant_go2_ping_stdout.txt")
+	legacy := k6MustRead(t, "k6_constant_err_legacy_stdout.txt")
+	nd := k6MustRead(t, "k6_constant_go2_ping_points.ndjson")
+	csvData := k6MustRead(t, "k6_constant_go2_ping_points.csv")
 	lines := func(b []byte, n int) []byte {
 		return []byte(strings.Join(strings.SplitAfter(string(b), "\n")[:n], ""))
 	}
@@ -306,7 +306,7 @@ func TestK6Errors(t *testing.T) {
 			"twolegacy.txt:79: metric checks printed twice: a file holds one run"},
 		{"badval.txt", bytes.Replace(text, []byte("1001   100.074035/s"), []byte("many"), 2), readK6Text,
 			`badval.txt:70: metric http_reqs: gauge value "many" is not a number`},
-		{"handle.txt", mustRead(t, "k6_ladder_go2_wait5_handlesummary_stdout.txt"), readK6Text,
+		{"handle.txt", k6MustRead(t, "k6_ladder_go2_wait5_handlesummary_stdout.txt"), readK6Text,
 			"handle.txt:91: no http_reqs line: k6 printed no end-of-test summary (cut short, or replaced by handleSummary), or the test made no HTTP request"},
 		{"cut.ndjson", append(lines(nd, 9), []byte(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42.26`)...), readK6NDJSON,
 			"cut.ndjson:10: not a JSON object: unexpected end of JSON input"},
@@ -325,7 +325,7 @@ func TestK6Errors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			col, err := readBytes(c.name, c.data, c.read)
+			col, err := k6ReadBytes(c.name, c.data, c.read)
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("error\n  %v\nwant\n  %s", err, c.want)
 			}
@@ -374,7 +374,7 @@ func TestK6GzipStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col, err := readBytes("plain.ndjson", plain, readK6NDJSON)
+	col, err := k6ReadBytes("plain.ndjson", plain, readK6NDJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,11 +414,11 @@ func k6Fuzz(f *testing.F, read func(*Input, model.Sink) error, seeds ...[]byte) 
 	})
 }
 
-func firstLines(t testing.TB, b []byte, n int) []byte {
+func k6FirstLines(t testing.TB, b []byte, n int) []byte {
 	return []byte(strings.Join(strings.SplitAfterN(string(b), "\n", n+1)[:min(n, strings.Count(string(b), "\n"))], ""))
 }
 
-func seed(f *testing.F, files ...string) [][]byte {
+func k6Seed(f *testing.F, files ...string) [][]byte {
 	var out [][]byte
 	for _, p := range files {
 		b, err := os.ReadFile(k6dir + p)
@@ -431,28 +431,28 @@ func seed(f *testing.F, files ...string) [][]byte {
 }
 
 func FuzzK6SummaryExport(f *testing.F) {
-	k6Fuzz(f, readK6SummaryExport, seed(f, "k6_constant_go2_ping_summary_export.json", "k6_ladder_go1_db_summary_export.json", "k6_ladder_new_summary_export.json")...)
+	k6Fuzz(f, readK6SummaryExport, k6Seed(f, "k6_constant_go2_ping_summary_export.json", "k6_ladder_go1_db_summary_export.json", "k6_ladder_new_summary_export.json")...)
 }
 
 func FuzzK6HandleSummary(f *testing.F) {
-	k6Fuzz(f, readK6HandleSummary, seed(f, "k6_ladder_go2_wait5_handle_summary.json", "k6_ladder_go2_wait5_summary_export.json")...)
+	k6Fuzz(f, readK6HandleSummary, k6Seed(f, "k6_ladder_go2_wait5_handle_summary.json", "k6_ladder_go2_wait5_summary_export.json")...)
 }
 
 func FuzzK6SummaryJSON(f *testing.F) {
-	k6Fuzz(f, readK6SummaryJSON, seed(f, "k6_ladder_new_summary_export.json", "k6_constant_new_p99_summary_export.json", "k6_ladder_go2_wait5_handle_summary.json")...)
+	k6Fuzz(f, readK6SummaryJSON, k6Seed(f, "k6_ladder_new_summary_export.json", "k6_constant_new_p99_summary_export.json", "k6_ladder_go2_wait5_handle_summary.json")...)
 }
 
 func FuzzK6Text(f *testing.F) {
-	k6Fuzz(f, readK6Text, seed(f, "k6_constant_go2_ping_stdout.txt", "k6_constant_nginx_full_stdout.txt", "k6_ladder_go1_db_stdout.txt",
+	k6Fuzz(f, readK6Text, k6Seed(f, "k6_constant_go2_ping_stdout.txt", "k6_constant_nginx_full_stdout.txt", "k6_ladder_go1_db_stdout.txt",
 		"k6_constant_err_legacy_stdout.txt", "k6_refused_stdout.txt")...)
 }
 
 func FuzzK6NDJSON(f *testing.F) {
-	s := seed(f, "k6_constant_err_points.ndjson")
-	k6Fuzz(f, readK6NDJSON, firstLines(f, s[0], 40), firstLines(f, s[0], 3))
+	s := k6Seed(f, "k6_constant_err_points.ndjson")
+	k6Fuzz(f, readK6NDJSON, k6FirstLines(f, s[0], 40), k6FirstLines(f, s[0], 3))
 }
 
 func FuzzK6CSV(f *testing.F) {
-	s := seed(f, "k6_constant_err_points.csv", "k6_ladder_csv_points.csv")
-	k6Fuzz(f, readK6CSV, firstLines(f, s[0], 40), firstLines(f, s[1], 20))
+	s := k6Seed(f, "k6_constant_err_points.csv", "k6_ladder_csv_points.csv")
+	k6Fuzz(f, readK6CSV, k6FirstLines(f, s[0], 40), k6FirstLines(f, s[1], 20))
 }
