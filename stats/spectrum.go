@@ -129,10 +129,12 @@ func ABPercentile(sorted []float64, percent int) float64 {
 	return sorted[n*percent/100]
 }
 
-// ABCSVPercentile returns the value ApacheBench writes for percent (0–99)
-// in its -e CSV file: the smallest value for 0, else
-// sorted[(int)(0.5 + n * percent / 100.0)] (rounded to the nearest index;
-// clamped to the last value, where ab would read past its array).
+// ABCSVPercentile returns the value ApacheBench writes for percent in its
+// -e CSV file: the smallest value for 0, else
+// sorted[(int)(0.5 + n * percent / 100.0)] (rounded to the nearest index),
+// and the largest value for 100 (a row newer ab versions write; the index
+// is clamped to the last value, where older ones would read past their
+// array).
 func ABCSVPercentile(sorted []float64, percent int) float64 {
 	n := len(sorted)
 	if n == 0 || percent < 0 {

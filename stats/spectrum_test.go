@@ -212,3 +212,44 @@ func TestABPercentileByHand(t *testing.T) {
 		}
 	}
 }
+
+func TestABPrintedAgainstCSV(t *testing.T) {
+	// ab -n 2000 -c 4 -e ab_percentiles_go2_wait2.csv: the printed table
+	// and the -e file come from the same sorted times. With n = 2000 both
+	// index rules pick the same request for every printed percentage
+	// ((2000*p)/100 = int(0.5 + 2000*p/100.0) = 20p), so the printed value
+	// is the -e value (µs precision, %.3f ms) rounded as ab rounds,
+	// (µs + 500) / 1000; 100% is the longest request in both.
+	idx := make([]float64, 2000)
+	for i := range idx {
+		idx[i] = float64(i)
+	}
+	printed := readABTable(t, "testdata/ab_percentiles_go2_wait2.txt")
+	b, err := os.ReadFile("testdata/ab_percentiles_go2_wait2.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	csvMS := map[int]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] { // "Percentage served,Time in ms"
+		p, v, _ := strings.Cut(line, ",")
+		pi, err1 := strconv.Atoi(p)
+		ms, err2 := strconv.ParseFloat(v, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("bad line %q", line)
+		}
+		csvMS[pi] = ms
+	}
+	// This ab (Debian's 2.3) writes rows 0 to 100; row 100 is the largest.
+	if len(csvMS) != 101 || len(printed) != 9 {
+		t.Fatalf("%d CSV rows, %d printed", len(csvMS), len(printed))
+	}
+	for _, p := range ABPercents {
+		if ABPercentile(idx, p) != ABCSVPercentile(idx, p) {
+			t.Fatalf("p%d: index %v against %v", p, ABPercentile(idx, p), ABCSVPercentile(idx, p))
+		}
+		us := int64(math.Round(csvMS[p] * 1000))
+		if got := float64((us + 500) / 1000); got != printed[p] {
+			t.Errorf("%d%%: -e gives %v ms, rounded %v; ab printed %v", p, csvMS[p], got, printed[p])
+		}
+	}
+}
