@@ -23,8 +23,10 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Figure is a plot ready to render with WriteSVG or WritePNG: a
-// *BarChart, *SpectrumChart, *LadderChart, *MemoryChart or *CostChart.
+// Figure is a plot ready to render with SVG, WriteSVG or WritePNG: one of
+// the *…Chart types of this package (*BarChart, *SpectrumChart,
+// *LadderChart, *MemoryChart, *CostChart, …). Rendering the same Figure
+// twice gives the same bytes.
 type Figure interface {
 	build() (*figure, error)
 }
