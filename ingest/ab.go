@@ -92,7 +92,7 @@ type abParser struct {
 	conn, recv, length, except        int64
 	breakdown                         bool
 	times                             map[string][]float64 // Connect, Processing, Waiting, Total
-	timesHeader                       bool
+	timesCols                         int                  // 5 (min mean sd median max) or 3 (ab -S: min avg max)
 	percentTable                      bool
 	sanity                            []string
 	pendingSanity                     bool
@@ -221,10 +221,13 @@ func (p *abParser) line(norm string) error {
 		p.seen["Connection Times"] = l.Line()
 		return nil
 	case norm == "min mean[+/-sd] median max" || norm == "min avg max":
-		if p.seen["Connection Times"] == 0 || p.timesHeader {
+		if p.seen["Connection Times"] == 0 || p.timesCols != 0 {
 			return l.Errorf(1, "unexpected Connection Times header")
 		}
-		p.timesHeader = true
+		p.timesCols = 5
+		if norm == "min avg max" {
+			p.timesCols = 3
+		}
 		return nil
 	case norm == "Percentage of the requests served within a certain time (ms)":
 		if p.percentTable {
@@ -407,15 +410,19 @@ func (p *abParser) failedBreakdown(norm string) error {
 // max, or min avg max (ab -S).
 func (p *abParser) timesRow(key, value string) error {
 	l := p.l
-	if !p.timesHeader {
+	if p.timesCols == 0 {
 		return l.Errorf(1, "unexpected %s: row outside the Connection Times table", key)
 	}
 	if _, dup := p.times[key]; dup {
 		return l.Errorf(1, "a second %s: row in the Connection Times table", key)
 	}
 	f := strings.Fields(value)
-	if len(f) != 5 && len(f) != 3 {
-		return l.Errorf(1, "expected min, mean, [+/-sd], median and max in the %s: row, found %q", key, clipQuote(value))
+	if len(f) != p.timesCols {
+		what := "min, mean, [+/-sd], median and max"
+		if p.timesCols == 3 {
+			what = "min, avg and max"
+		}
+		return l.Errorf(1, "expected %s in the %s: row, found %q", what, key, clipQuote(value))
 	}
 	vals := make([]float64, len(f))
 	for i, s := range f {
@@ -525,7 +532,7 @@ func (p *abParser) finish() error {
 	// taken / complete requests, in µs precision); the Connection Times
 	// Total row gives the spread and the longest request in whole ms.
 	names := []string{"min", "mean", "sd", "median", "max"}
-	if len(p.times["Total"]) == 3 {
+	if p.timesCols == 3 {
 		names = []string{"min", "mean", "max"}
 	}
 	for _, k := range []string{"Connect", "Processing", "Waiting", "Total"} {

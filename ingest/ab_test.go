@@ -269,6 +269,9 @@ func TestABBadInput(t *testing.T) {
 			`x.txt:19:1: expected a count of Length failures, found "many"`},
 		{"percentages out of order", strings.Replace(plain, " 95%      2", " 95%      0", 1),
 			`x.txt:39:1: percentage table rows out of order at "95% 0"`},
+		// Found by FuzzAB: a row shorter than the table's header.
+		{"short times row", strings.Replace(plain, "Total:          0    1   0.5      1       9", "Total:          0    1   9", 1),
+			`x.txt:31:1: expected min, mean, [+/-sd], median and max in the Total: row, found "0 1 9"`},
 		{"garbage", strings.Replace(plain, "HTML transferred", "HTML received", 1),
 			`x.txt:20:1: unexpected line in an ab report: "HTML received: 235000 bytes"`},
 	}
