@@ -131,6 +131,10 @@ func runOneNotebook(ctx context.Context, e *env, g *globals, o *notebookOptions,
 		return nil, 0, err
 	}
 	results := nb.Run(ctx, q, notebook.Options{MaxRows: o.maxRows})
+	if err := ctx.Err(); err != nil {
+		// Interrupted: the notebook keeps its earlier results.
+		return nil, 0, err
+	}
 	errs := nb.Errors(results)
 	dest := o.out
 	if dest == "" {

@@ -246,6 +246,7 @@ func lineSVG(title, xLabel, yLabel string, series []lineSeries) ([]byte, error) 
 	legend.TextStyle = sans(10, false)
 	legend.Left, legend.Top = true, true
 	legend.ThumbnailWidth = vg.Points(22)
+	legend.Padding = vg.Points(3)
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Tick.Marker = plot.TickerFunc(shortTicks)
 	}
