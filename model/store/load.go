@@ -176,7 +176,8 @@ func (s *sink) Run(r *model.Run) error {
 		if err != nil {
 			return err
 		}
-		labels = string(b)
+		labels = json.RawMessage(b) // a JSON document, not a JSON string
+
 	}
 	var line driver.Value
 	if r.Line > 0 {
@@ -210,7 +211,11 @@ func (s *sink) Sample(run int, p *model.Sample) error {
 	if p.Status.Valid {
 		status = int32(p.Status.V)
 	}
-	if err := s.samples.AppendRow(RunID(s.file.Source, run), p.TS, p.Metric, p.Value, status, str(p.Tags)); err != nil {
+	var tags driver.Value
+	if p.Tags != "" {
+		tags = json.RawMessage(p.Tags)
+	}
+	if err := s.samples.AppendRow(RunID(s.file.Source, run), p.TS, p.Metric, p.Value, status, tags); err != nil {
 		return fmt.Errorf("%s: sample: %w", s.file.Source, err)
 	}
 	s.rows++

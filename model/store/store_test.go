@@ -92,3 +92,29 @@ func TestSamplesWithoutRunFail(t *testing.T) {
 		t.Errorf("samples = %d, want 0", got)
 	}
 }
+
+func TestLabelsAndTagsAreJSONObjects(t *testing.T) {
+	s := openTemp(t)
+	_, err := s.Load(context.Background(), model.File{Source: "j", SHA256: "1", Format: "f"}, func(sk model.Sink) error {
+		if err := sk.Run(&model.Run{Tool: "records", Labels: map[string]string{"host": "box1", "b": "2"}}); err != nil {
+			return err
+		}
+		return sk.Sample(0, &model.Sample{Metric: "m", Value: 1, Tags: `{"step":"400"}`})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var typ, host, step string
+	if err := s.DB().QueryRow(`SELECT json_type(labels), labels->>'host' FROM runs`).Scan(&typ, &host); err != nil {
+		t.Fatal(err)
+	}
+	if typ != "OBJECT" || host != "box1" {
+		t.Errorf("labels: json_type %s, host %q; want OBJECT and box1", typ, host)
+	}
+	if err := s.DB().QueryRow(`SELECT json_type(tags), tags->>'step' FROM samples`).Scan(&typ, &step); err != nil {
+		t.Fatal(err)
+	}
+	if typ != "OBJECT" || step != "400" {
+		t.Errorf("tags: json_type %s, step %q; want OBJECT and 400", typ, step)
+	}
+}
