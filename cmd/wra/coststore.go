@@ -33,15 +33,17 @@ type cpuRun struct {
 // storeStacks reads the stacks to price from the store, the way the cost
 // table of wra analyze does, so that both print the same figures:
 //
-//   - per (server, database, test), the runs with CPU figures at the
-//     highest target rate (fixed-rate passes), or, where a stack has no
-//     fixed-rate pass, all its runs at full speed (with a note);
+//   - per (server, database, test), the runs with CPU figures (the view
+//     cpu_per_request) at the highest target rate (fixed-rate passes), or,
+//     where a stack has no fixed-rate pass, all its runs at full speed
+//     (with a note);
 //   - CPU per request: median of those runs, stack (user + kernel) and
 //     database, per 2xx response;
 //   - latency for Little's law: the median p50 of those runs, unless
 //     --latency is given;
 //   - memory: base and slope fitted (OLS) to all passes of the server's
-//     memory series pooled, else its highest working set, fixed.
+//     memory series pooled (the view memory_slopes), else its highest
+//     working set, fixed.
 func storeStacks(ctx context.Context, st *store.Store, o *costOptions) ([]cost.Stack, map[string]time.Duration, []string, error) {
 	db := st.DB()
 	groups, noCPU, err := cpuRuns(ctx, db, o)
@@ -146,71 +148,69 @@ func pickRuns(rs []cpuRun) ([]cpuRun, bool) {
 	return out, true
 }
 
-// cpuRuns reads the runs with CPU figures, grouped by stack, and lists the
-// servers that have runs but none with CPU figures. The stack's CPU is
-// cpu_server_s, or user + kernel; the divisor is the 2xx responses, or the
-// requests less the failed ones.
+// cpuRuns reads the runs with CPU figures from the view cpu_per_request
+// (server CPU = cpu_server_s, or user + kernel, per 2xx response), grouped
+// by stack, and lists the servers that have runs but none with CPU figures.
 func cpuRuns(ctx context.Context, db *sql.DB, o *costOptions) (map[stackKey][]cpuRun, []string, error) {
-	q := `SELECT coalesce(server, ''), coalesce(database, ''), coalesce(test, ''),
-	             coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s), cpu_db_s,
-	             coalesce(responses_2xx, requests - coalesce(non_2xx, 0) - coalesce(errors, 0)),
-	             target_rps, latency_p50_ms
-	        FROM runs
-	       WHERE ($1 = '' OR server = $1) AND ($2 = '' OR database = $2) AND ($3 = '' OR test = $3)
-	       ORDER BY run_id`
-	rows, err := db.QueryContext(ctx, q, o.server, o.database, o.test)
+	const filter = `($1 = '' OR server = $1) AND ($2 = '' OR database = $2) AND ($3 = '' OR test = $3)`
+	rows, err := db.QueryContext(ctx, `
+		SELECT coalesce(c.server, ''), coalesce(c.database, ''), coalesce(c.test, ''),
+		       c.cpu_server_ms_per_req, c.cpu_db_ms_per_req, c.target_rps, r.latency_p50_ms
+		  FROM cpu_per_request c JOIN runs r USING (run_id)
+		 WHERE c.cpu_server_ms_per_req IS NOT NULL
+		   AND ($1 = '' OR c.server = $1) AND ($2 = '' OR c.database = $2) AND ($3 = '' OR c.test = $3)
+		 ORDER BY run_id`, o.server, o.database, o.test)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
 	out := map[stackKey][]cpuRun{}
-	seen := map[string]bool{}
 	for rows.Next() {
 		var k stackKey
-		var cpuS, dbS, target, p50 sql.NullFloat64
-		var ok2xx sql.NullInt64
-		if err := rows.Scan(&k.server, &k.database, &k.test, &cpuS, &dbS, &ok2xx, &target, &p50); err != nil {
+		var cpuMS, dbMS, target, p50 sql.NullFloat64
+		if err := rows.Scan(&k.server, &k.database, &k.test, &cpuMS, &dbMS, &target, &p50); err != nil {
 			return nil, nil, err
 		}
-		if _, ok := seen[k.server]; !ok {
-			seen[k.server] = false
-		}
-		if !cpuS.Valid || !ok2xx.Valid {
-			continue
-		}
-		s, ok := stats.PerRequestMS(cpuS.Float64, ok2xx.Int64)
-		if !ok {
-			continue
-		}
-		r := cpuRun{stackS: s / 1000, dbS: math.NaN(), targetRPS: math.NaN(), p50MS: math.NaN()}
-		if dbS.Valid {
-			if v, ok := stats.PerRequestMS(dbS.Float64, ok2xx.Int64); ok {
-				r.dbS = v / 1000
-			}
-		}
-		if target.Valid {
-			r.targetRPS = target.Float64
-		}
-		if p50.Valid {
-			r.p50MS = p50.Float64
-		}
-		seen[k.server] = true
-		out[k] = append(out[k], r)
+		out[k] = append(out[k], cpuRun{
+			stackS:    cpuMS.Float64 / 1000,
+			dbS:       floatOrNaN(dbMS) / 1000,
+			targetRPS: floatOrNaN(target),
+			p50MS:     floatOrNaN(p50),
+		})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
+	with := map[string]bool{}
+	for k := range out {
+		with[k.server] = true
+	}
+	all, err := db.QueryContext(ctx, `SELECT DISTINCT coalesce(server, '') FROM runs WHERE `+filter+` ORDER BY 1`, o.server, o.database, o.test)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer all.Close()
 	var noCPU []string
-	for s, has := range seen {
-		if !has {
+	for all.Next() {
+		var s string
+		if err := all.Scan(&s); err != nil {
+			return nil, nil, err
+		}
+		if !with[s] {
 			if s == "" {
 				s = "(runs without a server label)"
 			}
 			noCPU = append(noCPU, s)
 		}
 	}
-	slices.Sort(noCPU)
-	return out, noCPU, nil
+	return out, noCPU, all.Err()
+}
+
+func floatOrNaN(v sql.NullFloat64) float64 {
+	if !v.Valid {
+		return math.NaN()
+	}
+	return v.Float64
 }
 
 // serverMemory is a server's memory for the model and, when it is not
@@ -220,43 +220,56 @@ type serverMemory struct {
 	from string
 }
 
-// memoryFits returns per server the memory fitted to its memory series
-// (all passes pooled), else its highest working set.
+// memoryFits returns per server the memory fitted to its memory series,
+// all passes pooled (the view memory_slopes), else its highest working
+// set. Notes say where a series bends (stats.MemorySlope's rule) or
+// cannot be used.
 func memoryFits(ctx context.Context, db *sql.DB) (map[string]serverMemory, []string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT coalesce(server, ''), concurrency, memory_mb
-	                                     FROM memory_series ORDER BY 1, coalesce(pass, 0), 2, source, source_line`)
+	// The pooled row of a server has pass NULL and, where any pass has a
+	// slope, the number of passes; a series without pass numbers also has
+	// a per-pass row with pass NULL, the same points.
+	rows, err := db.QueryContext(ctx, `SELECT coalesce(server, ''), slope_gib_per_1000, intercept_gib
+	                                     FROM memory_slopes WHERE pass IS NULL ORDER BY 1, passes NULLS LAST`)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
-	series := map[string][]stats.MemoryPoint{}
+	type fit struct{ slope, intercept sql.NullFloat64 }
+	fits := map[string]fit{}
 	for rows.Next() {
 		var server string
-		var conc int64
-		var mb float64
-		if err := rows.Scan(&server, &conc, &mb); err != nil {
+		var f fit
+		if err := rows.Scan(&server, &f.slope, &f.intercept); err != nil {
 			return nil, nil, err
 		}
-		series[server] = append(series[server], stats.MemoryPoint{Concurrency: float64(conc), MemoryMB: mb})
+		if _, ok := fits[server]; !ok {
+			fits[server] = f
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
+	bends, err := memoryBends(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
 	out := map[string]serverMemory{}
 	var notes []string
-	for _, server := range slices.Sorted(maps.Keys(series)) {
-		f := stats.MemorySlope(series[server])
+	for _, server := range slices.Sorted(maps.Keys(fits)) {
+		f := fits[server]
+		slope, base := floatOrNaN(f.slope), floatOrNaN(f.intercept)
 		switch {
-		case math.IsNaN(f.SlopeGiBPer1000) || math.IsNaN(f.InterceptGiB):
+		case math.IsNaN(slope) || math.IsNaN(base):
 			notes = append(notes, fmt.Sprintf("%s: memory series too short to fit.", server))
 			continue
-		case f.SlopeGiBPer1000 < 0 || f.InterceptGiB < 0:
-			notes = append(notes, fmt.Sprintf("%s: fitted memory base %s GiB, slope %s GiB per 1000: a negative figure, so the series is not used.", server, fmtG(f.InterceptGiB), fmtG(f.SlopeGiBPer1000)))
+		case slope < 0 || base < 0:
+			notes = append(notes, fmt.Sprintf("%s: fitted memory base %s GiB, slope %s GiB per 1000: a negative figure, so the series is not used.", server, fmtG(base), fmtG(slope)))
 			continue
-		case f.Bends:
-			notes = append(notes, fmt.Sprintf("%s: %s; the straight line is used as it is.", server, warningsText(f.Warnings)))
 		}
-		out[server] = serverMemory{mem: cost.LinearMemory(f.InterceptGiB, f.SlopeGiBPer1000)}
+		if b, ok := bends[server]; ok {
+			notes = append(notes, fmt.Sprintf("%s: %s; the straight line is used as it is.", server, b))
+		}
+		out[server] = serverMemory{mem: cost.LinearMemory(base, slope)}
 	}
 	peak, err := db.QueryContext(ctx, `SELECT coalesce(server, ''), max(working_set_mb) FROM runs WHERE working_set_mb IS NOT NULL GROUP BY 1 ORDER BY 1`)
 	if err != nil {
@@ -274,6 +287,34 @@ func memoryFits(ctx context.Context, db *sql.DB) (map[string]serverMemory, []str
 		}
 	}
 	return out, notes, peak.Err()
+}
+
+// memoryBends says, per server, why its pooled memory series is not a
+// straight line, by the rule of stats.MemorySlope.
+func memoryBends(ctx context.Context, db *sql.DB) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT coalesce(server, ''), concurrency, memory_mb FROM memory_series
+	                                    WHERE memory_mb IS NOT NULL AND concurrency IS NOT NULL
+	                                    ORDER BY 1, pass, concurrency, source, source_line`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	series := map[string][]stats.MemoryPoint{}
+	for rows.Next() {
+		var server string
+		var conc, mb float64
+		if err := rows.Scan(&server, &conc, &mb); err != nil {
+			return nil, err
+		}
+		series[server] = append(series[server], stats.MemoryPoint{Concurrency: conc, MemoryMB: mb})
+	}
+	out := map[string]string{}
+	for server, pts := range series {
+		if f := stats.MemorySlope(pts); f.Bends {
+			out[server] = warningsText(f.Warnings)
+		}
+	}
+	return out, rows.Err()
 }
 
 func warningsText(ws []stats.Warning) string {
