@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,23 +13,12 @@ import (
 	"testing"
 )
 
-// requireCost skips when the root command does not register `wra cost`.
-func requireCost(t *testing.T) {
-	t.Helper()
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
-	root := newRootCmd(e, &globals{})
-	if c, _, err := root.Find([]string{"cost"}); err != nil || c.Name() != "cost" {
-		t.Skip("wra cost is not registered in newRootCmd")
-	}
-}
-
 // checkedExample is the README's worked example: 0.4 ms × 1000/s / 0.6 =
 // 2/3 vCPU × 0.04048 × 730 = 19.70; 0.5 GiB × 0.004445 × 730 = 1.62; 21.32 $/month.
 var checkedExample = []string{"cost", "--rps", "1000", "--cpu-ms", "0.4", "--mem-gib", "0.5", "--util", "0.6",
 	"--vcpu-hour", "0.04048", "--gib-hour", "0.004445"}
 
 func TestCostCheckedExampleFormats(t *testing.T) {
-	requireCost(t)
 	db := filepath.Join(t.TempDir(), "none.duckdb")
 	for _, f := range []string{"table", "csv", "json", "markdown", "html"} {
 		r := wra(t, db, append(checkedExample, "--format", f)...)
@@ -104,7 +92,6 @@ func csvRow(rec [][]string, i int) map[string]string {
 }
 
 func TestCostFromStore(t *testing.T) {
-	requireCost(t)
 	dir := samplesDir(t)
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
@@ -217,7 +204,6 @@ func TestCostFromStore(t *testing.T) {
 }
 
 func TestCostProviders(t *testing.T) {
-	requireCost(t)
 	db := filepath.Join(t.TempDir(), "none.duckdb")
 	r := wra(t, db, "cost", "--list-providers", "--format", "markdown")
 	if r.code != 0 {
@@ -250,7 +236,6 @@ func TestCostProviders(t *testing.T) {
 }
 
 func TestCostErrors(t *testing.T) {
-	requireCost(t)
 	db := filepath.Join(t.TempDir(), "none.duckdb")
 	bad := filepath.Join(t.TempDir(), "bad.toml")
 	if err := os.WriteFile(bad, []byte("[provider.x]\nvcpu_hour_usd = -1\ngib_hour_usd = 1\n"), 0o644); err != nil {
@@ -307,7 +292,6 @@ func TestCostErrors(t *testing.T) {
 // rate, so the test gives them one (100 × connections: two fixed rates per
 // stack, the higher one priced).
 func TestCostMatchesAnalyze(t *testing.T) {
-	requireCost(t)
 	dir := samplesDir(t)
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
