@@ -82,12 +82,15 @@ func (a *analysis) cost() (*Section, error) {
 			}
 		}
 		memText := ""
-		if fit, ok := a.mem[server]; ok && !math.IsNaN(fit.SlopeGiBPer1000) {
+		if fit, ok := a.mem[server]; ok && fit.SlopeGiBPer1000 >= 0 && fit.InterceptGiB >= 0 {
 			st.Memory = cost.LinearMemory(fit.InterceptGiB, fit.SlopeGiBPer1000)
 			memText = "slope"
 		} else if v, ok := ws[server]; ok && !math.IsNaN(v) {
 			st.Memory = cost.FixedMemory(v / 1024)
 			memText = "highest working set"
+			if ok {
+				n.add(server + ": memory priced at its highest working set (no usable memory slope: none measured, or a negative fit)")
+			}
 		} else {
 			n.add(server + ": no memory figures; memory is priced at 0")
 			memText = "none"
@@ -96,7 +99,7 @@ func (a *analysis) cost() (*Section, error) {
 		if len(p50) > 0 {
 			// Little's law counts the time a request spends in the server:
 			// the wait given plus the median latency of the passes.
-			wl.Latency = time.Duration(stats.Median(p50) * float64(time.Millisecond))
+			wl.Latency = time.Duration(math.Round(stats.Median(p50) * float64(time.Millisecond)))
 		}
 		e, err := cost.Monthly(st, wl, a.opts.Price)
 		if err != nil {
