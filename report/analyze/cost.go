@@ -88,9 +88,7 @@ func (a *analysis) cost() (*Section, error) {
 		} else if v, ok := ws[server]; ok && !math.IsNaN(v) {
 			st.Memory = cost.FixedMemory(v / 1024)
 			memText = "highest working set"
-			if ok {
-				n.add(server + ": memory priced at its highest working set (no usable memory slope: none measured, or a negative fit)")
-			}
+			n.add(server + ": memory priced at its highest working set (no usable memory slope: none measured, or a negative fit)")
 		} else {
 			n.add(server + ": no memory figures; memory is priced at 0")
 			memText = "none"
