@@ -1,0 +1,155 @@
+// Command record records wra's benchmark corpus: it starts PostgreSQL and
+// three web stacks on 127.0.0.1, drives them with wrk2, ab, bombardier and
+// k6, samples CPU and memory from /proc, and writes the reports, CSVs,
+// wra.toml and README.md into -out.
+//
+//	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (~25 min)
+//	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
+//
+// wrk2 is built by the user from giltene/wrk2; the other tools are looked up
+// on PATH (and in $GOPATH/bin for k6 and bombardier) unless given by flag.
+// Exit codes: 0 recorded, 1 failed (the previous corpus is untouched),
+// 2 usage error, 130 interrupted.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/wra-bench/wra/data/harness/internal/record"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
+}
+
+func run(args []string, getenv func(string) string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("record", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "corpus folder to (re)write (required); only the harness's own files in it are replaced")
+	short := fs.Bool("short", false, "record the short plan (a few minutes; for testing the harness)")
+	src := fs.String("src", ".", "the harness module folder (data/harness)")
+	timeout := fs.Duration("timeout", 45*time.Minute, "limit for the whole recording")
+	pgBin := fs.String("pg-bin", "", "folder of PostgreSQL's initdb and postgres (default: Debian's newest)")
+	pgPort := fs.Int("pg-port", 55432, "PostgreSQL port on 127.0.0.1")
+	basePort := fs.Int("port", 18081, "first server port on 127.0.0.1 (one per server)")
+	var t record.Tools
+	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
+	fs.StringVar(&t.WRK2Source, "wrk2-source", getenv("WRK2_SOURCE"), "where the wrk2 binary was built from, for the README, e.g. \"giltene/wrk2 44a94c1\" (default $WRK2_SOURCE)")
+	fs.StringVar(&t.AB, "ab", "", "ab binary (default: on PATH)")
+	fs.StringVar(&t.Bombardier, "bombardier", "", "bombardier binary (default: on PATH or in $GOPATH/bin)")
+	fs.StringVar(&t.K6, "k6", "", "k6 binary (default: on PATH or in $GOPATH/bin)")
+	fs.StringVar(&t.Node, "node", "", "node binary (default: on PATH)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *out == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "record: -out is required and no arguments are accepted; see -h")
+		return 2
+	}
+	gobin := goBin(getenv)
+	for _, x := range []struct {
+		dst  *string
+		name string
+		dirs []string
+	}{
+		{&t.AB, "ab", nil}, {&t.Bombardier, "bombardier", []string{gobin}}, {&t.K6, "k6", []string{gobin}},
+		{&t.Node, "node", nil}, {&t.NPM, "npm", nil}, {&t.Go, "go", nil}, {&t.Sha256sum, "sha256sum", nil},
+	} {
+		if *x.dst == "" {
+			*x.dst = lookPath(x.name, x.dirs)
+		}
+	}
+	plan := record.Full()
+	if *short {
+		plan = record.Short()
+	}
+	absOut, err1 := filepath.Abs(*out)
+	absSrc, err2 := filepath.Abs(*src)
+	if err := errors.Join(err1, err2); err != nil {
+		fmt.Fprintln(stderr, "record:", err)
+		return 2
+	}
+	r := &record.Runner{
+		Plan: plan, Tools: t, Src: absSrc, Out: absOut, Log: stderr,
+		PGBin: *pgBin, PGPort: *pgPort, BasePort: *basePort,
+		Invocation: invocation(t.WRK2, args),
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	raiseFileLimit()
+	start := time.Now()
+	if err := r.Record(ctx); err != nil {
+		fmt.Fprintln(stderr, "record:", err)
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return 130
+		}
+		return 1
+	}
+	fmt.Fprintf(stderr, "record: plan %s written to %s in %s\n", plan.Name, absOut, time.Since(start).Round(time.Second))
+	return 0
+}
+
+// invocation is the command line for the README, with the user's wrk2 path
+// shown as $WRK2.
+func invocation(wrk2 string, args []string) string {
+	parts := []string{"WRK2=/path/to/wrk2", "go", "run", "./cmd/record"}
+	for _, a := range args {
+		if wrk2 != "" && strings.Contains(a, wrk2) {
+			a = strings.ReplaceAll(a, wrk2, "$WRK2")
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+func goBin(getenv func(string) string) string {
+	if d := getenv("GOBIN"); d != "" {
+		return d
+	}
+	if p := getenv("GOPATH"); p != "" {
+		return filepath.Join(strings.Split(p, string(os.PathListSeparator))[0], "bin")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, "go", "bin")
+	}
+	return ""
+}
+
+func lookPath(name string, dirs []string) string {
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// raiseFileLimit lifts the soft open-files limit to the hard one: the
+// waiting series holds hundreds of connections in ab and in the server.
+func raiseFileLimit() {
+	var l syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l) == nil && l.Cur < l.Max {
+		l.Cur = l.Max
+		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &l)
+	}
+}

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/wra-bench/wra/data/harness/internal/record"
+	"github.com/wra-bench/wra/data/harness/internal/toolout"
+)
+
+var (
+	recordShort = flag.Bool("record", false, "run the short recording (minutes; needs wrk2, ab, bombardier, k6, node, npm and PostgreSQL)")
+	wraBin      = flag.String("wra", "", "a wra binary: also check that `wra ingest --strict` loads the short corpus")
+)
+
+func TestUsage(t *testing.T) {
+	var stderr bytes.Buffer
+	env := func(string) string { return "" }
+	if code := run(nil, env, &stderr); code != 2 || !strings.Contains(stderr.String(), "-out is required") {
+		t.Errorf("no -out: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"-out", t.TempDir(), "-nope"}, env, &stderr); code != 2 {
+		t.Errorf("unknown flag: exit %d", code)
+	}
+	stderr.Reset()
+	// No wrk2 anywhere: the recording refuses to start and names what is missing.
+	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2 or $WRK2): not found") {
+		t.Errorf("no wrk2: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestInvocation(t *testing.T) {
+	got := invocation("/opt/wrk2/wrk", []string{"-wrk2", "/opt/wrk2/wrk", "-out", ".."})
+	if want := "WRK2=/path/to/wrk2 go run ./cmd/record -wrk2 $WRK2 -out .."; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestShortRecording records the short plan and checks every file:
+//
+//	WRK2=/path/to/wrk2 go test ./cmd/record -run ShortRecording -record [-wra /path/to/wra] -timeout 20m
+func TestShortRecording(t *testing.T) {
+	if !*recordShort {
+		t.Skip("pass -record (and WRK2=/path/to/wrk2) to run the short recording")
+	}
+	out := t.TempDir()
+	var log bytes.Buffer
+	if code := run([]string{"-short", "-out", out, "-src", "../..", "-timeout", "15m"}, os.Getenv, &log); code != 0 {
+		t.Fatalf("record exited %d:\n%s", code, tail(log.String(), 4000))
+	}
+	plan := record.Short()
+
+	var got []string
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		if rel != "README.md" && rel != "wra.toml" {
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(got)
+	if want := record.PlannedFiles(plan); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range got {
+		p := filepath.Join(out, f)
+		switch {
+		case strings.HasPrefix(f, "wrk2/"):
+			w, err := toolout.ParseWrk2(readFile(t, p))
+			if err != nil || !w.HasSpectrum || w.Requests == 0 {
+				t.Errorf("%s: %+v, %v", f, w, err)
+			}
+		case strings.HasPrefix(f, "tools/ab/"), strings.HasPrefix(f, "waiting/"):
+			a, err := toolout.ParseAB(readFile(t, p))
+			if err != nil || a.Complete == 0 {
+				t.Errorf("%s: %+v, %v", f, a, err)
+			}
+		case strings.HasPrefix(f, "tools/bombardier/"):
+			mustContain(t, f, readFile(t, p), "Bombarding http://127.0.0.1:", "HTTP codes:", "Latency Distribution")
+		case strings.HasPrefix(f, "tools/k6/"):
+			mustContain(t, f, readFile(t, p), "http_reqs", "http_req_duration", "THRESHOLDS")
+		case strings.HasSuffix(f, ".ndjson.gz"):
+			checkNDJSON(t, p, plan.Ladder.Steps)
+		case strings.HasSuffix(f, ".summary.json"):
+			var s struct {
+				Metrics map[string]map[string]any `json:"metrics"`
+			}
+			if err := json.Unmarshal(readFile(t, p), &s); err != nil || s.Metrics["http_reqs"]["count"] == nil {
+				t.Errorf("%s: summary export without http_reqs: %v", f, err)
+			}
+		}
+	}
+	rows := readCSV(t, filepath.Join(out, "records", "fixed-rate.csv"))
+	if n := len(plan.Servers) * plan.Fixed.Passes * len(plan.Fixed.Tests[0].Rates); len(rows) != n+1 {
+		t.Errorf("records: %d rows, want %d", len(rows)-1, n)
+	}
+	col := index(rows[0])
+	for _, r := range rows[1:] {
+		for _, c := range []string{"requests_per_s", "cpu_server_s", "cpu_postgres_s", "working_set_mb", "private_mb", "startup_s"} {
+			if v, err := strconv.ParseFloat(r[col[c]], 64); err != nil || v <= 0 {
+				t.Errorf("records %s: %s = %q, want > 0", r[col["report"]], c, r[col[c]])
+			}
+		}
+		if _, err := os.Stat(filepath.Join(out, r[col["report"]])); err != nil {
+			t.Errorf("records: report %s: %v", r[col["report"]], err)
+		}
+	}
+	mem := readCSV(t, filepath.Join(out, "memory", "waiting.csv"))
+	if n := len(plan.Servers) * plan.Waiting.Passes * len(plan.Waiting.Concurrencies); len(mem) != n+1 {
+		t.Errorf("memory: %d rows, want %d", len(mem)-1, n)
+	}
+	for _, r := range mem[1:] {
+		conc, _ := strconv.Atoi(r[2])
+		if r[5] != strconv.Itoa(conc*plan.Waiting.RequestsPerConn) {
+			t.Errorf("memory row %v: requests %s, want %d", r, r[5], conc*plan.Waiting.RequestsPerConn)
+		}
+		if v, err := strconv.ParseFloat(r[4], 64); err != nil || v <= 0 {
+			t.Errorf("memory row %v: rss_mb", r)
+		}
+	}
+	for _, f := range got {
+		if strings.HasPrefix(f, "calibration/") {
+			if c := readCSV(t, filepath.Join(out, f)); len(c) != 1+plan.Calibration.Reps*len(plan.Calibration.Processes) {
+				t.Errorf("%s: %d rows", f, len(c)-1)
+			}
+		}
+	}
+	var m map[string]any
+	if _, err := toml.DecodeFile(filepath.Join(out, "wra.toml"), &m); err != nil {
+		t.Errorf("wra.toml: %v", err)
+	}
+	mustContain(t, "README.md", readFile(t, filepath.Join(out, "README.md")), "## Machine", "CPUs:", "| wrk2 |", "## Exact commands")
+	if *wraBin != "" {
+		checkIngest(t, out)
+	}
+}
+
+func checkNDJSON(t *testing.T, p string, steps []int) {
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	stepsSeen := map[string]int{}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var l struct {
+			Type   string `json:"type"`
+			Metric string `json:"metric"`
+			Data   struct {
+				Tags map[string]string `json:"tags"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || (l.Type != "Point" && l.Type != "Metric") {
+			t.Fatalf("%s:%d: %v %q", p, n, err, sc.Text())
+		}
+		if l.Type == "Point" && l.Metric == "http_req_duration" {
+			stepsSeen[l.Data.Tags["step"]]++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	for _, s := range steps {
+		if stepsSeen[strconv.Itoa(s)] == 0 {
+			t.Errorf("%s: no http_req_duration point tagged step=%d (seen %v)", p, s, stepsSeen)
+		}
+	}
+}
+
+func checkIngest(t *testing.T, dir string) {
+	cmd := exec.Command(*wraBin, "--db", filepath.Join(t.TempDir(), "w.duckdb"), "--format", "csv", "ingest", "--strict", "--list", dir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("wra ingest: %v\n%s", err, stderr.String())
+	}
+	rows, err := csv.NewReader(&stdout).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("wra ingest --list: %v %q", err, stdout.String())
+	}
+	col := index(rows[0])
+	for _, r := range rows[1:] {
+		if r[col["status"]] != "loaded" {
+			t.Errorf("wra ingest: %v", r)
+		}
+	}
+	if n := len(record.PlannedFiles(record.Short())); len(rows)-1 != n {
+		t.Errorf("wra ingest listed %d files, want %d", len(rows)-1, n)
+	}
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func readCSV(t *testing.T, p string) [][]string {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(readFile(t, p))).ReadAll()
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%s: %v", p, err)
+	}
+	return rows
+}
+
+func index(header []string) map[string]int {
+	m := map[string]int{}
+	for i, h := range header {
+		m[h] = i
+	}
+	return m
+}
+
+func mustContain(t *testing.T, name string, b []byte, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if !bytes.Contains(b, []byte(s)) {
+			t.Errorf("%s lacks %q", name, s)
+		}
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}

@@ -1,0 +1,268 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// manifestEntry maps the files matching a pattern (with {label} captures)
+// or a glob to labels.
+type manifestEntry struct {
+	Comment string
+	Pattern string
+	Glob    string
+	Labels  map[string]string
+}
+
+// manifest returns wra.toml's entries for the plan: every file the harness
+// writes matches exactly one entry.
+func (r *Runner) manifest() (global map[string]string, entries []manifestEntry) {
+	pl := r.Plan
+	global = map[string]string{"database": "postgresql"}
+	secs := func(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+	entries = []manifestEntry{
+		{
+			Comment: "Fixed-rate passes: one wrk2 report per run (-U: corrected and uncorrected spectra). wrk2 does not print the requested rate: it is target_rps here.",
+			Pattern: "wrk2/{server}/{test}-r{target_rps}-c{connections}-p{round}.txt",
+			Labels:  map[string]string{"tool": "wrk2", "threads": strconv.Itoa(pl.Fixed.Threads), "duration_s": secs(pl.Fixed.Duration)},
+		},
+		{
+			Comment: "The harness's row per fixed-rate run: CPU seconds of the server and of PostgreSQL (user and kernel, from /proc over each process tree) and memory, beside the wrk2 figures; the report column names the wrk2 file of the row.",
+			Glob:    "records/*.csv",
+		},
+		{
+			Comment: "Each endpoint once per tool and server.",
+			Pattern: "tools/ab/{server}/{test}-c{connections}.txt",
+			Labels:  map[string]string{"tool": "ab", "duration_s": secs(pl.Tools.Duration)},
+		},
+		{
+			Pattern: "tools/bombardier/{server}/{test}-c{connections}.txt",
+			Labels:  map[string]string{"tool": "bombardier", "duration_s": secs(pl.Tools.Duration)},
+		},
+		{
+			Comment: "k6 constant-arrival-rate runs: the end-of-test text summary as k6 printed it (progress lines included).",
+			Pattern: "tools/k6/{server}/{test}-r{target_rps}.txt",
+			Labels:  map[string]string{"tool": "k6", "duration_s": secs(pl.Tools.Duration)},
+		},
+		{
+			Comment: fmt.Sprintf("Waiting series: ab reports of /wait?ms=%d, a fresh server per point; the peak memory per point is in memory/.", pl.Waiting.WaitMS),
+			Pattern: "waiting/{server}/c{connections}-p{round}.txt",
+			Labels:  map[string]string{"tool": "ab", "test": "waiting", "wait_ms": strconv.Itoa(pl.Waiting.WaitMS)},
+		},
+		{
+			Comment: "Memory series: peak resident set of the server per concurrency and pass.",
+			Glob:    "memory/*.csv",
+		},
+		{
+			Comment: "Ladders: k6 ramping-arrival-rate, requests tagged step=<rate>; stages are target_rps:duration pairs (a ramp, then the hold, per step).",
+			Pattern: "ladder/{server}/{test}-p{round}.ndjson.gz",
+			Labels:  map[string]string{"tool": "k6", "stages": pl.Ladder.Stages(), "p95_threshold_ms": strconv.Itoa(pl.Ladder.P95MS)},
+		},
+		{
+			Pattern: "ladder/{server}/{test}-p{round}.summary.json",
+			Labels:  map[string]string{"tool": "k6", "stages": pl.Ladder.Stages(), "p95_threshold_ms": strconv.Itoa(pl.Ladder.P95MS)},
+		},
+		{
+			Comment: "Calibration: sha256sum of a fixed buffer by 1 and 2 parallel processes, before and after each series.",
+			Pattern: "calibration/{series}-{phase}.csv",
+		},
+	}
+	return global, entries
+}
+
+// manifestIgnore are the paths of the corpus folder that are not records.
+var manifestIgnore = []string{"harness/**", "README.md"}
+
+func quoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = tomlString(x)
+	}
+	return out
+}
+
+// tomlString quotes s as a TOML basic string: JSON's escapes (\" \\ \n \t
+// \uXXXX) are all valid TOML escapes.
+func tomlString(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
+}
+
+func inlineTable(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteString("{ ")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s = %s", k, tomlString(m[k]))
+	}
+	b.WriteString(" }")
+	return b.String()
+}
+
+// renderManifest writes wra.toml's text.
+func renderManifest(plan string, global map[string]string, entries []manifestEntry) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Labels of every file in this folder, for wra. Written by the harness (plan %q);\n", plan)
+	b.WriteString("# {name} captures one part of a path segment and becomes the label name.\n\n")
+	b.WriteString("# Not records: the harness that wrote this folder, and the README.\n")
+	fmt.Fprintf(&b, "ignore = [%s]\n\n", strings.Join(quoteAll(manifestIgnore), ", "))
+	b.WriteString("[labels]\n")
+	keys := make([]string, 0, len(global))
+	for k := range global {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s = %s\n", k, tomlString(global[k]))
+	}
+	for _, e := range entries {
+		b.WriteString("\n")
+		if e.Comment != "" {
+			fmt.Fprintf(&b, "# %s\n", e.Comment)
+		}
+		b.WriteString("[[files]]\n")
+		if e.Pattern != "" {
+			fmt.Fprintf(&b, "pattern = %s\n", tomlString(e.Pattern))
+		}
+		if e.Glob != "" {
+			fmt.Fprintf(&b, "glob = %s\n", tomlString(e.Glob))
+		}
+		if len(e.Labels) > 0 {
+			fmt.Fprintf(&b, "labels = %s\n", inlineTable(e.Labels))
+		}
+	}
+	return b.Bytes()
+}
+
+func (r *Runner) writeManifest() error {
+	p, err := r.path("wra.toml")
+	if err != nil {
+		return err
+	}
+	global, entries := r.manifest()
+	return os.WriteFile(p, renderManifest(r.Plan.Name, global, entries), 0o644)
+}
+
+// patternRegexp turns a manifest pattern into an anchored regexp whose
+// named groups are the labels; a capture never spans a '/'.
+func patternRegexp(pattern string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	rest := pattern
+	for rest != "" {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			b.WriteString(regexp.QuoteMeta(rest))
+			break
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		if end < 0 {
+			return nil, fmt.Errorf("pattern %q: unclosed {", pattern)
+		}
+		name := rest[open+1 : open+end]
+		if !regexp.MustCompile(`^[a-z_][a-z0-9_]*$`).MatchString(name) {
+			return nil, fmt.Errorf("pattern %q: bad label name %q", pattern, name)
+		}
+		b.WriteString(regexp.QuoteMeta(rest[:open]))
+		b.WriteString("(?P<" + name + ">[^/]+)")
+		rest = rest[open+end+1:]
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
+
+// matches reports whether rel (slash-separated, relative to the corpus root)
+// is one of the entry's files.
+func (e manifestEntry) matches(rel string) (bool, error) {
+	if e.Glob != "" {
+		return path.Match(e.Glob, rel)
+	}
+	re, err := patternRegexp(e.Pattern)
+	if err != nil {
+		return false, err
+	}
+	return re.MatchString(rel), nil
+}
+
+// corpusFiles lists the staged files under a top-level folder (or that
+// file), slash-separated and relative to the corpus root, sorted.
+func (r *Runner) corpusFiles(top string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(filepath.Join(r.stage, top), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			files = append(files, r.rel(p))
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// checkCorpus fails unless the staged data files are exactly the planned
+// ones and each matches exactly one manifest entry, so that wra loads all
+// of them with labels.
+func (r *Runner) checkCorpus() error {
+	var staged []string
+	for _, top := range outputs {
+		if top == "README.md" || top == "wra.toml" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(r.stage, top)); err != nil {
+			continue
+		}
+		files, err := r.corpusFiles(top)
+		if err != nil {
+			return err
+		}
+		staged = append(staged, files...)
+	}
+	sort.Strings(staged)
+	planned := PlannedFiles(r.Plan)
+	if strings.Join(staged, "\n") != strings.Join(planned, "\n") {
+		return fmt.Errorf("recorded files differ from the plan: %d recorded, %d planned", len(staged), len(planned))
+	}
+	_, entries := r.manifest()
+	return checkEntries(entries, staged)
+}
+
+// checkEntries fails unless each file matches exactly one entry.
+func checkEntries(entries []manifestEntry, files []string) error {
+	var errs []error
+	for _, f := range files {
+		n := 0
+		for _, e := range entries {
+			ok, err := e.matches(f)
+			if err != nil {
+				return err
+			}
+			if ok {
+				n++
+			}
+		}
+		if n != 1 {
+			errs = append(errs, fmt.Errorf("%s matches %d wra.toml entries, want 1", f, n))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,103 @@
+package record
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+// manifestFile is wra.toml's layout as wra reads it.
+type manifestFile struct {
+	Ignore []string          `toml:"ignore"`
+	Labels map[string]string `toml:"labels"`
+	Files  []struct {
+		Pattern string            `toml:"pattern"`
+		Glob    string            `toml:"glob"`
+		Labels  map[string]string `toml:"labels"`
+	} `toml:"files"`
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	r := &Runner{Plan: Full()}
+	global, entries := r.manifest()
+	text := renderManifest("full", global, entries)
+	var m manifestFile
+	md, err := toml.Decode(string(text), &m)
+	if err != nil {
+		t.Fatalf("wra.toml does not parse: %v\n%s", err, text)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		t.Errorf("undecoded keys %v", und)
+	}
+	if !reflect.DeepEqual(m.Ignore, manifestIgnore) || !reflect.DeepEqual(m.Labels, global) || len(m.Files) != len(entries) {
+		t.Fatalf("decoded %+v", m)
+	}
+	for i, f := range m.Files {
+		e := entries[i]
+		if f.Pattern != e.Pattern || f.Glob != e.Glob || len(f.Labels) != len(e.Labels) {
+			t.Errorf("entry %d: decoded %+v, wrote %+v", i, f, e)
+		}
+		for k, v := range e.Labels {
+			if f.Labels[k] != v {
+				t.Errorf("entry %d label %s: decoded %q, wrote %q", i, k, f.Labels[k], v)
+			}
+		}
+	}
+	if got := m.Files[len(m.Files)-3].Labels["stages"]; got != Full().Ladder.Stages() {
+		t.Errorf("ladder stages label %q", got)
+	}
+}
+
+func TestTOMLStringEscapes(t *testing.T) {
+	for _, s := range []string{`plain`, `quote " and \ backslash`, "tab\tnewline\n", "µs <&>"} {
+		var v struct{ S string }
+		if _, err := toml.Decode("S = "+tomlString(s), &v); err != nil || v.S != s {
+			t.Errorf("tomlString(%q) decodes to %q, %v", s, v.S, err)
+		}
+	}
+}
+
+// Every file of both plans matches exactly one entry, and a file the
+// harness never writes matches none.
+func TestManifestCoversPlannedFiles(t *testing.T) {
+	for _, p := range []Plan{Full(), Short()} {
+		r := &Runner{Plan: p}
+		_, entries := r.manifest()
+		if err := checkEntries(entries, PlannedFiles(p)); err != nil {
+			t.Errorf("plan %s: %v", p.Name, err)
+		}
+		if err := checkEntries(entries, []string{"wrk2/go-pgx/one.txt"}); err == nil {
+			t.Errorf("plan %s: an unplanned name matched an entry", p.Name)
+		}
+	}
+}
+
+func TestPatternLabels(t *testing.T) {
+	re, err := patternRegexp("wrk2/{server}/{test}-r{target_rps}-c{connections}-p{round}.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := re.FindStringSubmatch("wrk2/go-pgx/one-r500-c16-p3.txt")
+	if m == nil {
+		t.Fatal("no match")
+	}
+	got := map[string]string{}
+	for i, name := range re.SubexpNames() {
+		if name != "" {
+			got[name] = m[i]
+		}
+	}
+	want := map[string]string{"server": "go-pgx", "test": "one", "target_rps": "500", "connections": "16", "round": "3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("labels %v, want %v", got, want)
+	}
+	if re.MatchString("wrk2/a/b/one-r500-c16-p3.txt") {
+		t.Error("a capture spanned a /")
+	}
+	for _, bad := range []string{"x/{Server}.txt", "x/{server.txt"} {
+		if _, err := patternRegexp(bad); err == nil {
+			t.Errorf("patternRegexp(%q): no error", bad)
+		}
+	}
+}

@@ -1,0 +1,231 @@
+// Package record drives a whole recording: it starts PostgreSQL and each
+// server, runs the load generators against 127.0.0.1, samples CPU and memory
+// from /proc around each run, and writes the corpus (tool reports, records
+// CSV, memory series CSV, calibration CSVs, wra.toml and README.md) into a
+// folder. The plan (what to run, how long, how often) is data: Full is the
+// published corpus, Short a few-minute version for testing the harness.
+package record
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Endpoint is one URL of the API, named by the test label it gets.
+type Endpoint struct {
+	Test string // label value: ping, one, page, wait
+	Path string // path and query, e.g. /db/one?id=42
+}
+
+// Standard endpoints; the same URL for every server and every tool.
+var (
+	Ping   = Endpoint{"ping", "/ping"}
+	DBOne  = Endpoint{"one", "/db/one?id=42"}
+	DBPage = Endpoint{"page", "/db/page?after=100&limit=20"}
+	Wait10 = Endpoint{"wait", "/wait?ms=10"}
+)
+
+// FixedTest is one endpoint driven by wrk2 at several request rates.
+type FixedTest struct {
+	Endpoint
+	Rates []int // requests per second
+}
+
+// FixedPlan is the fixed-rate series (wrk2 -R).
+type FixedPlan struct {
+	Tests       []FixedTest
+	Passes      int
+	Duration    time.Duration
+	Threads     int
+	Connections int
+}
+
+// ToolsPlan is the single-run series: each endpoint once with each tool.
+type ToolsPlan struct {
+	Endpoints      []Endpoint
+	Connections    int           // ab -c, bombardier -c
+	Duration       time.Duration // ab -t, bombardier -d, k6 duration
+	K6Rate         int           // k6 constant-arrival-rate, requests per second
+	K6MaxVUs       int
+	ABMaxRequests  int // ab -n: the cap when -t runs out later
+	BombardierOpts []string
+}
+
+// WaitingPlan is the memory series: /wait?ms=WaitMS at each concurrency,
+// a fresh server per point, ab -c C -n C*RequestsPerConn.
+type WaitingPlan struct {
+	Concurrencies   []int
+	Passes          int
+	WaitMS          int
+	RequestsPerConn int
+}
+
+// LadderPlan is the k6 ramping-arrival-rate ladder.
+type LadderPlan struct {
+	Endpoint
+	Runs   int
+	Steps  []int         // requests per second, ascending
+	Ramp   time.Duration // to reach each step
+	Hold   time.Duration // each step is held this long after its ramp
+	MaxVUs int
+	P95MS  int // the per-step threshold written into the script's thresholds
+}
+
+// CalibrationPlan is the fixed CPU job timed before and after each series.
+type CalibrationPlan struct {
+	Processes []int
+	Reps      int
+	BufferMiB int
+}
+
+// Plan is everything a recording does.
+type Plan struct {
+	Name        string // "full" or "short"
+	Servers     []string
+	Fixed       FixedPlan
+	Tools       ToolsPlan
+	Waiting     WaitingPlan
+	Ladder      LadderPlan
+	Calibration CalibrationPlan
+	Rows        int // rows in the items table
+	PoolSize    int // database connections per server
+}
+
+// ServerNames are the stacks the harness knows how to start.
+var ServerNames = []string{"go-pgx", "go-pq", "node-pg"}
+
+// Full is the published corpus: about 25 minutes on 2 cores.
+func Full() Plan {
+	return Plan{
+		Name:    "full",
+		Servers: ServerNames,
+		Fixed: FixedPlan{
+			Tests: []FixedTest{
+				{DBOne, []int{250, 500, 1000}},
+				{DBPage, []int{250, 500}},
+			},
+			Passes: 3, Duration: 14 * time.Second, Threads: 2, Connections: 16,
+		},
+		Tools: ToolsPlan{
+			Endpoints:   []Endpoint{Ping, DBOne, DBPage, Wait10},
+			Connections: 16, Duration: 3 * time.Second,
+			K6Rate: 500, K6MaxVUs: 100, ABMaxRequests: 1000000,
+		},
+		Waiting: WaitingPlan{
+			Concurrencies: []int{50, 100, 200, 400, 800},
+			Passes:        3, WaitMS: 1000, RequestsPerConn: 2,
+		},
+		Ladder: LadderPlan{
+			Endpoint: DBPage, Runs: 3,
+			Steps: []int{250, 500, 1000, 2000, 4000},
+			Ramp:  time.Second, Hold: 3 * time.Second, MaxVUs: 300, P95MS: 50,
+		},
+		Calibration: CalibrationPlan{Processes: []int{1, 2}, Reps: 3, BufferMiB: 128},
+		Rows:        10000,
+		PoolSize:    20,
+	}
+}
+
+// Short is a few-minute recording of the same shape, for testing the
+// harness itself: every server, every series, every file kind, fewer and
+// shorter runs. Its numbers are not for publishing.
+func Short() Plan {
+	p := Full()
+	p.Name = "short"
+	p.Fixed.Tests = []FixedTest{{DBOne, []int{500}}}
+	p.Fixed.Passes = 2
+	p.Fixed.Duration = 11 * time.Second // just past wrk2's 10 s calibration
+	p.Tools.Endpoints = []Endpoint{Ping, DBOne}
+	p.Tools.Duration = 2 * time.Second
+	p.Tools.K6Rate = 200
+	p.Waiting.Concurrencies = []int{50, 200}
+	p.Waiting.Passes = 1
+	p.Waiting.WaitMS = 500
+	p.Ladder.Runs = 1
+	p.Ladder.Steps = []int{100, 200}
+	p.Ladder.Hold = 2 * time.Second
+	p.Calibration.Reps = 1
+	p.Calibration.BufferMiB = 32
+	p.Rows = 1000
+	return p
+}
+
+// Validate reports the first inconsistency of the plan.
+func (p Plan) Validate() error {
+	var errs []error
+	check := func(ok bool, format string, a ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, a...))
+		}
+	}
+	check(len(p.Servers) > 0, "no servers")
+	for _, s := range p.Servers {
+		check(contains(ServerNames, s), "unknown server %q (known: %s)", s, strings.Join(ServerNames, ", "))
+	}
+	check(len(p.Fixed.Tests) > 0 && p.Fixed.Passes > 0, "fixed-rate series: no tests or passes")
+	for _, t := range p.Fixed.Tests {
+		check(len(t.Rates) > 0, "fixed-rate test %s: no rates", t.Test)
+		for _, r := range t.Rates {
+			check(r > 0, "fixed-rate test %s: rate %d", t.Test, r)
+		}
+	}
+	check(p.Fixed.Threads > 0 && p.Fixed.Connections >= p.Fixed.Threads, "fixed-rate series: need connections >= threads > 0")
+	check(p.Fixed.Duration >= time.Second && p.Fixed.Duration%time.Second == 0, "fixed-rate duration must be whole seconds")
+	check(p.Tools.Duration >= time.Second && p.Tools.Duration%time.Second == 0, "tools duration must be whole seconds")
+	check(p.Tools.Connections > 0 && p.Tools.K6Rate > 0 && p.Tools.K6MaxVUs > 0 && p.Tools.ABMaxRequests > 0, "tools series: non-positive setting")
+	check(len(p.Waiting.Concurrencies) > 0 && p.Waiting.Passes > 0 && p.Waiting.WaitMS > 0 && p.Waiting.RequestsPerConn > 0, "waiting series: non-positive setting")
+	check(p.Ladder.Runs > 0 && len(p.Ladder.Steps) > 0 && p.Ladder.MaxVUs > 0, "ladder: no runs, steps or VUs")
+	for i, s := range p.Ladder.Steps {
+		check(s > 0 && (i == 0 || s > p.Ladder.Steps[i-1]), "ladder steps must be positive and ascending: %v", p.Ladder.Steps)
+	}
+	check(p.Ladder.Ramp >= time.Second && p.Ladder.Ramp%time.Second == 0 && p.Ladder.Hold >= time.Second && p.Ladder.Hold%time.Second == 0,
+		"ladder ramp and hold must be whole seconds")
+	check(len(p.Calibration.Processes) > 0 && p.Calibration.Reps > 0 && p.Calibration.BufferMiB > 0, "calibration: non-positive setting")
+	check(p.Rows >= 200 && p.PoolSize > 0, "need at least 200 rows (the endpoints read ids up to 120) and a pool")
+	return errors.Join(errs...)
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Stages is the ladder's k6 stage schedule as "target:duration" pairs, the
+// form wra.toml carries it in (e.g. "250:1s,250:3s,500:1s,500:3s").
+func (l LadderPlan) Stages() string {
+	var b strings.Builder
+	for i, s := range l.Steps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%d:%s,%d:%s", s, seconds(l.Ramp), s, seconds(l.Hold))
+	}
+	return b.String()
+}
+
+// Duration is the ladder's scheduled length.
+func (l LadderPlan) Duration() time.Duration {
+	return time.Duration(len(l.Steps)) * (l.Ramp + l.Hold)
+}
+
+func seconds(d time.Duration) string { return strconv.Itoa(int(d/time.Second)) + "s" }
+
+// alternate returns xs in order on odd passes and reversed on even ones,
+// so that no server or rate always runs first (warm caches, a machine
+// that slows as it heats, a neighbour's build).
+func alternate[T any](xs []T, pass int) []T {
+	out := append([]T(nil), xs...)
+	if pass%2 == 0 {
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
+	}
+	return out
+}

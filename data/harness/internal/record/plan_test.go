@@ -1,0 +1,117 @@
+package record
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPlansValidate(t *testing.T) {
+	for _, p := range []Plan{Full(), Short()} {
+		if err := p.Validate(); err != nil {
+			t.Errorf("plan %s: %v", p.Name, err)
+		}
+	}
+}
+
+func TestFullPlanShape(t *testing.T) {
+	p := Full()
+	// What the corpus promises: three stacks, 2-3 rates per fixed-rate test,
+	// three passes, a waiting series of 50..800 in three passes, three ladder
+	// runs per server, calibration with 1 and 2 processes.
+	if len(p.Servers) < 3 || p.Fixed.Passes < 3 || p.Waiting.Passes < 3 || p.Ladder.Runs < 3 {
+		t.Errorf("full plan too small: %d servers, %d passes, %d waiting passes, %d ladder runs",
+			len(p.Servers), p.Fixed.Passes, p.Waiting.Passes, p.Ladder.Runs)
+	}
+	for _, ft := range p.Fixed.Tests {
+		if n := len(ft.Rates); n < 2 || n > 3 {
+			t.Errorf("test %s: %d rates, want 2 or 3", ft.Test, n)
+		}
+	}
+	if c := p.Waiting.Concurrencies; c[0] != 50 || c[len(c)-1] != 800 {
+		t.Errorf("waiting concurrencies %v, want 50..800", c)
+	}
+	if !reflect.DeepEqual(p.Calibration.Processes, []int{1, 2}) {
+		t.Errorf("calibration processes %v", p.Calibration.Processes)
+	}
+	// wrk2 keeps only what follows its 10 s calibration: a fixed-rate run
+	// must be longer.
+	for _, q := range []Plan{p, Short()} {
+		if q.Fixed.Duration <= 10*time.Second {
+			t.Errorf("plan %s: wrk2 duration %s leaves no recorded latency", q.Name, q.Fixed.Duration)
+		}
+	}
+}
+
+func TestValidateErrors(t *testing.T) {
+	p := Full()
+	p.Servers = []string{"go-pgx", "rust"}
+	p.Fixed.Tests = []FixedTest{{DBOne, nil}}
+	p.Ladder.Steps = []int{500, 250}
+	p.Fixed.Duration = 1500 * time.Millisecond
+	err := p.Validate()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{`unknown server "rust"`, "fixed-rate test one: no rates", "ladder steps must be positive and ascending", "whole seconds"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
+func TestAlternate(t *testing.T) {
+	xs := []string{"a", "b", "c"}
+	if got := alternate(xs, 1); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Errorf("pass 1: %v", got)
+	}
+	if got := alternate(xs, 2); !reflect.DeepEqual(got, []string{"c", "b", "a"}) {
+		t.Errorf("pass 2: %v", got)
+	}
+	if got := alternate(xs, 3); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Errorf("pass 3: %v", got)
+	}
+	if !reflect.DeepEqual(xs, []string{"a", "b", "c"}) {
+		t.Errorf("input modified: %v", xs)
+	}
+}
+
+func TestLadderStages(t *testing.T) {
+	l := LadderPlan{Steps: []int{250, 500}, Ramp: time.Second, Hold: 3 * time.Second}
+	if got, want := l.Stages(), "250:1s,250:3s,500:1s,500:3s"; got != want {
+		t.Errorf("Stages = %q, want %q", got, want)
+	}
+	if got := l.Duration(); got != 8*time.Second {
+		t.Errorf("Duration = %s, want 8s", got)
+	}
+}
+
+func TestPlannedFiles(t *testing.T) {
+	p := Full()
+	files := PlannedFiles(p)
+	count := func(prefix string) int {
+		n := 0
+		for _, f := range files {
+			if strings.HasPrefix(f, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	// 3 servers x (3 + 2 rates) x 3 passes; 3 servers x 4 endpoints per tool;
+	// 3 x 5 x 3 waiting points; 3 x 3 ladders of 2 files; 4 series x 2 phases.
+	for prefix, want := range map[string]int{"wrk2/": 45, "tools/ab/": 12, "tools/bombardier/": 12, "tools/k6/": 12,
+		"waiting/": 45, "ladder/": 18, "calibration/": 8, "records/": 1, "memory/": 1} {
+		if got := count(prefix); got != want {
+			t.Errorf("%s: %d files, want %d", prefix, got, want)
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f] {
+			t.Errorf("%s planned twice", f)
+		}
+		seen[f] = true
+	}
+}

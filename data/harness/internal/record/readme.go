@@ -1,0 +1,263 @@
+package record
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"text/template"
+	"time"
+)
+
+type readmeData struct {
+	Plan       Plan
+	Machine    Machine
+	Versions   []Version
+	Examples   []example
+	Invocation string
+	Started    string
+	Finished   string
+	Wall       string
+	PGPort     int
+	Stages     string
+	Counts     []fileCount
+	Records    int
+	Memory     int
+
+	WarmUpConns, WarmUpRequests int
+}
+
+type fileCount struct {
+	Folder string
+	Files  int
+	Bytes  int64
+}
+
+func (r *Runner) writeReadme(ctx context.Context, finished time.Time) error {
+	m, err := readMachine()
+	if err != nil {
+		return err
+	}
+	counts, err := r.countFiles()
+	if err != nil {
+		return err
+	}
+	d := readmeData{
+		Plan: r.Plan, Machine: m, Versions: r.versions(ctx), Examples: r.examples,
+		Invocation: r.Invocation, PGPort: r.PGPort, Stages: r.Plan.Ladder.Stages(), Counts: counts,
+		Started:  r.started.Format(time.RFC3339),
+		Finished: finished.Format(time.RFC3339),
+		Wall:     finished.Sub(r.started).Round(time.Second).String(),
+		Records:  len(r.records), Memory: len(r.memory),
+		WarmUpConns: WarmUpConns, WarmUpRequests: WarmUpRequests,
+	}
+	var b bytes.Buffer
+	if err := readmeTemplate.Execute(&b, d); err != nil {
+		return err
+	}
+	p, err := r.path("README.md")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(p, b.Bytes(), 0o644)
+}
+
+// countFiles counts the staged corpus files per top-level folder.
+func (r *Runner) countFiles() ([]fileCount, error) {
+	var out []fileCount
+	for _, name := range outputs {
+		st, err := os.Stat(r.stage + "/" + name)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		files, err := r.corpusFiles(name)
+		if err != nil {
+			return nil, err
+		}
+		fc := fileCount{Folder: name + "/"}
+		for _, f := range files {
+			fi, err := os.Stat(r.stage + "/" + f)
+			if err != nil {
+				return nil, err
+			}
+			fc.Files++
+			fc.Bytes += fi.Size()
+		}
+		out = append(out, fc)
+	}
+	return out, nil
+}
+
+var readmeTemplate = template.Must(template.New("readme").Funcs(template.FuncMap{
+	"ints": func(xs []int) string {
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = fmt.Sprint(x)
+		}
+		return strings.Join(s, ", ")
+	},
+	"paths": func(es []Endpoint) string {
+		s := make([]string, len(es))
+		for i, e := range es {
+			s[i] = "`" + e.Path + "` (" + e.Test + ")"
+		}
+		return strings.Join(s, ", ")
+	},
+	"kib": func(b int64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<10)) },
+	"plural": func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	},
+	"gib": func(g float64) string { return fmt.Sprintf("%.1f", g) },
+}).Parse(readmeText))
+
+const readmeText = `# A real web-stack benchmark, recorded by data/harness
+
+This folder is a corpus of raw benchmark records for wra: three web stacks
+serving the same small JSON API from a real PostgreSQL, driven by real load
+generators on 127.0.0.1. Every file except this README and wra.toml is the
+unedited output of a tool (stdout byte for byte, or the file the tool wrote)
+or a CSV row the harness wrote from /proc; nothing here was edited by hand.
+The harness in harness/ re-records all of it (plan "{{.Plan.Name}}", started
+{{.Started}}, finished {{.Finished}}, {{.Wall}} of wall time).
+
+    wra analyze data/        # every table and plot from this folder
+
+**Noise.** The machine has {{.Machine.CPUs}} cores shared with other
+people's compilers, and the load generator runs on the same cores as the
+server and PostgreSQL. Absolute numbers are noisy; the calibration files
+(a fixed CPU job timed before and after every series) say how much the
+machine's speed moved while each series ran. Compare stacks within one
+series, and read the spread of the passes before the medians.
+
+## What was measured
+
+Stacks (each started fresh by the harness, one at a time, pool of
+{{.Plan.PoolSize}} database connections):
+
+| server | stack |
+|---|---|
+| go-pgx | Go net/http + pgx v5 pool (pgxpool; statements cached per connection) |
+| go-pq | Go net/http + database/sql + lib/pq (every parameterised query is prepared anew: a Parse/Describe round trip, then Bind/Execute) |
+| node-pg | Node.js http + pg (node-postgres) Pool, one process |
+
+API, identical bytes from every stack (the harness checks each server's
+answers before using it): ` + "`/ping`" + `, ` + "`/db/one?id=42`" + ` (one row),
+` + "`/db/page?after=100&limit=20`" + ` (20 rows), ` + "`/wait?ms=N`" + ` (sleeps N ms).
+PostgreSQL runs on 127.0.0.1:{{.PGPort}} from a fresh initdb, table
+` + "`items(id integer primary key, name text, price_cents integer)`" + ` with
+{{.Plan.Rows}} rows.
+
+Series, in this order, each between a calibration before and after:
+
+1. **fixed-rate** (wrk2/, records/): wrk2 ` + "`-t{{.Plan.Fixed.Threads}} -c{{.Plan.Fixed.Connections}} -d{{.Plan.Fixed.Duration}} -R<rate> -U`" + `;
+{{- range .Plan.Fixed.Tests}} test {{.Test}} (` + "`{{.Path}}`" + `) at {{ints .Rates}} requests/s;{{end}}
+   {{plural .Plan.Fixed.Passes "pass" "passes"}}; servers and rates in alternating order (odd passes
+   forward, even passes reversed); one server instance per (pass, server),
+   warmed up before its first run (ab ` + "`-k -c {{.WarmUpConns}} -n {{.WarmUpRequests}}`" + ` per endpoint,
+   output discarded; the tools and ladder series warm up the same way).
+   Around each run the harness read the CPU time of the server's and of
+   PostgreSQL's process trees from /proc and the server's memory after it,
+   into one row of records/fixed-rate.csv ({{.Records}} rows).
+2. **tools** (tools/): each of {{paths .Plan.Tools.Endpoints}} once per
+   server with ab (` + "`-k -c {{.Plan.Tools.Connections}} -t {{.Plan.Tools.Duration}}`" + `), bombardier
+   (` + "`-c {{.Plan.Tools.Connections}} -d {{.Plan.Tools.Duration}} -l`" + `) and k6 (constant arrival rate,
+   {{.Plan.Tools.K6Rate}} requests/s for {{.Plan.Tools.Duration}}).
+3. **waiting** (waiting/, memory/): ` + "`/wait?ms={{.Plan.Waiting.WaitMS}}`" + ` driven by ab at
+   concurrencies {{ints .Plan.Waiting.Concurrencies}} (` + "`-c C -n {{.Plan.Waiting.RequestsPerConn}}C`" + `),
+   {{plural .Plan.Waiting.Passes "pass" "passes"}}, a fresh server per point; memory/waiting.csv
+   holds the peak resident set of each point ({{.Memory}} rows).
+4. **ladder** (ladder/): k6 ramping-arrival-rate against ` + "`{{.Plan.Ladder.Path}}`" + `, steps
+   {{ints .Plan.Ladder.Steps}} requests/s, each reached in {{.Plan.Ladder.Ramp}} and held
+   {{.Plan.Ladder.Hold}} (stages ` + "`{{.Stages}}`" + `), at most {{.Plan.Ladder.MaxVUs}} VUs,
+   {{plural .Plan.Ladder.Runs "run" "runs"}} per server; every request is tagged ` + "`step=<rate>`" + `;
+   all points in gzipped NDJSON (gzipped by k6 itself) and the
+   ` + "`--summary-export`" + ` JSON (per-step p95 < {{.Plan.Ladder.P95MS}} ms thresholds; k6
+   exits 99 when one fails, which is what a ladder looks for).
+5. **calibration** (calibration/): ` + "`sha256sum`" + ` of a {{.Plan.Calibration.BufferMiB}} MiB zero buffer
+   by {{ints .Plan.Calibration.Processes}} parallel processes, {{plural .Plan.Calibration.Reps "time" "times"}}, wall ms,
+   before and after each series (` + "`<series>-before.csv`" + `, ` + "`<series>-after.csv`" + `).
+
+## Machine
+
+- {{.Machine.CPUs}} CPUs: {{.Machine.CPUModel}}
+- {{gib .Machine.MemGiB}} GiB memory
+- Linux {{.Machine.Kernel}}{{if .Machine.OS}}, {{.Machine.OS}}{{end}}
+
+## Versions
+
+| program | version |
+|---|---|
+{{- range .Versions}}
+| {{.Name}} | {{.Text}} |
+{{- end}}
+
+## Files
+
+| folder | files | KiB |
+|---|---|---|
+{{- range .Counts}}
+| {{.Folder}} | {{.Files}} | {{kib .Bytes}} |
+{{- end}}
+
+wra.toml maps every file to its labels (server, test, target_rps,
+connections, round, and the ladder's stage schedule).
+
+Harness CSV columns (machine numbers in shortest exact form; ` + "`_mb`" + ` is MiB):
+
+- records/fixed-rate.csv: ` + "`utc`" + ` (start of the run), ` + "`server`, `round`" + ` (pass),
+  ` + "`test`, `connections`" + `, ` + "`requests_per_s`, `latency_p50_ms`, `latency_p99_ms`" + ` (wrk2's
+  Requests/sec and corrected Recorded Latency percentiles), ` + "`responses_2xx`" + `
+  (requests minus non-2xx/3xx), ` + "`errors`" + ` (socket errors: connect + read +
+  write + timeout), ` + "`cpu_server_s`, `cpu_server_user_s`, `cpu_server_kernel_s`" + ` and
+  ` + "`cpu_postgres_s`, `cpu_postgres_user_s`, `cpu_postgres_kernel_s`" + ` (CPU seconds over
+  the run: utime+stime plus cutime+cstime summed over the process tree, in
+  1/100 s ticks), ` + "`working_set_mb`" + ` (VmRSS after the run), ` + "`private_mb`" + `
+  (Private_Clean + Private_Dirty from smaps_rollup), ` + "`startup_s`" + ` (exec to
+  the first 200 on /ping), ` + "`target_rps`, `threads`, `duration_s`" + ` (wrk2 -R -t -d),
+  ` + "`requests`" + ` (wrk2's "requests in", the whole run), ` + "`non_2xx`" + `,
+  ` + "`latency_corrected`" + ` (true: wrk2's percentiles correct for coordinated
+  omission), ` + "`report`" + ` (the wrk2 file of the row). CPU covers the whole run, calibration period
+  included, as do ` + "`requests`" + `; wrk2's percentiles cover only the time after its
+  10 s calibration.
+- memory/waiting.csv: ` + "`server`, `pass`, `concurrency`, `wait_ms`" + `, ` + "`rss_mb`" + ` (peak
+  resident set, VmHWM summed over the server's processes, of a fresh server
+  that served only that point), ` + "`requests`" + ` (ab's Complete requests),
+  ` + "`cpu_s`" + ` (server CPU seconds during the point).
+- calibration/*.csv: ` + "`utc`, `processes`, `ms`" + `.
+
+## Exact commands
+
+The recording:
+
+    {{.Invocation}}
+
+The first command of each kind, as run (` + "`$WORK`" + ` is the harness's temporary
+folder; ` + "`> file`" + ` is where its standard output was written):
+{{range .Examples}}
+- {{.Kind}}: ` + "`{{.Command}}`" + `
+{{- end}}
+
+Every command runs in its own process group under a time limit (its
+planned length plus 30 s); on a failure or an
+interrupt the harness kills what it started, stops PostgreSQL, removes its
+temporary folders and leaves the previous corpus untouched.
+
+## Re-recording
+
+From data/harness (Linux, Go, Node.js with npm, PostgreSQL server binaries,
+ab, k6, bombardier, sha256sum; run as root or as a user that can run
+PostgreSQL; all traffic stays on 127.0.0.1):
+
+    WRK2=/path/to/wrk2 go run ./cmd/record -out ..            # this corpus
+    WRK2=/path/to/wrk2 go run ./cmd/record -short -out /tmp/c # a few minutes, for testing
+
+wrk2 is not shipped: build it yourself from its public repository
+(giltene/wrk2) and pass the binary with ` + "`-wrk2`" + ` or ` + "`$WRK2`" + `. ab comes from
+Debian's apache2-utils; k6 and bombardier install with ` + "`go install`" + `
+(go.k6.io/k6, github.com/codesenberg/bombardier). ` + "`go run ./cmd/record -h`" + `
+lists every flag.
+`

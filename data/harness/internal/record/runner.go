@@ -1,0 +1,232 @@
+package record
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wra-bench/wra/data/harness/internal/pg"
+	"github.com/wra-bench/wra/data/harness/internal/proc"
+)
+
+// Tools are the paths of the programs a recording runs.
+type Tools struct {
+	WRK2       string // built by the user from giltene/wrk2
+	WRK2Source string // where that binary came from, for the README (e.g. "giltene/wrk2 44a94c1")
+	AB         string
+	Bombardier string
+	K6         string
+	Node       string
+	NPM        string
+	Go         string
+	Sha256sum  string
+}
+
+// Runner records one corpus.
+type Runner struct {
+	Plan     Plan
+	Tools    Tools
+	Src      string    // the harness module folder (servers, k6 scripts)
+	Out      string    // the corpus folder
+	Log      io.Writer // progress and every command line
+	PGBin    string    // "" finds Debian's PostgreSQL
+	PGPort   int
+	BasePort int // servers listen on BasePort, BasePort+1, ...
+	// Invocation is the harness command line, written into the README.
+	Invocation string
+
+	work     string
+	stage    string
+	pg       *pg.Cluster
+	proc     proc.FS
+	live     map[*server]struct{}
+	examples []example // the first command of each kind, for the README
+	records  []recordRow
+	memory   []memoryRow
+	started  time.Time
+}
+
+type example struct{ Kind, Command string }
+
+// outputs are the top-level entries of the corpus folder the harness owns;
+// a recording replaces all of them and touches nothing else (harness/ stays).
+var outputs = []string{"README.md", "wra.toml", "records", "memory", "calibration", "wrk2", "tools", "waiting", "ladder"}
+
+// Record makes the whole corpus. It writes into a staging folder inside
+// Out and replaces the previous corpus only when every series succeeded;
+// servers, PostgreSQL and the work folder are cleaned up on every path.
+func (r *Runner) Record(ctx context.Context) (err error) {
+	if err := r.Plan.Validate(); err != nil {
+		return fmt.Errorf("plan %s: %w", r.Plan.Name, err)
+	}
+	if err := r.checkTools(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(r.Src, "servers", "api", "api.go")); err != nil {
+		return fmt.Errorf("harness sources not found in %s (run from data/harness or pass -src): %w", r.Src, err)
+	}
+	r.started = time.Now().UTC()
+	r.proc = proc.FS{Root: "/proc"}
+	r.live = map[*server]struct{}{}
+	if err := os.MkdirAll(r.Out, 0o755); err != nil {
+		return err
+	}
+	if r.work, err = os.MkdirTemp("", "wra-harness-work-"); err != nil {
+		return err
+	}
+	defer os.RemoveAll(r.work)
+	if r.stage, err = os.MkdirTemp(r.Out, ".recording-"); err != nil {
+		return err
+	}
+	defer os.RemoveAll(r.stage)
+	if err := os.MkdirAll(filepath.Join(r.work, "logs"), 0o755); err != nil {
+		return err
+	}
+	defer func() {
+		for s := range r.live {
+			if serr := r.stopServer(s); serr != nil {
+				err = errors.Join(err, serr)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(r.Log, "server and PostgreSQL logs of the failed recording were in %s (removed)\n", filepath.Join(r.work, "logs"))
+		}
+	}()
+
+	r.logf("building servers")
+	if err := r.prepareServers(ctx); err != nil {
+		return err
+	}
+	pglog, err := os.Create(filepath.Join(r.work, "logs", "postgres.log"))
+	if err != nil {
+		return err
+	}
+	defer pglog.Close()
+	r.logf("starting PostgreSQL on 127.0.0.1:%d", r.PGPort)
+	r.pg, err = pg.Start(ctx, pg.Options{BinDir: r.PGBin, Port: r.PGPort, Rows: r.Plan.Rows, Log: pglog})
+	if err != nil {
+		return fmt.Errorf("PostgreSQL: %w", err)
+	}
+	defer func() {
+		if perr := r.pg.Stop(); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}()
+
+	series := map[string]func(context.Context) error{
+		"fixed-rate": r.fixedRate, "tools": r.tools, "waiting": r.waiting, "ladder": r.ladder,
+	}
+	for _, name := range seriesNames {
+		if err := r.calibrate(ctx, name, "before"); err != nil {
+			return err
+		}
+		r.logf("series %s", name)
+		if err := series[name](ctx); err != nil {
+			return fmt.Errorf("series %s: %w", name, err)
+		}
+		if err := r.calibrate(ctx, name, "after"); err != nil {
+			return err
+		}
+	}
+	if err := r.writeRecords(); err != nil {
+		return err
+	}
+	if err := r.writeMemory(); err != nil {
+		return err
+	}
+	if err := r.writeManifest(); err != nil {
+		return err
+	}
+	if err := r.checkCorpus(); err != nil {
+		return err
+	}
+	if err := r.writeReadme(ctx, time.Now().UTC()); err != nil {
+		return err
+	}
+	return r.promote()
+}
+
+func (r *Runner) checkTools() error {
+	var errs []error
+	for _, t := range []struct{ flag, path string }{
+		{"wrk2 (-wrk2 or $WRK2)", r.Tools.WRK2}, {"ab", r.Tools.AB}, {"bombardier", r.Tools.Bombardier},
+		{"k6", r.Tools.K6}, {"node", r.Tools.Node}, {"npm", r.Tools.NPM}, {"go", r.Tools.Go}, {"sha256sum", r.Tools.Sha256sum},
+	} {
+		if t.path == "" {
+			errs = append(errs, fmt.Errorf("%s: not found", t.flag))
+			continue
+		}
+		if st, err := os.Stat(t.path); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			errs = append(errs, fmt.Errorf("%s: %s is not an executable file", t.flag, t.path))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// promote replaces the harness's outputs in Out by the staged ones.
+func (r *Runner) promote() error {
+	for _, name := range outputs {
+		if err := os.RemoveAll(filepath.Join(r.Out, name)); err != nil {
+			return err
+		}
+	}
+	entries, err := os.ReadDir(r.stage)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(r.stage, e.Name()), filepath.Join(r.Out, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// path returns the staged path of a corpus file (slash-separated, relative
+// to the corpus root), creating its folder.
+func (r *Runner) path(rel string) (string, error) {
+	p := filepath.Join(r.stage, filepath.FromSlash(rel))
+	return p, os.MkdirAll(filepath.Dir(p), 0o755)
+}
+
+// rel is a staged path relative to the corpus root, with forward slashes.
+func (r *Runner) rel(p string) string {
+	rel, err := filepath.Rel(r.stage, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
+func (r *Runner) logf(format string, a ...any) {
+	fmt.Fprintf(r.Log, "[%s] %s\n", time.Now().UTC().Format("15:04:05"), fmt.Sprintf(format, a...))
+}
+
+// note keeps the first command of each kind for the README, with the
+// staging folder shown as the corpus root.
+func (r *Runner) note(kind string, c command) {
+	for _, e := range r.examples {
+		if e.Kind == kind {
+			return
+		}
+	}
+	// Programs by name (wrk2 as the user's $WRK2), not by this machine's paths.
+	if c.Name == r.Tools.WRK2 {
+		c.Name = "$WRK2"
+	} else {
+		c.Name = filepath.Base(c.Name)
+	}
+	s := c.String()
+	if c.Stdout != "" {
+		s += " > " + shellQuote(c.Stdout)
+	}
+	s = strings.ReplaceAll(s, r.stage+"/", "")
+	s = strings.ReplaceAll(s, r.work+"/", "$WORK/")
+	s = strings.ReplaceAll(s, r.Src+"/", "")
+	r.examples = append(r.examples, example{kind, s})
+}
