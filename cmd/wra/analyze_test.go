@@ -24,6 +24,9 @@ func fixtureCorpus(t *testing.T) string {
 		"ab/go2/ping-c20.txt":                "../../ingest/testdata/ab/ab_keepalive_go2_ping_n10000_c20.txt",
 		"bombardier/go2/ping-c50.txt":        "../../ingest/testdata/bombardier/bombardier_default_go2_ping.txt",
 		"hey/go2/ping-c20.txt":               "../../ingest/testdata/hey/hey_go2_ping_n5000_c20.txt",
+		"wrk2/nginx/static-r5000.txt":        "../../ingest/testdata/wrk2/wrk2_latency_nginx_static_R5000.txt",
+		"wrk2/go2/wait-r1000.txt":            "../../ingest/testdata/wrk2/wrk2_U_go2_wait5_R1000.txt",
+		"k6/go1/ladder.ndjson.gz":            "../../ingest/testdata/k6/k6_ladder_points.ndjson.gz",
 		"wra.toml":                           "testdata/analyze/wra.toml",
 	})
 	return dir

@@ -76,7 +76,7 @@ type Result struct {
 func Analyze(ctx context.Context, q Querier, opts Options) (*Result, error) {
 	a := &analysis{ctx: ctx, q: q, opts: opts}
 	steps := []func() (*Section, error){
-		a.cpuFixedRate, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.calibration, a.cost,
+		a.cpuFixedRate, a.spectra, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.calibration, a.cost,
 	}
 	res := &Result{}
 	for _, step := range steps {
@@ -85,6 +85,28 @@ func Analyze(ctx context.Context, q Querier, opts Options) (*Result, error) {
 			return nil, err
 		}
 		res.Sections = append(res.Sections, s)
+	}
+	// One colour per server in every plot.
+	rows, err := a.query(`SELECT DISTINCT coalesce(server, '') FROM runs UNION SELECT DISTINCT coalesce(server, '') FROM memory_series ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	var servers []string
+	for _, r := range rows {
+		servers = append(servers, s(r[0]))
+	}
+	pal := report.NewPalette(servers...)
+	for _, sec := range res.Sections {
+		for _, f := range sec.Figures {
+			switch c := f.Figure.(type) {
+			case *report.LadderChart:
+				c.Palette = pal
+			case *report.MemoryChart:
+				c.Palette = pal
+			case *report.SpectrumChart:
+				c.Palette = pal
+			}
+		}
 	}
 	return res, nil
 }
