@@ -104,6 +104,7 @@ func readHey(in *Input, sink model.Sink) error {
 	)
 	state := start
 	var codes, errCounts map[string]int64
+	var histCount int64
 	var total, rate, average bool
 	var slowest float64
 	for l.Scan() {
@@ -191,9 +192,15 @@ func readHey(in *Input, sink model.Sink) error {
 			}
 		case histogram:
 			// "0.012 [4903]	|∎∎∎": hey's own buckets, not kept.
-			if _, rest, ok := strings.Cut(tt, " ["); !ok || !strings.Contains(rest, "]") {
+			_, rest, ok := strings.Cut(tt, " [")
+			cnt, _, found := strings.Cut(rest, "]")
+			n, err := strconv.ParseInt(cnt, 10, 64)
+			if !ok || !found || err != nil || n < 0 {
 				return l.Errorf(1, "hey histogram: expected \"mark [count] |bars\", found %q", clipLine(tt))
 			}
+			// Its counts add up to the responses; they check that the
+			// Status code distribution was not cut short.
+			histCount += n
 		case distribution:
 			// hey prints its format string's "%%" literally: "10%% in 0.0004 secs".
 			p, v, ok := strings.Cut(tt, "%% in ")
@@ -256,6 +263,9 @@ func readHey(in *Input, sink model.Sink) error {
 	}
 	for _, n := range errCounts {
 		nerr += n
+	}
+	if _, capped := r.Labels["distribution_note"]; histCount > 0 && !capped && histCount != n2xx+non2xx {
+		return Errorf(in.Name, l.Line()+1, 0, "truncated hey report: the Status code distribution counts %d responses, the Response time histogram %d", n2xx+non2xx, histCount)
 	}
 	if n2xx+non2xx+nerr == 0 {
 		return Errorf(in.Name, r.Line, 0, "hey report counts no request: no status code and no error")
