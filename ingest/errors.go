@@ -12,7 +12,11 @@ type SyntaxError struct {
 	Line int
 	Col  int
 	Msg  string
+	// Err is the cause, when it is a named error (ErrTooLarge).
+	Err error
 }
+
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
 func (e *SyntaxError) Error() string {
 	switch {

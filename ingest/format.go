@@ -138,7 +138,8 @@ type limitedReader struct {
 
 func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left <= 0 {
-		return 0, &SyntaxError{File: l.name, Msg: fmt.Sprintf("%v: gzip content exceeds %d bytes (%dx its compressed size); refused as a likely gzip bomb", ErrTooLarge, l.limit, MaxExpansion)}
+		return 0, &SyntaxError{File: l.name, Err: ErrTooLarge,
+			Msg: fmt.Sprintf("%v: gzip content exceeds %d bytes (%dx its compressed size); refused as a likely gzip bomb", ErrTooLarge, l.limit, MaxExpansion)}
 	}
 	if int64(len(p)) > l.left {
 		p = p[:l.left]
@@ -173,7 +174,7 @@ func ReadFile(path string, sink model.Sink) (*Format, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%s: %w", o.Name, ErrUnknownFormat)
 	}
-	return f, f.Read(&o.Input, sink)
+	return f, f.Read(&o.Input, &guardSink{Sink: sink, name: o.Name})
 }
 
 // hasPrefixLine reports whether any of the first lines of head starts with

@@ -56,6 +56,21 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func() error) 
 	if !ok || in.Path == "" {
 		return false, nil
 	}
+	if in.Gzip {
+		// The store's scanner decompresses the file itself, past the
+		// limit that open puts on R (MaxExpansion): read R through once
+		// so that a gzip bomb stops at that limit, then give the scan
+		// below a fresh reader.
+		if _, err := io.Copy(io.Discard, in.R); err != nil {
+			return true, err
+		}
+		o, err := open(in.Path, in.Name)
+		if err != nil {
+			return true, err
+		}
+		defer o.close()
+		in.R = o.R
+	}
 	res, err := b.BulkSamples(0, bi)
 	if errors.Is(err, model.ErrBulkUnsupported) {
 		return false, nil

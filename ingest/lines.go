@@ -36,9 +36,19 @@ func (l *Lines) Scan() bool {
 	}
 	if !l.s.Scan() {
 		if err := l.s.Err(); err != nil {
-			if errors.Is(err, bufio.ErrTooLong) {
+			var se *SyntaxError
+			switch {
+			case errors.Is(err, bufio.ErrTooLong):
 				l.err = Errorf(l.in.Name, l.n+1, 0, "line longer than %d bytes: not a load-tool report", MaxLineBytes)
-			} else {
+			case errors.As(err, &se):
+				// Names the file (a gzip bomb stopped at the limit): add
+				// the line it stopped in.
+				at := *se
+				if at.Line == 0 {
+					at.Line = l.n + 1
+				}
+				l.err = &at
+			default:
 				l.err = fmt.Errorf("%s: %w", l.in.Name, err)
 			}
 		}

@@ -264,7 +264,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	fr.Format = f.Name
 	labels := j.man.LabelsFor(j.rel)
 	rows, err := st.Load(ctx, model.File{Source: j.source, SHA256: sum, Format: f.Name}, func(s model.Sink) error {
-		return f.Read(&o.Input, &labelSink{Sink: s, manifest: labels, override: opts.Labels, name: j.source})
+		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, name: j.source}})
 	})
 	if err != nil {
 		if ctx.Err() != nil {
