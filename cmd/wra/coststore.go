@@ -221,43 +221,36 @@ type serverMemory struct {
 }
 
 // memoryFits returns per server the memory fitted to its memory series,
-// all passes pooled (the view memory_slopes), else its highest working
-// set. Notes say where a series bends (stats.MemorySlope's rule) or
-// cannot be used.
+// all passes pooled (stats.MemorySlope, as wra analyze and the view
+// memory_slopes fit it; computed here in Go so that the figures are the
+// same bytes on every run, which a parallel SQL aggregate does not
+// promise), else its highest working set. Notes say where a series bends
+// or cannot be used.
 func memoryFits(ctx context.Context, db *sql.DB) (map[string]serverMemory, []string, error) {
-	// The pooled row of a server has pass NULL and, where any pass has a
-	// slope, the number of passes; a series without pass numbers also has
-	// a per-pass row with pass NULL, the same points.
-	rows, err := db.QueryContext(ctx, `SELECT coalesce(server, ''), slope_gib_per_1000, intercept_gib
-	                                     FROM memory_slopes WHERE pass IS NULL ORDER BY 1, passes NULLS LAST`)
+	rows, err := db.QueryContext(ctx, `SELECT coalesce(server, ''), concurrency, memory_mb FROM memory_series
+	                                    WHERE memory_mb IS NOT NULL AND concurrency IS NOT NULL
+	                                    ORDER BY 1, pass, concurrency, source, source_line`)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
-	type fit struct{ slope, intercept sql.NullFloat64 }
-	fits := map[string]fit{}
+	series := map[string][]stats.MemoryPoint{}
 	for rows.Next() {
 		var server string
-		var f fit
-		if err := rows.Scan(&server, &f.slope, &f.intercept); err != nil {
+		var conc, mb float64
+		if err := rows.Scan(&server, &conc, &mb); err != nil {
 			return nil, nil, err
 		}
-		if _, ok := fits[server]; !ok {
-			fits[server] = f
-		}
+		series[server] = append(series[server], stats.MemoryPoint{Concurrency: conc, MemoryMB: mb})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	bends, err := memoryBends(ctx, db)
-	if err != nil {
-		return nil, nil, err
-	}
 	out := map[string]serverMemory{}
 	var notes []string
-	for _, server := range slices.Sorted(maps.Keys(fits)) {
-		f := fits[server]
-		slope, base := floatOrNaN(f.slope), floatOrNaN(f.intercept)
+	for _, server := range slices.Sorted(maps.Keys(series)) {
+		f := stats.MemorySlope(series[server])
+		slope, base := f.SlopeGiBPer1000, f.InterceptGiB
 		switch {
 		case math.IsNaN(slope) || math.IsNaN(base):
 			notes = append(notes, fmt.Sprintf("%s: memory series too short to fit.", server))
@@ -266,8 +259,8 @@ func memoryFits(ctx context.Context, db *sql.DB) (map[string]serverMemory, []str
 			notes = append(notes, fmt.Sprintf("%s: fitted memory base %s GiB, slope %s GiB per 1000: a negative figure, so the series is not used.", server, fmtG(base), fmtG(slope)))
 			continue
 		}
-		if b, ok := bends[server]; ok {
-			notes = append(notes, fmt.Sprintf("%s: %s; the straight line is used as it is.", server, b))
+		if f.Bends {
+			notes = append(notes, fmt.Sprintf("%s: %s; the straight line is used as it is.", server, warningsText(f.Warnings)))
 		}
 		out[server] = serverMemory{mem: cost.LinearMemory(base, slope)}
 	}
@@ -287,34 +280,6 @@ func memoryFits(ctx context.Context, db *sql.DB) (map[string]serverMemory, []str
 		}
 	}
 	return out, notes, peak.Err()
-}
-
-// memoryBends says, per server, why its pooled memory series is not a
-// straight line, by the rule of stats.MemorySlope.
-func memoryBends(ctx context.Context, db *sql.DB) (map[string]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT coalesce(server, ''), concurrency, memory_mb FROM memory_series
-	                                    WHERE memory_mb IS NOT NULL AND concurrency IS NOT NULL
-	                                    ORDER BY 1, pass, concurrency, source, source_line`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	series := map[string][]stats.MemoryPoint{}
-	for rows.Next() {
-		var server string
-		var conc, mb float64
-		if err := rows.Scan(&server, &conc, &mb); err != nil {
-			return nil, err
-		}
-		series[server] = append(series[server], stats.MemoryPoint{Concurrency: conc, MemoryMB: mb})
-	}
-	out := map[string]string{}
-	for server, pts := range series {
-		if f := stats.MemorySlope(pts); f.Bends {
-			out[server] = warningsText(f.Warnings)
-		}
-	}
-	return out, rows.Err()
 }
 
 func warningsText(ws []stats.Warning) string {
