@@ -49,9 +49,11 @@ func detectK6CSV(head []byte) bool {
 }
 
 // k6Bulk hands the file to the sink's own scanner. done is false when the
-// sink has none. When the scanner fails, scan (the Go reader, without a
-// sink) looks for the first malformed line to name it.
-func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func() error) (done bool, err error) {
+// sink is not a BulkSink; when it is one that has no scanner, the Go
+// reader scan streams the points (still here, while a reopened R is
+// open). When the scanner fails, scan without a sink looks for the first
+// malformed line to name it.
+func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, func(*model.Sample) error) error) (done bool, err error) {
 	b, ok := sink.(model.BulkSink)
 	if !ok || in.Path == "" {
 		return false, nil
@@ -73,10 +75,10 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func() error) 
 	}
 	res, err := b.BulkSamples(0, bi)
 	if errors.Is(err, model.ErrBulkUnsupported) {
-		return false, nil
+		return true, k6StreamPoints(in, sink, scan)
 	}
 	if err != nil {
-		if serr := scan(); serr != nil {
+		if serr := scan(in, nil); serr != nil {
 			return true, serr
 		}
 		return true, fmt.Errorf("%s: %w", in.Name, err)
@@ -244,7 +246,7 @@ func k6Quantile(sorted []float64, q float64) float64 {
 func readK6NDJSON(in *Input, sink model.Sink) error {
 	bi := &model.BulkInput{Name: in.Name, Path: in.Path, Format: "k6-ndjson", Gzip: in.Gzip,
 		QuantileMetrics: []string{k6LatencyMetric}, Percentiles: k6Percentiles}
-	if done, err := k6Bulk(in, sink, bi, func() error { return scanK6NDJSON(in, nil) }); done {
+	if done, err := k6Bulk(in, sink, bi, scanK6NDJSON); done {
 		return err
 	}
 	return k6StreamPoints(in, sink, scanK6NDJSON)
@@ -408,7 +410,7 @@ func readK6CSV(in *Input, sink model.Sink) error {
 		if tf != "" {
 			bi := &model.BulkInput{Name: in.Name, Path: in.Path, Format: "k6-csv", Gzip: in.Gzip, Columns: cols, TimeFormat: tf,
 				QuantileMetrics: []string{k6LatencyMetric}, Percentiles: k6Percentiles}
-			if done, err := k6Bulk(in, sink, bi, func() error { return scanK6CSV(in, nil) }); done {
+			if done, err := k6Bulk(in, sink, bi, scanK6CSV); done {
 				return err
 			}
 		}
