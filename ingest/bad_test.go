@@ -859,7 +859,9 @@ func TestBadGzipBomb(t *testing.T) {
 		if !errors.Is(err, ErrTooLarge) {
 			t.Errorf("%s: %v, want ErrTooLarge", name, err)
 		} else {
-			checkNamedError(t, name, name, err, true)
+			// A text reader names the line it stopped in; a point stream
+			// is read through before the store scans it, without lines.
+			checkNamedError(t, name, name, err, name == "wrk.txt.gz")
 		}
 	}
 	res, _ := ingestDir(t, dir)
