@@ -1,0 +1,282 @@
+package main
+
+// Output safety: labels and file names a benchmarker does not control
+// (a server called <script>, a report file called <img src=x>.txt) stay
+// text in every output; a CSV cell that a spreadsheet would run as a
+// formula is neutralised; the store changes only through wra ingest and
+// wra sql --write.
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/ingest"
+)
+
+// hostileStore ingests real captures under hostile labels and a hostile
+// file name, and returns the store.
+func hostileStore(t *testing.T) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	for _, tc := range []struct {
+		file, capture, server, test string
+	}{
+		{"<img src=x>.txt", "../../ingest/testdata/ab/ab_plain_nginx_static_n5000_c10.txt", "<script>alert(1)</script>", "ping"},
+		{"pipe.txt", "../../ingest/testdata/bombardier/bombardier_default_go2_ping.txt", "|**x**|", "ping"},
+		{"formula.txt", "../../ingest/testdata/hey/hey_go2_ping_n5000_c20.txt", `=HYPERLINK("http://example.invalid","x")`, "@SUM(A1)"},
+		{"signs.txt", "../../ingest/testdata/ab/ab_keepalive_go2_ping_n10000_c20.txt", "+1+1", "-2+3"},
+	} {
+		dir := filepath.Join(t.TempDir(), "in")
+		copyTree(t, dir, map[string]string{tc.file: tc.capture})
+		r := wra(t, db, "ingest", "--label", "server="+tc.server, "--label", "test="+tc.test, dir)
+		if r.code != 0 {
+			t.Fatalf("ingest %s: exit %d: %s", tc.file, r.code, r.stderr)
+		}
+	}
+	return db
+}
+
+func TestSafetyAnalyzeEscapes(t *testing.T) {
+	db := hostileStore(t)
+	out := filepath.Join(t.TempDir(), "out")
+	r := wra(t, db, "analyze", "--no-ingest", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("analyze: exit %d: %s", r.code, r.stderr)
+	}
+	files := readTree(t, out)
+	var md, csvs []string
+	for name := range files {
+		switch {
+		case strings.HasPrefix(filepath.Base(name), "."):
+			// the analysis cache, not a published file
+		case strings.HasSuffix(name, ".md"):
+			md = append(md, name)
+		case strings.HasSuffix(name, ".csv"):
+			csvs = append(csvs, name)
+		}
+	}
+	if len(md) < 2 || len(csvs) < 1 {
+		t.Fatalf("analyze wrote %d Markdown and %d CSV files", len(md), len(csvs))
+	}
+
+	// HTML: no element a label or a file name could open; the labels are
+	// there, as text.
+	page := string(files["index.html"])
+	for _, raw := range []string{"<script", "<img", "onerror", "javascript:"} {
+		if strings.Contains(strings.ToLower(page), raw) {
+			t.Errorf("index.html contains %q", raw)
+		}
+	}
+	for name, b := range files {
+		if strings.HasSuffix(name, ".svg") && strings.Contains(strings.ToLower(string(b)), "<script") {
+			t.Errorf("%s contains <script", name)
+		}
+	}
+	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Errorf("index.html does not show the server label <script>alert(1)</script> as text")
+	}
+
+	// Markdown: HTML as entities, table syntax escaped.
+	seenScript, seenPipe := false, false
+	for _, name := range md {
+		s := string(files[name])
+		for _, raw := range []string{"<script", "<img", "|**x**|"} {
+			if strings.Contains(s, raw) {
+				t.Errorf("%s contains %q unescaped", name, raw)
+			}
+		}
+		seenScript = seenScript || strings.Contains(s, "&lt;script&gt;alert(1)&lt;/script&gt;")
+		seenPipe = seenPipe || strings.Contains(s, `\|\*\*x\*\*\|`)
+	}
+	if !seenScript || !seenPipe {
+		t.Errorf("the Markdown files do not show the labels escaped (script %v, pipe %v)", seenScript, seenPipe)
+	}
+
+	// CSV: every cell a spreadsheet would run is neutralised.
+	neutralised := 0
+	for _, name := range csvs {
+		neutralised += checkCSVNeutral(t, name, files[name])
+	}
+	if neutralised == 0 {
+		t.Errorf("no neutralised cell in %v: the hostile labels are not in any table", csvs)
+	}
+}
+
+// checkCSVNeutral fails on a cell that starts with =, +, -, @, a tab or a
+// carriage return and is not a number, and returns how many cells carry
+// the leading apostrophe.
+func checkCSVNeutral(t *testing.T, name string, b []byte) int {
+	t.Helper()
+	rows, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return 0
+	}
+	n := 0
+	for i, row := range rows {
+		for _, cell := range row {
+			if cell == "" {
+				continue
+			}
+			if strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				if _, err := strconv.ParseFloat(cell, 64); err != nil {
+					t.Errorf("%s row %d: cell %q would run in a spreadsheet", name, i+1, cell)
+				}
+			}
+			if strings.HasPrefix(cell, "'") && len(cell) > 1 && strings.ContainsRune("=+-@", rune(cell[1])) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestSafetySQLCSV(t *testing.T) {
+	db := hostileStore(t)
+	r := wra(t, db, "sql", "--format", "csv",
+		`SELECT server, test, -1.5 AS negative, 0 - 7 AS minus_seven, '-x' AS dash FROM runs ORDER BY server, test`)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if n := checkCSVNeutral(t, "wra sql --format csv", []byte(r.stdout)); n != 4+4 {
+		t.Errorf("%d neutralised cells, want 8: the 4 labels that start with = + - @ and the text '-x' on each of 4 rows:\n%s", n, r.stdout)
+	}
+	for _, want := range []string{`"'=HYPERLINK(""http://example.invalid"",""x"")",'@SUM(A1),-1.5,-7,'-x`, "'+1+1,'-2+3,-1.5,-7,'-x"} {
+		if !strings.Contains(r.stdout, want+"\n") {
+			t.Errorf("no row %s in\n%s", want, r.stdout)
+		}
+	}
+}
+
+// fileSum is the SHA-256 of a file.
+func fileSum(t *testing.T, p string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+func TestSafetySQLReadOnly(t *testing.T) {
+	db := hostileStore(t)
+	before := fileSum(t, db)
+	for _, q := range []string{
+		"DELETE FROM runs",
+		"UPDATE runs SET server = 'x'",
+		"INSERT INTO ingested_files SELECT * FROM ingested_files",
+		"DROP TABLE runs",
+		"CREATE TABLE notes (a INTEGER)",
+		"ALTER TABLE runs ADD COLUMN x INTEGER",
+		"CREATE OR REPLACE VIEW cpu_per_request AS SELECT 1",
+		"SELECT 1; DELETE FROM runs",
+	} {
+		if r := wra(t, db, "sql", q); r.code == 0 {
+			t.Errorf("wra sql %q succeeded without --write: %s", q, r.stdout)
+		} else if !strings.Contains(strings.ToLower(r.stderr), "read-only") && !strings.Contains(strings.ToLower(r.stderr), "read only") {
+			t.Errorf("wra sql %q: the message does not say the store is read-only: %s", q, r.stderr)
+		}
+	}
+	if fileSum(t, db) != before {
+		t.Fatal("the store file changed under wra sql without --write")
+	}
+	if r := wra(t, db, "sql", "--write", "CREATE TABLE notes (a INTEGER)"); r.code != 0 {
+		t.Fatalf("wra sql --write: exit %d: %s", r.code, r.stderr)
+	}
+	if r := wra(t, db, "sql", "--format", "csv", "SELECT count(*) AS n FROM notes"); r.code != 0 || r.stdout != "n\n0\n" {
+		t.Errorf("the table made with --write: exit %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestSafetyNotebookReadOnly(t *testing.T) {
+	db := hostileStore(t)
+	before := fileSum(t, db)
+	nb := filepath.Join(t.TempDir(), "nb.md")
+	copyFile := filepath.Join(t.TempDir(), "leak.csv")
+	var text strings.Builder
+	text.WriteString("# Writes\n\n")
+	for _, q := range []string{
+		"DELETE FROM runs",
+		"CREATE TABLE notes AS SELECT 1 AS a",
+		"SELECT 1; DROP TABLE runs",
+		"COPY runs TO '" + copyFile + "'",
+		"SELECT count(*) AS n FROM runs",
+	} {
+		text.WriteString("```sql\n" + q + "\n```\n\n")
+	}
+	if err := os.WriteFile(nb, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := wra(t, db, "notebook", "run", nb)
+	if r.code == 0 {
+		t.Errorf("a notebook with writing blocks ran without an error")
+	}
+	if fileSum(t, db) != before {
+		t.Fatal("the store file changed under wra notebook run")
+	}
+	if _, err := os.Stat(copyFile); err == nil {
+		t.Error("a notebook block wrote a file with COPY")
+	}
+	out, err := os.ReadFile(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last block still ran: the four runs are there.
+	if !strings.Contains(string(out), "| 4 |") && !strings.Contains(string(out), " 4 ") {
+		t.Errorf("the counting block's result is missing:\n%s", out)
+	}
+	if r := wra(t, db, "sql", "--format", "csv", "SELECT count(*) AS n FROM runs"); r.stdout != "n\n4\n" {
+		t.Errorf("runs after the notebook: %q %s", r.stdout, r.stderr)
+	}
+}
+
+// TestSafetyGzipBomb ingests a k6 point stream whose gzip expands past the
+// limit (ingest.MaxExpansion times its size, at least
+// ingest.MinExpansionLimit) into a real store, whose scanner reads such
+// streams itself: the file fails at the limit, nothing of it is stored,
+// and the other file of the folder loads.
+func TestSafetyGzipBomb(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "in")
+	copyTree(t, dir, map[string]string{"wrk.txt": "../../ingest/testdata/wrk/wrk_plain_nginx_static.txt"})
+	nd, err := os.ReadFile("../../ingest/testdata/k6/k6_constant_go2_ping_points.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := nd[:bytes.IndexByte(nd[20000:], '\n')+20001]
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(head)
+	blank := bytes.Repeat([]byte("\n"), 1<<20)
+	for i := 0; i < 2*ingest.MinExpansionLimit>>20; i++ {
+		zw.Write(blank)
+	}
+	zw.Close()
+	if limit := max(int64(gz.Len())*ingest.MaxExpansion, ingest.MinExpansionLimit); limit >= 2*ingest.MinExpansionLimit {
+		t.Fatalf("%d bytes compressed: the limit %d is not exceeded", gz.Len(), limit)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "points.ndjson.gz"), gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	r := wra(t, db, "ingest", dir)
+	if r.code != exitPartial {
+		t.Errorf("exit %d, want %d (one file failed): %s", r.code, exitPartial, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "in/points.ndjson.gz:") || !strings.Contains(r.stderr, "gzip bomb") {
+		t.Errorf("stderr does not name the bomb:\n%s", r.stderr)
+	}
+	q := wra(t, db, "sql", "--format", "csv", "SELECT source, format FROM ingested_files ORDER BY 1")
+	if q.stdout != "source,format\nin/wrk.txt,wrk\n" {
+		t.Errorf("ingested files:\n%s%s", q.stdout, q.stderr)
+	}
+	if q := wra(t, db, "sql", "--format", "csv", "SELECT count(*) AS n FROM samples"); q.stdout != "n\n0\n" {
+		t.Errorf("samples of the bomb stored: %s%s", q.stdout, q.stderr)
+	}
+}
