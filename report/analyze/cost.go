@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/wra-bench/wra/cost"
@@ -130,8 +131,9 @@ func (a *analysis) cost() (*Section, error) {
 		d.RowSources = append(d.RowSources, x.src)
 		stacks = append(stacks, report.CostStack{Server: e.Stack.Server, StackUSD: e.StackUSDMonth, DBUSD: e.DBUSDMonth})
 	}
-	n.add(fmt.Sprintf("an amortised resource price, not a bill: vCPUs = CPU seconds per request × %s requests/s / %g utilisation; memory = base + slope × requests in flight (Little's law: rps × (wait %v + median p50 of the passes)); × 730 hours at $%g per vCPU-hour and $%g per GiB-hour (%s, as of %s)",
-		Sig(a.opts.RPS), a.opts.Util, a.opts.Wait, a.opts.Price.VCPUHourUSD, a.opts.Price.GiBHourUSD(), a.opts.Price.Name, a.opts.Price.AsOf))
+	n.add(fmt.Sprintf("an amortised resource price, not a bill: vCPUs = CPU seconds per request × %s requests/s / %g utilisation; memory = base + slope × requests in flight (Little's law: rps × (wait %v + median p50 of the passes)); × 730 hours at $%s per vCPU-hour and $%s per GiB-hour (%s, as of %s)",
+		Sig(a.opts.RPS), a.opts.Util, a.opts.Wait, strconv.FormatFloat(a.opts.Price.VCPUHourUSD, 'g', 6, 64),
+		strconv.FormatFloat(a.opts.Price.GiBHourUSD(), 'g', 6, 64), a.opts.Price.Name, a.opts.Price.AsOf))
 	n.add(fmt.Sprintf("CPU per request from the %s test's fixed-rate passes at each server's highest target rate", orDash(test)))
 	d.Notes = n.list
 	sec.Tables = append(sec.Tables, d)

@@ -176,7 +176,7 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 			d.Rows = append(d.Rows, r.cells)
 			d.RowSources = append(d.RowSources, r.srcs)
 		}
-		dropEmpty(d, "database", "db_cpu_us", "p99_ms")
+		dropEmpty(d, "database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct")
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
