@@ -82,8 +82,12 @@ func TestSafetyAnalyzeEscapes(t *testing.T) {
 	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Errorf("index.html does not show the server label <script>alert(1)</script> as text")
 	}
+	if !strings.Contains(page, "&lt;img src=x&gt;.txt") {
+		t.Errorf("index.html does not show the file name <img src=x>.txt as text")
+	}
 
-	// Markdown: HTML as entities, table syntax escaped.
+	// Markdown: HTML as entities, table syntax escaped. (Sources, and so
+	// file names, are listed on the page only.)
 	seenScript, seenPipe := false, false
 	for _, name := range md {
 		s := string(files[name])
