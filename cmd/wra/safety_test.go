@@ -159,6 +159,24 @@ func TestSafetySQLCSV(t *testing.T) {
 	}
 }
 
+func TestSafetyExportCSV(t *testing.T) {
+	db := hostileStore(t)
+	dir := filepath.Join(t.TempDir(), "export")
+	if r := wra(t, db, "export", "--csv", dir); r.code != 0 {
+		t.Fatalf("export: exit %d: %s", r.code, r.stderr)
+	}
+	files := readTree(t, dir)
+	n := 0
+	for name, b := range files {
+		if strings.HasSuffix(name, ".csv") {
+			n += checkCSVNeutral(t, name, b)
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d neutralised cells in %d files, want at least the 4 labels that start with = + - @", n, len(files))
+	}
+}
+
 // fileSum is the SHA-256 of a file.
 func fileSum(t *testing.T, p string) [32]byte {
 	t.Helper()
