@@ -200,3 +200,23 @@ func headerFields(head []byte, aliases map[string]string) map[string]bool {
 	}
 	return set
 }
+
+// each calls fn for every row; a file with a header and no rows is an
+// error naming what kind of file it is.
+func (t *csvTable) each(kind string, fn func(i int) error) error {
+	for i := 0; ; i++ {
+		ok, err := t.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if i == 0 {
+				return Errorf(t.in.Name, 2, 0, "%s has a header but no rows", kind)
+			}
+			return nil
+		}
+		if err := fn(i); err != nil {
+			return err
+		}
+	}
+}

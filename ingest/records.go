@@ -83,17 +83,7 @@ func readRecords(in *Input, sink model.Sink) error {
 	if !t.has("server") {
 		return Errorf(in.Name, 1, 0, "records CSV: expected a server column in the header")
 	}
-	for i := 0; ; i++ {
-		ok, err := t.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			if i == 0 {
-				return Errorf(in.Name, 2, 0, "records CSV has a header but no rows")
-			}
-			return nil
-		}
+	return t.each("records CSV", func(i int) error {
 		r := &model.Run{Index: i, Line: t.line, Tool: "records"}
 		for _, c := range []floatCol{
 			{"rps", &r.RPS}, {"latency_p50_ms", &r.LatencyP50MS}, {"latency_p90_ms", &r.LatencyP90MS},
@@ -149,10 +139,8 @@ func readRecords(in *Input, sink model.Sink) error {
 				r.Labels[t.raw[i]] = v
 			}
 		}
-		if err := sink.Run(r); err != nil {
-			return err
-		}
-	}
+		return sink.Run(r)
+	})
 }
 
 var knownRecordColumns = func() map[string]struct{} {
@@ -182,17 +170,7 @@ func readMemory(in *Input, sink model.Sink) error {
 	if err != nil {
 		return err
 	}
-	for i := 0; ; i++ {
-		ok, err := t.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			if i == 0 {
-				return Errorf(in.Name, 2, 0, "memory CSV has a header but no rows")
-			}
-			return nil
-		}
+	return t.each("memory CSV", func(i int) error {
 		m := &model.MemoryPoint{Line: t.line}
 		m.Server, _ = t.str("server")
 		c, ok, err := t.int("concurrency")
@@ -231,10 +209,8 @@ func readMemory(in *Input, sink model.Sink) error {
 		} else if ok {
 			m.CPUS = model.Some(v)
 		}
-		if err := sink.Memory(m); err != nil {
-			return err
-		}
-	}
+		return sink.Memory(m)
+	})
 }
 
 var calibrationAliases = map[string]string{
@@ -283,17 +259,7 @@ func readCalibration(in *Input, sink model.Sink) error {
 	if filePhase == "" && !t.has("phase") {
 		return Errorf(in.Name, 1, 0, "calibration CSV: expected a phase column, or \"before\" or \"after\" in the file name")
 	}
-	for i := 0; ; i++ {
-		ok, err := t.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			if i == 0 {
-				return Errorf(in.Name, 2, 0, "calibration CSV has a header but no rows")
-			}
-			return nil
-		}
+	return t.each("calibration CSV", func(i int) error {
 		c := &model.CalibrationPoint{Line: t.line, Phase: filePhase}
 		if p, ok := t.str("phase"); ok {
 			p = strings.ToLower(p)
@@ -326,8 +292,6 @@ func readCalibration(in *Input, sink model.Sink) error {
 		} else if ok {
 			c.UTC = model.Some(ts)
 		}
-		if err := sink.Calibration(c); err != nil {
-			return err
-		}
-	}
+		return sink.Calibration(c)
+	})
 }
