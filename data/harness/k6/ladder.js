@@ -30,7 +30,7 @@ export const options = {
   scenarios: {
     ladder: {
       executor: 'ramping-arrival-rate', startRate: STEPS[0], timeUnit: '1s', stages,
-      preAllocatedVUs: 50, maxVUs: Number(__ENV.MAXVUS || 300),
+      preAllocatedVUs: 20, maxVUs: Number(__ENV.MAXVUS || 300),
     },
   },
   thresholds,

@@ -181,7 +181,8 @@ func chownTree(dir string, uid, gid int) error {
 func (c *Cluster) command(ctx context.Context, cred *syscall.Credential, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = c.dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	// Pdeathsig: PostgreSQL dies with the harness even when the harness is killed outright.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
 	return cmd
 }

@@ -120,7 +120,7 @@ func Full() Plan {
 		},
 		Ladder: LadderPlan{
 			Endpoint: DBPage, Runs: 3,
-			Steps: []int{250, 500, 1000, 2000, 4000},
+			Steps: []int{100, 200, 400, 800, 1600},
 			Ramp:  time.Second, Hold: 3 * time.Second, MaxVUs: 300, P95MS: 50,
 		},
 		Calibration: CalibrationPlan{Processes: []int{1, 2}, Reps: 3, BufferMiB: 128},

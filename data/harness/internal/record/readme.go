@@ -131,7 +131,9 @@ people's compilers, and the load generator runs on the same cores as the
 server and PostgreSQL. Absolute numbers are noisy; the calibration files
 (a fixed CPU job timed before and after every series) say how much the
 machine's speed moved while each series ran. Compare stacks within one
-series, and read the spread of the passes before the medians.
+series, and read the spread of the passes before the medians. When the
+machine is oversubscribed the kernel shares CPU time per runnable thread,
+so a single-threaded server (node-pg) loses the most to its neighbours.
 
 ## What was measured
 

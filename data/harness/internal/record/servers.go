@@ -95,7 +95,7 @@ func (r *Runner) startServer(ctx context.Context, name string) (*server, error) 
 	s := &server{Name: name, Port: port, logFile: lf, done: make(chan error, 1)}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout, s.cmd.Stderr = lf, lf
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL} // dies with the harness
 	fmt.Fprintf(r.Log, "$ %s\n", command{Name: bin, Args: args})
 	start := time.Now()
 	if err := s.cmd.Start(); err != nil {
