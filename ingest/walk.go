@@ -290,6 +290,8 @@ func describeUnknown(head []byte) string {
 	switch {
 	case len(head) == 0:
 		return "empty file"
+	case len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff):
+		return "UTF-16 text (as PowerShell's > writes it): convert it to UTF-8"
 	case !isText(head):
 		return "binary content of no known format"
 	}
