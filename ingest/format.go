@@ -99,7 +99,9 @@ func open(path, name string) (*opened, error) {
 		f.Close()
 		return nil, err
 	}
-	br := bufio.NewReaderSize(f, 256<<10)
+	// A buffer no larger than the file: a folder of small reports
+	// would otherwise allocate and clear 256 KiB for each.
+	br := bufio.NewReaderSize(f, int(min(256<<10, max(4<<10, st.Size()+1))))
 	o := &opened{Input: Input{Name: name, Path: path}, close: f.Close}
 	magic, _ := br.Peek(2)
 	var r io.Reader = br

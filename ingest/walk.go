@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -25,6 +24,35 @@ type Store interface {
 	// transaction: when fill or the commit fails, nothing of the file is
 	// kept and its earlier rows stay as they were.
 	Load(ctx context.Context, f model.File, fill func(model.Sink) error) (rows int64, err error)
+}
+
+// HashLister is a Store that also lists the hash of every ingested source
+// at once: the walker then reads them in one query per ingest rather than
+// one per file, which is most of the time of an ingest of an unchanged
+// folder.
+type HashLister interface {
+	IngestedHashes(ctx context.Context) (map[string]string, error)
+}
+
+// knownHashes answers IngestedHash from one listing when the store has
+// one.
+type knownHashes struct {
+	Store
+	hashes map[string]string
+}
+
+func (k *knownHashes) IngestedHash(_ context.Context, source string) (string, bool, error) {
+	sha, ok := k.hashes[source]
+	return sha, ok, nil
+}
+
+// Load keeps the listing current, for a source met twice in one ingest.
+func (k *knownHashes) Load(ctx context.Context, f model.File, fill func(model.Sink) error) (int64, error) {
+	rows, err := k.Store.Load(ctx, f, fill)
+	if err == nil {
+		k.hashes[f.Source] = f.SHA256
+	}
+	return rows, err
 }
 
 // Status is what became of one file.
@@ -126,21 +154,54 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 	for _, j := range jobs {
 		total += j.size
 	}
+	var bt *batch
+	if bl, ok := st.(BatchLoader); ok && len(jobs) > 1 {
+		bt = &batch{bl: bl}
+	}
+	if hl, ok := st.(HashLister); ok && len(jobs) > 1 {
+		hashes, err := hl.IngestedHashes(ctx)
+		if err != nil {
+			return nil, err
+		}
+		st = &knownHashes{Store: st, hashes: hashes}
+	}
 	res := &Result{}
 	var done int64
 	for i, j := range jobs {
 		if err := ctx.Err(); err != nil {
+			if bt != nil {
+				dropPending(res, bt.items)
+			}
 			return res, err
 		}
 		if opts.Progress != nil {
 			opts.Progress(Progress{Files: i, TotalFiles: len(jobs), Bytes: done, TotalBytes: total, Current: j.source})
 		}
-		fr, err := ingestFile(ctx, st, j, opts)
+		var fr FileResult
+		var err error
+		if bt != nil && j.skip == "" && j.size <= batchFileMax {
+			fr, err = bt.ingest(ctx, st, res, j, opts)
+		} else {
+			fr, err = ingestFile(ctx, st, j, opts)
+		}
 		done += j.size
 		if err != nil {
+			if bt != nil {
+				dropPending(res, bt.items)
+			}
 			return res, err
 		}
 		res.Files = append(res.Files, fr)
+		if bt != nil && bt.full() {
+			if err := bt.flush(ctx, st, res); err != nil {
+				return res, err
+			}
+		}
+	}
+	if bt != nil {
+		if err := bt.flush(ctx, st, res); err != nil {
+			return res, err
+		}
 	}
 	if opts.Progress != nil {
 		opts.Progress(Progress{Files: len(jobs), TotalFiles: len(jobs), Bytes: done, TotalBytes: total})
@@ -271,11 +332,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 			// Interrupted: the file's transaction was rolled back.
 			return fr, ctx.Err()
 		}
-		var se *SyntaxError
-		if errors.As(err, &se) || errors.Is(err, ErrTooLarge) || errors.As(err, new(*LabelError)) {
-			return fail(err)
-		}
-		return fail(fmt.Errorf("%s: %w", j.source, err))
+		return fail(loadError(j.source, err))
 	}
 	fr.Rows = rows
 	fr.Status = Loaded

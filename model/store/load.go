@@ -21,39 +21,20 @@ func RunID(source string, index int) string {
 // fill writes, in one transaction. Nothing of the file is kept when fill,
 // an append or the commit fails, and its earlier rows are then untouched.
 func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) error) (int64, error) {
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer conn.Close()
 	var rows int64
-	err = conn.Raw(func(dc any) error {
-		c := dc.(driver.Conn)
-		ex := dc.(driver.ExecerContext)
-		exec := func(q string, args ...driver.NamedValue) error {
-			_, err := ex.ExecContext(ctx, q, args)
-			return err
-		}
-		if err := exec("BEGIN TRANSACTION"); err != nil {
-			return err
-		}
-		committed := false
-		defer func() {
-			if !committed {
-				// A fresh context: the rollback must run even when ctx
-				// was cancelled.
-				ex.ExecContext(context.Background(), "ROLLBACK", nil)
-			}
-		}()
+	err := s.inTransaction(ctx, func(c driver.Conn, exec execFunc) error {
 		src := []driver.NamedValue{{Ordinal: 1, Value: f.Source}}
-		for _, q := range []string{
-			`DELETE FROM latency_percentiles WHERE run_id IN (SELECT run_id FROM runs WHERE source = ?)`,
-			`DELETE FROM samples WHERE run_id IN (SELECT run_id FROM runs WHERE source = ?)`,
-			`DELETE FROM runs WHERE source = ?`,
-			`DELETE FROM memory_series WHERE source = ?`,
-			`DELETE FROM calibration WHERE source = ?`,
-			`DELETE FROM ingested_files WHERE source = ?`,
-		} {
+		// A source never loaded has nothing to delete: one lookup spares
+		// six statements, two of which scan every percentile and sample
+		// of the store (a cost that grew with the store, per file).
+		stored, err := sourceStored(ctx, c.(driver.QueryerContext), f.Source)
+		if err != nil {
+			return err
+		}
+		for _, q := range deleteSource {
+			if !stored {
+				break
+			}
 			if err := exec(q, src...); err != nil {
 				return err
 			}
@@ -62,7 +43,7 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 		if err != nil {
 			return err
 		}
-		sk.ctx, sk.conn = ctx, c
+		sk.ctx = ctx
 		ferr := fill(sk)
 		cerr := sk.close()
 		if ferr != nil {
@@ -89,13 +70,68 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
 			return err
 		}
+		return nil
+	})
+	return rows, err
+}
+
+// execFunc runs a statement in the transaction.
+type execFunc func(q string, args ...driver.NamedValue) error
+
+// inTransaction runs fn in a transaction on one connection and commits;
+// when fn or the commit fails, or ctx is cancelled, it rolls back.
+func (s *Store) inTransaction(ctx context.Context, fn func(c driver.Conn, exec execFunc) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c := dc.(driver.Conn)
+		ex := dc.(driver.ExecerContext)
+		exec := func(q string, args ...driver.NamedValue) error {
+			_, err := ex.ExecContext(ctx, q, args)
+			return err
+		}
+		if err := exec("BEGIN TRANSACTION"); err != nil {
+			return err
+		}
+		committed := false
+		defer func() {
+			if !committed {
+				// A fresh context: the rollback must run even when ctx
+				// was cancelled.
+				ex.ExecContext(context.Background(), "ROLLBACK", nil)
+			}
+		}()
+		if err := fn(c, exec); err != nil {
+			return err
+		}
 		if err := exec("COMMIT"); err != nil {
 			return err
 		}
 		committed = true
 		return nil
 	})
-	return rows, err
+}
+
+// sourceStored reports whether any table holds rows of source.
+func sourceStored(ctx context.Context, q driver.QueryerContext, source string) (bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT EXISTS (SELECT 1 FROM ingested_files WHERE source = $1) `+
+		`OR EXISTS (SELECT 1 FROM runs WHERE source = $1) `+
+		`OR EXISTS (SELECT 1 FROM memory_series WHERE source = $1) `+
+		`OR EXISTS (SELECT 1 FROM calibration WHERE source = $1)`,
+		[]driver.NamedValue{{Ordinal: 1, Value: source}})
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	v := make([]driver.Value, 1)
+	if err := rows.Next(v); err != nil {
+		return false, err
+	}
+	b, ok := v[0].(bool)
+	return b || !ok, nil
 }
 
 // sink writes one file's values through DuckDB appenders.
@@ -111,19 +147,21 @@ type sink struct {
 }
 
 func newSink(c driver.Conn, f model.File) (*sink, error) {
-	s := &sink{file: f, runSeen: map[int]bool{}, sampleRuns: map[int]bool{}}
-	for _, a := range []struct {
-		dst   **duckdb.Appender
-		table string
-	}{{&s.runs, "runs"}, {&s.pcts, "latency_percentiles"}, {&s.samples, "samples"}, {&s.memory, "memory_series"}, {&s.calib, "calibration"}} {
-		app, err := duckdb.NewAppenderFromConn(c, "", a.table)
+	return &sink{file: f, conn: c, runSeen: map[int]bool{}, sampleRuns: map[int]bool{}}, nil
+}
+
+// appender returns the appender of a table, made at its first row: most
+// files fill two of the five tables, and an appender costs a catalog
+// lookup to make and a flush to close.
+func (s *sink) appender(dst **duckdb.Appender, table string) (*duckdb.Appender, error) {
+	if *dst == nil {
+		app, err := duckdb.NewAppenderFromConn(s.conn, "", table)
 		if err != nil {
-			s.close()
-			return nil, fmt.Errorf("appender for %s: %w", a.table, err)
+			return nil, fmt.Errorf("%s: appender for %s: %w", s.file.Source, table, err)
 		}
-		*a.dst = app
+		*dst = app
 	}
-	return s, nil
+	return *dst, nil
 }
 
 // close flushes and closes every appender and returns the first error.
@@ -183,7 +221,11 @@ func (s *sink) Run(r *model.Run) error {
 	if r.Line > 0 {
 		line = int32(r.Line)
 	}
-	err := s.runs.AppendRow(id, s.file.Source, s.file.SHA256, line, r.Tool, str(r.ToolVersion),
+	runs, err := s.appender(&s.runs, "runs")
+	if err != nil {
+		return err
+	}
+	err = runs.AppendRow(id, s.file.Source, s.file.SHA256, line, r.Tool, str(r.ToolVersion),
 		str(r.Server), str(r.Database), str(r.Test),
 		opt(r.Round), opt(r.Connections), opt(r.Threads), opt(r.TargetRPS), opt(r.DurationS),
 		opt(r.Requests), opt(r.Responses2xx), opt(r.Non2xx), opt(r.Errors), opt(r.RPS),
@@ -196,8 +238,15 @@ func (s *sink) Run(r *model.Run) error {
 		return fmt.Errorf("%s: run %d: %w", s.file.Source, r.Index, err)
 	}
 	s.rows++
+	if len(r.Percentiles) == 0 {
+		return nil
+	}
+	pcts, err := s.appender(&s.pcts, "latency_percentiles")
+	if err != nil {
+		return err
+	}
 	for _, p := range r.Percentiles {
-		if err := s.pcts.AppendRow(id, p.Percentile, p.LatencyMS, opt(p.Count), p.Corrected); err != nil {
+		if err := pcts.AppendRow(id, p.Percentile, p.LatencyMS, opt(p.Count), p.Corrected); err != nil {
 			return fmt.Errorf("%s: run %d percentile: %w", s.file.Source, r.Index, err)
 		}
 		s.rows++
@@ -215,7 +264,11 @@ func (s *sink) Sample(run int, p *model.Sample) error {
 	if p.Tags != "" {
 		tags = json.RawMessage(p.Tags)
 	}
-	if err := s.samples.AppendRow(RunID(s.file.Source, run), p.TS, p.Metric, p.Value, status, tags); err != nil {
+	app, err := s.appender(&s.samples, "samples")
+	if err != nil {
+		return err
+	}
+	if err := app.AppendRow(RunID(s.file.Source, run), p.TS, p.Metric, p.Value, status, tags); err != nil {
 		return fmt.Errorf("%s: sample: %w", s.file.Source, err)
 	}
 	s.rows++
@@ -227,7 +280,11 @@ func (s *sink) Memory(m *model.MemoryPoint) error {
 	if m.Line > 0 {
 		line = int32(m.Line)
 	}
-	if err := s.memory.AppendRow(str(m.Server), opt(m.Pass), m.Concurrency, opt(m.WaitMS), m.MemoryMB,
+	app, err := s.appender(&s.memory, "memory_series")
+	if err != nil {
+		return err
+	}
+	if err := app.AppendRow(str(m.Server), opt(m.Pass), m.Concurrency, opt(m.WaitMS), m.MemoryMB,
 		opt(m.Requests), opt(m.CPUS), s.file.Source, line); err != nil {
 		return fmt.Errorf("%s: memory point: %w", s.file.Source, err)
 	}
@@ -240,7 +297,11 @@ func (s *sink) Calibration(c *model.CalibrationPoint) error {
 	if c.Line > 0 {
 		line = int32(c.Line)
 	}
-	if err := s.calib.AppendRow(s.file.Source, c.Phase, opt(c.UTC), c.Processes, c.MS, line); err != nil {
+	app, err := s.appender(&s.calib, "calibration")
+	if err != nil {
+		return err
+	}
+	if err := app.AppendRow(s.file.Source, c.Phase, opt(c.UTC), c.Processes, c.MS, line); err != nil {
 		return fmt.Errorf("%s: calibration point: %w", s.file.Source, err)
 	}
 	s.rows++
