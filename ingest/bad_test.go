@@ -686,6 +686,24 @@ func TestBadSkipped(t *testing.T) {
 	}
 }
 
+// TestBadUTF16 walks a capture saved as UTF-16 (a PowerShell redirect):
+// it is skipped with a reason that says how to fix it.
+func TestBadUTF16(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "utf16")
+	os.Mkdir(dir, 0o755)
+	b, err := os.ReadFile("testdata/wrk2/wrk2_plain_go2_ping_R2000.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wrk2.txt"), utf16LE(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := ingestDir(t, dir)
+	if r := res["wrk2.txt"]; r.Status != Skipped || !strings.Contains(r.Reason, "UTF-16") {
+		t.Errorf("wrk2.txt in UTF-16: %s %q %v", r.Status, r.Reason, r.Err)
+	}
+}
+
 // TestBadSymlinkLoop walks a folder with a link to itself, a link to its
 // parent and two links to each other: the walk ends, the real file loads
 // once, and each link is skipped with its reason.
