@@ -398,11 +398,11 @@ func k6CSVTimeFormat(v string) string {
 
 // readK6CSV reads k6's --out csv stream.
 func readK6CSV(in *Input, sink model.Sink) error {
-	var head []byte
-	if br, ok := in.R.(*bufio.Reader); ok {
-		head, _ = br.Peek(HeadBytes)
-	}
-	if head != nil {
+	// Peek at the header and the first row through a buffer that then
+	// stays the input's reader, whatever reader the caller gave.
+	br := bufio.NewReaderSize(in.R, HeadBytes)
+	in.R = br
+	if head, _ := br.Peek(HeadBytes); len(head) > 0 {
 		cols, tf, err := k6CSVHead(in, head)
 		if err != nil {
 			return err
