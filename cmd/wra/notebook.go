@@ -57,7 +57,7 @@ The store opens read-only, and each block must be a single query
 can neither change the store nor read or write other files. A block that
 fails shows its error in place; the other blocks still run, and wra
 then names each failed block (file:line) and exits 1.`,
-		Example: `  wra notebook run notebooks/cpu-per-request.md
+		Example: `  wra notebook run notebooks/cpu-per-request-vs-rate.md
   wra notebook run notebooks/*.md
   wra notebook run --out /tmp/ladders.html notebooks/ladder-headroom.md`,
 		Args: cobra.MinimumNArgs(1),
