@@ -63,7 +63,7 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 		// limit that open puts on R (MaxExpansion): read R through once
 		// so that a gzip bomb stops at that limit, then give the scan
 		// below a fresh reader.
-		if _, err := io.Copy(io.Discard, in.R); err != nil {
+		if err := k6DrainLines(in.R); err != nil {
 			return true, err
 		}
 		o, err := open(in.Path, in.Name)
@@ -88,6 +88,27 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 		return true, err
 	}
 	return true, sink.Run(r)
+}
+
+// k6DrainLines reads r to its end; an error of the input (the gzip
+// limit) is placed at the line where it stopped.
+func k6DrainLines(r io.Reader) error {
+	buf := make([]byte, 256<<10)
+	lines := 0
+	for {
+		n, err := r.Read(buf)
+		lines += bytes.Count(buf[:n], []byte{'\n'})
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var se *SyntaxError
+			if errors.As(err, &se) && se.Line == 0 {
+				se.Line = lines + 1
+			}
+			return err
+		}
+	}
 }
 
 // k6PointsRun builds the run row from the summary of a point stream.
