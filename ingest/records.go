@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/wra-bench/wra/model"
@@ -40,6 +41,7 @@ var recordAliases = map[string]string{
 	"connections": "connections", "conns": "connections",
 	"threads":    "threads",
 	"target_rps": "target_rps", "rate": "target_rps",
+	"latency_corrected": "latency_corrected", "corrected": "latency_corrected",
 }
 
 // recordMetrics are the columns of which a records CSV has at least one.
@@ -124,6 +126,13 @@ func readRecords(in *Input, sink model.Sink) error {
 			return err
 		} else if ok {
 			r.StartedAt = model.Some(ts)
+		}
+		if v, ok := t.str("latency_corrected"); ok {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return t.errAt("latency_corrected", "expected true or false, found %q", v)
+			}
+			r.LatencyCorrected = b
 		}
 		r.Server, _ = t.str("server")
 		r.Database, _ = t.str("database")

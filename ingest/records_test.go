@@ -86,7 +86,7 @@ func TestRecordsCSV(t *testing.T) {
 }
 
 func TestRecordsAliasesAndLabels(t *testing.T) {
-	c, format, err := readString(t, "r.csv", "server,rps,p99_ms,req_per_s_note,cpu_postgres_s,host\ngo,100.5,3.25,x,0.5,box1\n")
+	c, format, err := readString(t, "r.csv", "server,rps,p99_ms,req_per_s_note,cpu_postgres_s,host,latency_corrected\ngo,100.5,3.25,x,0.5,box1,true\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +96,9 @@ func TestRecordsAliasesAndLabels(t *testing.T) {
 	r := c.Runs[0]
 	if r.RPS != model.Some(100.5) || r.LatencyP99MS != model.Some(3.25) || r.CPUDBS != model.Some(0.5) {
 		t.Errorf("aliases not mapped: %+v", r)
+	}
+	if !r.LatencyCorrected {
+		t.Error("latency_corrected=true not read")
 	}
 	if r.Labels["host"] != "box1" || r.Labels["req_per_s_note"] != "x" {
 		t.Errorf("labels = %v, want unknown columns kept", r.Labels)

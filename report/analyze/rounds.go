@@ -20,14 +20,20 @@ type runRow struct {
 	source              report.Source
 }
 
+// runsQuery reads runs with their file's format: one run is often kept
+// twice (a k6 point stream and its summary), and a table must not count
+// it as two rounds, so tables are per format.
 const runsQuery = `
-SELECT coalesce(test, ''), tool, coalesce(server, ''), coalesce(connections, -1), target_rps,
-       rps, latency_mean_ms, latency_p50_ms, latency_p95_ms, latency_p99_ms,
-       coalesce(errors, 0) + coalesce(non_2xx, 0), coalesce(requests, responses_2xx), latency_corrected,
-       source, coalesce(source_line, 0)
-FROM runs
-WHERE rps IS NOT NULL AND round IS %s NULL
-ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, round, run_id`
+WITH formats AS (
+    SELECT r.tool, count(DISTINCT f.format) AS n FROM runs r JOIN ingested_files f USING (source) GROUP BY 1)
+SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format || ')' ELSE '' END,
+       coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
+       r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
+       coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx), r.latency_corrected,
+       r.source, coalesce(r.source_line, 0)
+FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
+WHERE r.rps IS NOT NULL AND r.round IS %s NULL
+ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`
 
 func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 	not := ""
