@@ -393,8 +393,8 @@ func k6CSVHead(in *Input, head []byte) ([]string, string, error) {
 		seen[c] = true
 	}
 	row, err := cr.Read()
-	if err != nil {
-		// No row in the head: the Go reader names the problem.
+	if err != nil || len(row) < len(k6CSVFixed) {
+		// No whole row in the head: the Go reader names the problem.
 		return cols, "", nil
 	}
 	return cols, k6CSVTimeFormat(row[1]), nil
