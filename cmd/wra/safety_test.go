@@ -302,3 +302,56 @@ func TestSafetyGzipBomb(t *testing.T) {
 		t.Errorf("samples of the bomb stored: %s%s", q.stdout, q.stderr)
 	}
 }
+
+// TestSafetyChangedFile ingests a folder, then a broken version of one of
+// its files (cut short), then a good different version: the broken one
+// fails and keeps the rows of the version before; the good one replaces
+// them, with nothing doubled.
+func TestSafetyChangedFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "in")
+	copyTree(t, dir, map[string]string{
+		"records.csv": "../../ingest/testdata/records/records.csv",
+		"wrk.txt":     "../../ingest/testdata/wrk/wrk_plain_nginx_static.txt",
+	})
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	count := func() string {
+		t.Helper()
+		q := wra(t, db, "sql", "--format", "csv", "SELECT count(*) FILTER (source = 'in/records.csv') AS rec, count(*) AS all_runs, (SELECT count(*) FROM ingested_files) AS files FROM runs")
+		return q.stdout + q.stderr
+	}
+	if r := wra(t, db, "ingest", dir); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	// records.csv has a header and 48 rows (wc -l gives 49).
+	if got := count(); got != "rec,all_runs,files\n48,49,2\n" {
+		t.Fatalf("after the first ingest: %s", got)
+	}
+	rec, err := os.ReadFile(filepath.Join(dir, "records.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(rec), "\n")
+	// Cut inside the 11th row: a row with too few fields.
+	cut := strings.Join(lines[:11], "") + lines[11][:len(lines[11])/3]
+	if err := os.WriteFile(filepath.Join(dir, "records.csv"), []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := wra(t, db, "ingest", dir)
+	if r.code != exitPartial || !strings.Contains(r.stderr, "in/records.csv:12") {
+		t.Errorf("a cut records.csv: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if got := count(); got != "rec,all_runs,files\n48,49,2\n" {
+		t.Errorf("the failed file did not keep its earlier rows: %s", got)
+	}
+	// The first 20 rows: a good file that differs.
+	if err := os.WriteFile(filepath.Join(dir, "records.csv"), []byte(strings.Join(lines[:21], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = wra(t, db, "ingest", dir)
+	if r.code != 0 || !strings.Contains(r.stderr, "0 loaded, 1 replaced, 1 unchanged") {
+		t.Errorf("a changed records.csv: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if got := count(); got != "rec,all_runs,files\n20,21,2\n" {
+		t.Errorf("after the replacement: %s", got)
+	}
+}
