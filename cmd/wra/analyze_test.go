@@ -26,6 +26,8 @@ func fixtureCorpus(t *testing.T) string {
 		"hey/go2/ping-c20.txt":               "../../ingest/testdata/hey/hey_go2_ping_n5000_c20.txt",
 		"wrk2/nginx/static-r5000.txt":        "../../ingest/testdata/wrk2/wrk2_latency_nginx_static_R5000.txt",
 		"wrk2/go2/wait-r1000.txt":            "../../ingest/testdata/wrk2/wrk2_U_go2_wait5_R1000.txt",
+		"wrk2/go1/ping-r500.txt":             "../../ingest/testdata/wrk2/wrk2_short_6s_go1_ping_R500.txt",
+		"wrk2/go1/ping-r100000.txt":          "../../ingest/testdata/wrk2/wrk2_cannot_keep_up_go1_ping_R100000.txt",
 		"k6/go1/ladder.ndjson.gz":            "../../ingest/testdata/k6/k6_ladder_points.ndjson.gz",
 		"wra.toml":                           "testdata/analyze/wra.toml",
 	})

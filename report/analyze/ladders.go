@@ -19,11 +19,24 @@ FROM ladder_steps ORDER BY 1, 2, 4, 3`)
 	if err != nil {
 		return nil, err
 	}
+	rule := stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate}
+	fixed, fixedChart, err := a.fixedRateLadders(rule)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if fixed == nil {
+			return
+		}
+		sec.Tables = append(sec.Tables, fixed)
+		sec.Skipped = ""
+		sec.Figures = append(sec.Figures, Figure{Name: "ladders-fixed-rate", Caption: "Fixed-rate runs as ladders: p95 latency against the target rate, held and failed rates marked",
+			Figure: &report.LadderChart{Title: "Held-rate ladders from fixed-rate runs", Series: fixedChart, ThresholdP95MS: rule.P95MS}})
+	}()
 	if len(rows) == 0 {
-		sec.Skipped = "no k6 samples tagged with their step (a ramping-arrival-rate ladder with tags: {step: …})"
+		sec.Skipped = "no k6 samples tagged with their step (a ramping-arrival-rate ladder with tags: {step: …}) and no fixed-rate runs at several rates"
 		return sec, nil
 	}
-	rule := stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate}
 	n := &notes{}
 	d := &report.Data{
 		Title: "Held-rate ladders: highest step held (requests/s)",
