@@ -149,6 +149,15 @@ func k6IsTime(m *k6Metric, contains string) bool {
 		strings.HasPrefix(base, "grpc_req_") || strings.HasPrefix(base, "ws_")
 }
 
+// k6Count is a count k6 printed as a number: 0 or more and within int64
+// (a larger one would wrap around when converted).
+func k6Count(name string, line int, what string, v float64) (int64, error) {
+	if !(v >= 0 && v < 1<<63) {
+		return 0, Errorf(name, line, 0, "%s %v: want a count, 0 or more", what, v)
+	}
+	return int64(math.Round(v)), nil
+}
+
 // k6Run builds the run row of a summary. The mapping is the same for
 // every summary format: requests and rps from http_reqs, errors from
 // http_req_failed (k6 counts there every request with no response or
@@ -164,7 +173,11 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 		return nil, Errorf(name, 0, 0, "http_reqs has no count")
 	}
 	r := &model.Run{Tool: "k6", ToolVersion: s.Version, Line: s.Line, DurationS: s.DurationS}
-	r.Requests = model.Some(int64(math.Round(count)))
+	n, err := k6Count(name, s.Line, "http_reqs count", count)
+	if err != nil {
+		return nil, err
+	}
+	r.Requests = model.Some(n)
 	if rate, ok := reqs.Values["rate"]; ok && s.RatesPrinted {
 		r.RPS = model.Some(rate)
 	} else if s.DurationS.Valid && s.DurationS.V > 0 {
@@ -177,8 +190,12 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 		r.Labels[k] = v
 	}
 	if f := s.metric("http_req_failed"); f != nil {
-		if n, ok := f.Values["passes"]; ok {
-			r.Errors = model.Some(int64(math.Round(n)))
+		if v, ok := f.Values["passes"]; ok {
+			n, err := k6Count(name, s.Line, "http_req_failed passes", v)
+			if err != nil {
+				return nil, err
+			}
+			r.Errors = model.Some(n)
 		}
 		if v, ok := f.Values["rate"]; ok {
 			set("http_req_failed_rate", k6Num(v))
@@ -219,8 +236,12 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 		sort.Slice(r.Percentiles, func(i, j int) bool { return r.Percentiles[i].Percentile < r.Percentiles[j].Percentile })
 	}
 	if d := s.metric("data_received"); d != nil && !s.Rounded {
-		if n, ok := d.Values["count"]; ok {
-			r.BytesRead = model.Some(int64(math.Round(n)))
+		if v, ok := d.Values["count"]; ok {
+			n, err := k6Count(name, s.Line, "data_received count", v)
+			if err != nil {
+				return nil, err
+			}
+			r.BytesRead = model.Some(n)
 		}
 	}
 	for _, k := range []string{"dropped_iterations", "iterations"} {
