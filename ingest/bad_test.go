@@ -893,3 +893,28 @@ func TestBadGzipBomb(t *testing.T) {
 		t.Errorf("zeros.gz: %s %q %v", r.Status, r.Reason, r.Err)
 	}
 }
+
+// TestBadK6Counts gives a k6 summary a negative and a too large request
+// count: the reader itself refuses both, before the checks every run
+// passes (a float beyond int64 would wrap around when converted).
+func TestBadK6Counts(t *testing.T) {
+	const p = "testdata/k6/k6_constant_err_legacy_summary_export.json"
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte(`"http_reqs"`))
+	j := bytes.Index(b[i:], []byte(`"count": `)) + i + len(`"count": `)
+	k := bytes.IndexAny(b[j:], ",\n}") + j
+	if i < 0 || j < i || k < j {
+		t.Fatalf("%s: no http_reqs count", p)
+	}
+	for _, v := range []string{"-1", "99999999999999999999"} {
+		data := slices.Concat(b[:j], []byte(v), b[k:])
+		c := &model.Collector{}
+		err := formatByName(t, "k6-summary-export").Read(&Input{Name: "k6.json", R: bytes.NewReader(data)}, c)
+		if err == nil || !strings.Contains(err.Error(), "http_reqs count "+v) && !strings.Contains(err.Error(), "http_reqs count 1e+20") {
+			t.Errorf("http_reqs count %s: err %v, runs %d", v, err, len(c.Runs))
+		}
+	}
+}
