@@ -120,9 +120,11 @@ query it with 'wra sql' or any DuckDB client.
 
 Exit codes: 0 ok, 1 error, 2 bad usage, 3 partial (some inputs failed,
 the rest loaded), 130 interrupted.`,
-		Example: `  wra ingest data/                      # load a folder of raw records
+		Example: `  wra analyze data/                     # tables, plots and report page from a folder
+  wra cost --rps 1000                   # monthly cost per stack at a load
   wra sql "SELECT server, count(*) FROM runs GROUP BY 1"
-  wra version`,
+  wra compare --by server --base go-pgx --vs go-pq
+  wra notebook run notebooks/cpu-per-request-vs-rate.md`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -135,7 +137,7 @@ the rest loaded), 130 interrupted.`,
 		dbDefault = v
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.db, "db", dbDefault, "the store: a DuckDB file (default from $WRA_DB, else wra.duckdb)")
+	pf.StringVar(&g.db, "db", dbDefault, "the store, a DuckDB file (from $WRA_DB when set)")
 	pf.StringVar(&g.format, "format", "", "output format of rows: table, csv, json, markdown or html (default table on a terminal, csv otherwise)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or summary on stderr")
 	pf.StringVar(&g.lockTimeout, "lock-timeout", "0s", "how long to wait while another wra holds the store, e.g. 30s")
