@@ -29,6 +29,7 @@ func fixtureCorpus(t *testing.T) string {
 		"wrk2/go1/ping-r500.txt":             "../../ingest/testdata/wrk2/wrk2_short_6s_go1_ping_R500.txt",
 		"wrk2/go1/ping-r100000.txt":          "../../ingest/testdata/wrk2/wrk2_cannot_keep_up_go1_ping_R100000.txt",
 		"k6/go1/ladder.ndjson.gz":            "../../ingest/testdata/k6/k6_ladder_points.ndjson.gz",
+		"k6/go1-wait/ladder.json":            "../../ingest/testdata/k6/k6_ladder_go1_wait10_summary_export.json",
 		"wra.toml":                           "testdata/analyze/wra.toml",
 	})
 	return dir

@@ -24,7 +24,19 @@ FROM ladder_steps ORDER BY 1, 2, 4, 3`)
 	if err != nil {
 		return nil, err
 	}
+	samplesServers := map[string]bool{}
+	for _, r := range rows {
+		samplesServers[s(r[0])] = true
+	}
+	fromSummaries, err := a.summaryLadders(rule, samplesServers)
+	if err != nil {
+		return nil, err
+	}
 	defer func() {
+		if fromSummaries != nil {
+			sec.Tables = append(sec.Tables, fromSummaries)
+			sec.Skipped = ""
+		}
 		if fixed == nil {
 			return
 		}
