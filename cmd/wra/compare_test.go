@@ -166,7 +166,7 @@ func k6Steps(t *testing.T, path string) (p95 map[string]float64, n, failed map[s
 }
 
 func TestCompareLadders(t *testing.T) {
-	const capture = "testdata/compare/k6_ladder_go1_db_points.ndjson.gz"
+	const capture = "../../stats/testdata/k6_ladder_go1_db_points.ndjson.gz" // shared with the stats tests
 	dir := t.TempDir()
 	copyTree(t, dir, map[string]string{
 		"before/ladder.ndjson.gz": capture,
