@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -37,10 +38,23 @@ func openViews(t *testing.T, folders ...string) *sql.DB {
 	t.Cleanup(func() { st.Close() })
 	for _, folder := range folders {
 		var labels map[string]string
+		path := filepath.Join("testdata", "views", folder)
 		if folder == "k6" {
 			labels = map[string]string{"server": "go-gmp1"}
+			// The ladder capture is kept once, with the stats tests.
+			path = filepath.Join(t.TempDir(), "k6")
+			b, err := os.ReadFile("../../stats/testdata/k6_ladder_go1_db_points.ndjson.gz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(path, "k6_ladder_go1_db_points.ndjson.gz"), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		res, err := ingest.Ingest(ctx, st, []string{filepath.Join("testdata", "views", folder)}, ingest.Options{Labels: labels, Strict: true})
+		res, err := ingest.Ingest(ctx, st, []string{path}, ingest.Options{Labels: labels, Strict: true})
 		if err != nil {
 			t.Fatal(err)
 		}
