@@ -228,13 +228,13 @@ func Pct(v any) string {
 	return strconv.FormatFloat(x*100, 'f', 2, 64) + "%"
 }
 
-// ciPct is the half-width of a median's interval relative to the median,
-// as benchstat's ± x%, or NaN when the interval is unbounded.
+// ciPct is stats' ± x% of a median, NaN where no interval exists.
 func ciPct(sum stats.Summary) float64 {
-	if math.IsInf(sum.CILow, 0) || math.IsInf(sum.CIHigh, 0) || sum.Median == 0 {
+	pct, ok := sum.CIPct()
+	if !ok {
 		return math.NaN()
 	}
-	return math.Max(sum.Median-sum.CILow, sum.CIHigh-sum.Median) / math.Abs(sum.Median) * 100
+	return pct
 }
 
 func pm(v any) string {
