@@ -46,8 +46,9 @@ type pending struct {
 func (b *batch) full() bool { return len(b.items) >= batchMaxFiles || b.bytes >= batchMaxBytes }
 
 // ingest reads a small file into the batch; a file that is unchanged,
-// unreadable, of no known format or that its reader refuses goes the way
-// of ingestFile, which gives it its result at once.
+// unreadable, of no known format, a point stream for the store's bulk
+// scanner (which may be small only while compressed) or that its reader
+// refuses goes the way of ingestFile, which gives it its result at once.
 func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts Options) (FileResult, error) {
 	if b.sources[j.source] {
 		// The same source twice: the first must be stored before the
@@ -75,7 +76,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 	}
 	o.R = &ctxReader{ctx: ctx, r: o.R}
 	f := Detect(o.head)
-	if f == nil {
+	if f == nil || f.Bulk {
 		o.close()
 		return ingestFile(ctx, st, j, opts)
 	}
@@ -87,8 +88,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 		if ctx.Err() != nil {
 			return fr, ctx.Err()
 		}
-		// Refused, or the reader needs the store itself (a bulk
-		// scan): read it again on the way that reports and loads it.
+		// Refused: read it again on the way that reports the error.
 		return ingestFile(ctx, st, j, opts)
 	}
 	fr.Format = f.Name
@@ -182,10 +182,6 @@ type fileError struct {
 func (e *fileError) Error() string { return e.source + ": " + e.err.Error() }
 func (e *fileError) Unwrap() error { return e.err }
 
-// errNeedsStore is what a tape answers a reader that asks for the store's
-// bulk scanner: such a file is loaded alone.
-var errNeedsStore = errors.New("bulk loading needs the store")
-
 // tape is a Sink that records what a reader writes, to replay it into the
 // store's sink (once more if a batch is loaded again file by file).
 type tape struct {
@@ -216,8 +212,12 @@ func (t *tape) Calibration(p *model.CalibrationPoint) error {
 	return nil
 }
 
+// BulkSamples is never called: a reader that asks for the store's bulk
+// scanner is of a Format marked Bulk, and such files are loaded alone.
+// Were one read into a batch, it would decode in Go, at a fraction of the
+// scanner's speed, and then be read a second time.
 func (t *tape) BulkSamples(int, *model.BulkInput) (*model.BulkResult, error) {
-	return nil, errNeedsStore
+	panic("ingest: a reader of a format not marked Bulk asked for the bulk scanner")
 }
 
 func (t *tape) replay(s model.Sink) error {

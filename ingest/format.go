@@ -41,6 +41,10 @@ type Format struct {
 	Detect func(head []byte) bool
 	// Read decodes the input into the sink.
 	Read func(in *Input, sink model.Sink) error
+	// Bulk is set for the point streams that a model.BulkSink scans with
+	// its own reader: they are never read into a batch of small files,
+	// where they would be decoded in Go, row by row.
+	Bulk bool
 }
 
 // HeadBytes is how much of a file detection looks at.

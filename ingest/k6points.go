@@ -23,8 +23,8 @@ import (
 )
 
 func init() {
-	register(&Format{Name: "k6-ndjson", Priority: 20, Detect: detectK6NDJSON, Read: readK6NDJSON})
-	register(&Format{Name: "k6-csv", Priority: 20, Detect: detectK6CSV, Read: readK6CSV})
+	register(&Format{Name: "k6-ndjson", Priority: 20, Detect: detectK6NDJSON, Read: readK6NDJSON, Bulk: true})
+	register(&Format{Name: "k6-csv", Priority: 20, Detect: detectK6CSV, Read: readK6CSV, Bulk: true})
 }
 
 // k6Percentiles are the percentiles wra computes from k6 points, with
