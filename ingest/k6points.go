@@ -8,6 +8,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -60,12 +61,11 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 	}
 	if in.Gzip {
 		// The store's scanner decompresses the file itself, past the
-		// limit that open puts on R (MaxExpansion): read R through once
-		// so that a gzip bomb stops at that limit, then give the scan
-		// below a fresh reader.
-		if err := k6DrainLines(in.R); err != nil {
-			return true, err
-		}
+		// limit that open puts on R (MaxExpansion): R is read through
+		// alongside the scan, so that a gzip bomb stops the load at that
+		// limit, and the Go readers below get a fresh reader.
+		drain := in.R
+		bi.Check = func(ctx context.Context) error { return k6DrainLines(&ctxReader{ctx: ctx, r: drain}) }
 		o, err := open(in.Path, in.Name)
 		if err != nil {
 			return true, err
@@ -76,6 +76,9 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 	res, err := b.BulkSamples(0, bi)
 	if errors.Is(err, model.ErrBulkUnsupported) {
 		return true, k6StreamPoints(in, sink, scan)
+	}
+	if errors.Is(err, ErrTooLarge) {
+		return true, err // the check's, already placed at its line
 	}
 	if err != nil {
 		if serr := scan(in, nil); serr != nil {

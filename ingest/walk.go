@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -50,7 +51,7 @@ func (k *knownHashes) IngestedHash(_ context.Context, source string) (string, bo
 func (k *knownHashes) Load(ctx context.Context, f model.File, fill func(model.Sink) error) (int64, error) {
 	rows, err := k.Store.Load(ctx, f, fill)
 	if err == nil {
-		k.hashes[f.Source] = f.SHA256
+		k.hashes[f.Source], _ = f.Hash() // done: Load waited for it
 	}
 	return rows, err
 }
@@ -296,17 +297,25 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		fr.Status, fr.Err = Failed, err
 		return fr, nil
 	}
-	sum, err := hashFile(j.path)
-	if err != nil {
-		return fail(fmt.Errorf("%s: %w", j.source, err))
-	}
 	old, known, err := st.IngestedHash(ctx, j.source)
 	if err != nil {
 		return fr, err
 	}
-	if known && old == sum {
-		fr.Status = Unchanged
-		return fr, nil
+	file := model.File{Source: j.source}
+	if known {
+		// Only the hash tells whether the file changed.
+		if file.SHA256, err = hashFile(j.path); err != nil {
+			return fail(fmt.Errorf("%s: %w", j.source, err))
+		}
+		if old == file.SHA256 {
+			fr.Status = Unchanged
+			return fr, nil
+		}
+	} else {
+		// A new source is loaded whatever its hash: it is computed while
+		// the file is read, and the store waits for it at the end.
+		file.Sum = hashAlongside(j.path)
+		defer file.Sum()
 	}
 	o, err := open(j.path, j.source)
 	if err != nil {
@@ -324,7 +333,8 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	}
 	fr.Format = f.Name
 	labels := j.man.LabelsFor(j.rel)
-	rows, err := st.Load(ctx, model.File{Source: j.source, SHA256: sum, Format: f.Name}, func(s model.Sink) error {
+	file.Format = f.Name
+	rows, err := st.Load(ctx, file, func(s model.Sink) error {
 		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, name: j.source}})
 	})
 	if err != nil {
@@ -362,6 +372,24 @@ func isText(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// hashAlongside starts hashing a file and returns what waits for its hex
+// SHA-256.
+func hashAlongside(path string) func() (string, error) {
+	type result struct {
+		sum string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		sum, err := hashFile(path)
+		done <- result{sum, err}
+	}()
+	return sync.OnceValues(func() (string, error) {
+		r := <-done
+		return r.sum, r.err
+	})
 }
 
 func hashFile(p string) (string, error) {

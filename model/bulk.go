@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"time"
 )
@@ -28,6 +29,11 @@ type BulkInput struct {
 	// linear interpolation between the closest ranks (Hyndman and Fan
 	// type 7, which is also k6's own definition).
 	Percentiles []float64
+	// Check, when set, runs alongside the scan and reads the input its
+	// own way, for what the scanner does not enforce (the gzip expansion
+	// limit): its error cancels the scan and is the load's error. ctx is
+	// cancelled when the scan fails.
+	Check func(ctx context.Context) error
 }
 
 // MetricStats summarises the points of one metric of a bulk load.

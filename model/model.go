@@ -139,6 +139,18 @@ type Sink interface {
 // bytes as stored on disk, and the format it was read as.
 type File struct {
 	Source string
+	// SHA256 is the hex SHA-256 of the file. When it is empty, Sum gives
+	// it: a file never loaded before is hashed while its rows are read,
+	// rather than before.
 	SHA256 string
+	Sum    func() (string, error)
 	Format string
+}
+
+// Hash returns SHA256, or waits for Sum when SHA256 is empty.
+func (f File) Hash() (string, error) {
+	if f.SHA256 != "" || f.Sum == nil {
+		return f.SHA256, nil
+	}
+	return f.Sum()
 }

@@ -69,7 +69,11 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 					return err
 				}
 			}
-			if err := ingested.AppendRow(f.Source, f.SHA256, f.Format, sk.rows, now); err != nil {
+			sha, err := f.Hash()
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Source, err)
+			}
+			if err := ingested.AppendRow(f.Source, sha, f.Format, sk.rows, now); err != nil {
 				return fmt.Errorf("%s: %w", f.Source, err)
 			}
 		}

@@ -40,7 +40,7 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 		return nil, err
 	}
 	defer restore()
-	res, err := ex.ExecContext(s.ctx, q, []driver.NamedValue{{Ordinal: 1, Value: id}})
+	res, err := s.execChecked(ex, q, id, in.Check)
 	if err != nil {
 		return nil, err
 	}
@@ -57,6 +57,39 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	out.Rows = n
 	return out, nil
 }
+
+// execChecked runs the insert with its run id while check, when there is
+// one, reads the input alongside it: the check's error interrupts the
+// scan and is returned in place of the scan's own; a failing scan stops
+// the check.
+func (s *sink) execChecked(ex driver.ExecerContext, q, id string, check func(context.Context) error) (driver.Result, error) {
+	args := []driver.NamedValue{{Ordinal: 1, Value: id}}
+	if check == nil {
+		return ex.ExecContext(s.ctx, q, args)
+	}
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	defer cancel(nil)
+	checked := make(chan error, 1)
+	go func() {
+		err := check(ctx)
+		if err != nil {
+			cancel(err)
+		}
+		checked <- err
+	}()
+	res, err := ex.ExecContext(ctx, q, args)
+	if err != nil {
+		cancel(errScanFailed)
+	}
+	cerr := <-checked
+	if cerr != nil && !errors.Is(cerr, errScanFailed) && !errors.Is(context.Cause(ctx), errScanFailed) {
+		return nil, cerr
+	}
+	return res, err
+}
+
+// errScanFailed stops a check when the scan beside it failed.
+var errScanFailed = errors.New("the scan failed")
 
 // bulkMemoryLimit is DuckDB's memory limit during a bulk load.
 const bulkMemoryLimit = "256MB"

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -209,4 +212,86 @@ func sortSamples(ps []model.Sample) {
 		}
 		return a.Tags < b.Tags
 	})
+}
+
+// TestK6BulkGzipBomb loads a gzipped k6 stream of valid points that
+// expands past the limit (MaxExpansion times its size): DuckDB's scanner
+// would read it all, so the check read alongside it must stop the load
+// with ErrTooLarge, and nothing of the file is kept. A stream under the
+// limit loads, with the SHA-256 of its bytes, hashed during the load, in
+// ingested_files and runs.
+func TestK6BulkGzipBomb(t *testing.T) {
+	src, err := os.ReadFile(k6Testdata + "k6_constant_go2_ping_points.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	var point []byte
+	for _, l := range lines {
+		if bytes.Contains(l, []byte(`"type":"Point"`)) && bytes.Contains(l, []byte(`"http_req_duration"`)) {
+			point = l
+			break
+		}
+	}
+	dir := t.TempDir()
+	write := func(name string, size int64) string {
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		n := int64(0)
+		for _, l := range lines[:100] {
+			zw.Write(l)
+			n += int64(len(l))
+		}
+		for n < size {
+			zw.Write(point)
+			n += int64(len(point))
+		}
+		zw.Close()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const size = 2 * ingest.MinExpansionLimit
+	bomb := write("bomb.ndjson.gz", size)
+	if st, _ := os.Stat(bomb); max(st.Size()*ingest.MaxExpansion, ingest.MinExpansionLimit) >= size {
+		t.Fatalf("%d bytes compressed: not a bomb", st.Size())
+	}
+	s := openStore(t, t.TempDir())
+	res, err := ingest.Ingest(context.Background(), s, []string{bomb}, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr := res.Files[0]; fr.Status != ingest.Failed || !errors.Is(fr.Err, ingest.ErrTooLarge) {
+		t.Fatalf("bomb: %v %v, want failed with ErrTooLarge", fr.Status, fr.Err)
+	}
+	var n int
+	if err := s.DB().QueryRow(`SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM runs) + (SELECT count(*) FROM ingested_files)`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d rows kept after the bomb, want 0", n)
+	}
+
+	small := write("small.ndjson.gz", 4<<20)
+	res, err = ingest.Ingest(context.Background(), s, []string{small}, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr := res.Files[0]; fr.Status != ingest.Loaded {
+		t.Fatalf("small: %v %v", fr.Status, fr.Err)
+	}
+	b, err := os.ReadFile(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%x", sha256.Sum256(b))
+	var inFiles, inRuns string
+	if err := s.DB().QueryRow(`SELECT (SELECT source_sha256 FROM ingested_files), (SELECT any_value(source_sha256) FROM runs)`).Scan(&inFiles, &inRuns); err != nil {
+		t.Fatal(err)
+	}
+	if inFiles != want || inRuns != want {
+		t.Errorf("hashes: ingested_files %s, runs %s, want %s", inFiles, inRuns, want)
+	}
 }

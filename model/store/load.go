@@ -59,9 +59,13 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 			return err
 		}
 		rows = sk.rows
+		sha, err := f.Hash()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Source, err)
+		}
 		if err := exec(`INSERT INTO ingested_files VALUES (?, ?, ?, ?, ?)`,
 			driver.NamedValue{Ordinal: 1, Value: f.Source},
-			driver.NamedValue{Ordinal: 2, Value: f.SHA256},
+			driver.NamedValue{Ordinal: 2, Value: sha},
 			driver.NamedValue{Ordinal: 3, Value: f.Format},
 			driver.NamedValue{Ordinal: 4, Value: rows},
 			driver.NamedValue{Ordinal: 5, Value: s.opts.Now().UTC()}); err != nil {
@@ -225,7 +229,11 @@ func (s *sink) Run(r *model.Run) error {
 	if err != nil {
 		return err
 	}
-	err = runs.AppendRow(id, s.file.Source, s.file.SHA256, line, r.Tool, str(r.ToolVersion),
+	sha, err := s.file.Hash()
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.file.Source, err)
+	}
+	err = runs.AppendRow(id, s.file.Source, sha, line, r.Tool, str(r.ToolVersion),
 		str(r.Server), str(r.Database), str(r.Test),
 		opt(r.Round), opt(r.Connections), opt(r.Threads), opt(r.TargetRPS), opt(r.DurationS),
 		opt(r.Requests), opt(r.Responses2xx), opt(r.Non2xx), opt(r.Errors), opt(r.RPS),
