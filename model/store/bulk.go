@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -229,6 +233,15 @@ func quoteIdent(s string) string {
 }
 
 // bulkStats summarises the points of one run by metric.
+//
+// The sum and the standard deviation come from exact sums: of the values
+// and of their squares, each rounded to 9 decimals, as DECIMAL(38,9),
+// the variance then worked out in rationals. DuckDB adds floating-point
+// values in the order its threads happen to finish, so that two loads of
+// one file of more than a row group of points gave means that differed
+// in the last digits. A metric with values too large for the exact sums
+// (|value| of 1e18 for the sum, 1e9 for the squares) falls back to
+// DuckDB's floating sums.
 func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, error) {
 	ps := make([]string, len(in.Percentiles))
 	for i, p := range in.Percentiles {
@@ -242,9 +255,12 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 	if len(ps) > 0 && len(qm) > 0 {
 		quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "]) FILTER (WHERE metric IN (" + strings.Join(qm, ", ") + "))"
 	}
-	q := `SELECT metric, count(*)::BIGINT, sum(value), min(value), max(value), stddev_pop(value), ` +
+	q := `SELECT metric, count(*)::BIGINT, min(value), max(value), ` +
 		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1 AND NOT status BETWEEN 200 AND 299)::BIGINT, ` +
-		`count_if(status IS NULL OR status < 1)::BIGINT, min(ts), max(ts), ` + quant + ` ` +
+		`count_if(status IS NULL OR status < 1)::BIGINT, min(ts), max(ts), ` + quant + `, ` +
+		`max(abs(value)), sum(value), stddev_pop(value), ` +
+		`sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END), ` +
+		`sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END) ` +
 		`FROM samples WHERE run_id = ? GROUP BY metric ORDER BY metric`
 	rows, err := s.conn.(driver.QueryerContext).QueryContext(s.ctx, q, []driver.NamedValue{{Ordinal: 1, Value: id}})
 	if err != nil {
@@ -252,7 +268,7 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 	}
 	defer rows.Close()
 	out := &model.BulkResult{}
-	vals := make([]driver.Value, 12)
+	vals := make([]driver.Value, 15)
 	for {
 		if err := rows.Next(vals); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -262,29 +278,67 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 		}
 		m := model.MetricStats{Metric: vals[0].(string)}
 		m.Count = toInt(vals[1])
-		m.Sum = toFloat(vals[2])
-		m.Min = toFloat(vals[3])
-		m.Max = toFloat(vals[4])
-		if vals[5] != nil && m.Count > 1 {
-			m.Stdev = model.Some(toFloat(vals[5]))
-		}
-		m.Status2xx, m.StatusOther, m.StatusNone = toInt(vals[6]), toInt(vals[7]), toInt(vals[8])
-		first, _ := vals[9].(time.Time)
-		last, _ := vals[10].(time.Time)
+		m.Min = toFloat(vals[2])
+		m.Max = toFloat(vals[3])
+		m.Status2xx, m.StatusOther, m.StatusNone = toInt(vals[4]), toInt(vals[5]), toInt(vals[6])
+		first, _ := vals[7].(time.Time)
+		last, _ := vals[8].(time.Time)
 		if out.First.IsZero() || first.Before(out.First) {
 			out.First = first
 		}
 		if last.After(out.Last) {
 			out.Last = last
 		}
-		if l, ok := vals[11].([]any); ok {
+		if l, ok := vals[9].([]any); ok {
 			for _, v := range l {
 				m.Quantiles = append(m.Quantiles, toFloat(v))
+			}
+		}
+		amax := toFloat(vals[10])
+		sum, sumOK := decimalRat(vals[13])
+		sq, sqOK := decimalRat(vals[14])
+		switch {
+		case amax < 1e18 && sumOK:
+			m.Sum, _ = sum.Float64()
+		default:
+			m.Sum = toFloat(vals[11])
+		}
+		if m.Count > 1 {
+			if amax < 1e9 && sumOK && sqOK {
+				m.Stdev = model.Some(exactStdev(sum, sq, m.Count))
+			} else if vals[12] != nil {
+				m.Stdev = model.Some(toFloat(vals[12]))
 			}
 		}
 		out.Metrics = append(out.Metrics, m)
 	}
 	return out, nil
+}
+
+// decimalRat is a DECIMAL as an exact rational.
+func decimalRat(v driver.Value) (*big.Rat, bool) {
+	d, ok := v.(duckdb.Decimal)
+	if !ok || d.Value == nil {
+		return nil, false
+	}
+	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale)), nil)
+	return new(big.Rat).SetFrac(d.Value, den), true
+}
+
+// exactStdev is the population standard deviation of n values from the
+// sum of the values and the sum of their squares: sqrt(sq/n - (sum/n)²),
+// exact up to the square root.
+func exactStdev(sum, sq *big.Rat, n int64) float64 {
+	bn := new(big.Rat).SetInt64(n)
+	mean := new(big.Rat).Quo(sum, bn)
+	v := new(big.Rat).Quo(sq, bn)
+	v.Sub(v, mean.Mul(mean, mean))
+	if v.Sign() < 0 {
+		// The squares were rounded to 9 decimals one by one.
+		return 0
+	}
+	f, _ := v.Float64()
+	return math.Sqrt(f)
 }
 
 func toInt(v driver.Value) int64 {

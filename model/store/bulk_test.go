@@ -295,3 +295,45 @@ func TestK6BulkGzipBomb(t *testing.T) {
 		t.Errorf("hashes: ingested_files %s, runs %s, want %s", inFiles, inRuns, want)
 	}
 }
+
+// TestK6BulkStatsRepeat loads one stream of some 360,000 points, several
+// row groups that DuckDB's threads aggregate in no fixed order, into
+// three stores: the mean and the standard deviation of the latency must
+// be the same to the last bit each time (they are exact sums, not
+// floating-point sums in the order the threads finish).
+func TestK6BulkStatsRepeat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and loads an 80 MB stream three times")
+	}
+	dir := t.TempDir()
+	nd := filepath.Join(dir, "k6.ndjson")
+	if err := genK6NDJSON(k6Testdata+"k6_constant_go2_ping_points.ndjson", nd, nd+".gz", 80<<20); err != nil {
+		t.Fatal(err)
+	}
+	var first [2]float64
+	for i := range 3 {
+		s := openStore(t, t.TempDir())
+		res, err := ingest.Ingest(context.Background(), s, []string{nd}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fr := res.Files[0]; fr.Status != ingest.Loaded {
+			t.Fatalf("load %d: %v %v", i, fr.Status, fr.Err)
+		}
+		var got [2]float64
+		var n int64
+		if err := s.DB().QueryRow(`SELECT latency_mean_ms, latency_stdev_ms, (SELECT count(*) FROM samples) FROM runs`).Scan(&got[0], &got[1], &n); err != nil {
+			t.Fatal(err)
+		}
+		if n < 250_000 {
+			t.Fatalf("%d points: too few to span several row groups", n)
+		}
+		if i == 0 {
+			first = got
+			continue
+		}
+		if math.Float64bits(got[0]) != math.Float64bits(first[0]) || math.Float64bits(got[1]) != math.Float64bits(first[1]) {
+			t.Errorf("load %d: mean %v, stdev %v; first load: mean %v, stdev %v", i, got[0], got[1], first[0], first[1])
+		}
+	}
+}
