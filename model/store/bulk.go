@@ -234,14 +234,16 @@ func quoteIdent(s string) string {
 
 // bulkStats summarises the points of one run by metric.
 //
-// The sum and the standard deviation come from exact sums: of the values
-// and of their squares, each rounded to 9 decimals, as DECIMAL(38,9),
-// the variance then worked out in rationals. DuckDB adds floating-point
-// values in the order its threads happen to finish, so that two loads of
-// one file of more than a row group of points gave means that differed
-// in the last digits. A metric with values too large for the exact sums
-// (|value| of 1e18 for the sum, 1e9 for the squares) falls back to
-// DuckDB's floating sums.
+// DuckDB adds floating-point values in the order its threads happen to
+// finish, so that two loads of one file of more than a row group of
+// points gave latency means that differed in the last digits. For the
+// QuantileMetrics (the latency), the sum and the standard deviation
+// therefore come from exact sums: of the values and of their squares,
+// each rounded to 9 decimals, as DECIMAL(38,9), the variance then worked
+// out in rationals; values too large for them (|value| of 1e18 for the
+// sum, 1e9 for the squares) fall back to DuckDB's floating sums. The
+// other metrics whose sums a run uses are k6 counters of whole numbers,
+// which floating point adds exactly in any order.
 func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, error) {
 	ps := make([]string, len(in.Percentiles))
 	for i, p := range in.Percentiles {
@@ -251,16 +253,19 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 	for i, m := range in.QuantileMetrics {
 		qm[i] = sqlString(m)
 	}
-	quant := "NULL"
-	if len(ps) > 0 && len(qm) > 0 {
-		quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "]) FILTER (WHERE metric IN (" + strings.Join(qm, ", ") + "))"
+	quant, exact, exactSq := "NULL", "NULL", "NULL"
+	if len(qm) > 0 {
+		in := " FILTER (WHERE metric IN (" + strings.Join(qm, ", ") + "))"
+		if len(ps) > 0 {
+			quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "])" + in
+		}
+		exact = "sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END)" + in
+		exactSq = "sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END)" + in
 	}
 	q := `SELECT metric, count(*)::BIGINT, min(value), max(value), ` +
 		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1 AND NOT status BETWEEN 200 AND 299)::BIGINT, ` +
 		`count_if(status IS NULL OR status < 1)::BIGINT, min(ts), max(ts), ` + quant + `, ` +
-		`max(abs(value)), sum(value), stddev_pop(value), ` +
-		`sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END), ` +
-		`sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END) ` +
+		`max(abs(value)), sum(value), stddev_pop(value), ` + exact + `, ` + exactSq + ` ` +
 		`FROM samples WHERE run_id = ? GROUP BY metric ORDER BY metric`
 	rows, err := s.conn.(driver.QueryerContext).QueryContext(s.ctx, q, []driver.NamedValue{{Ordinal: 1, Value: id}})
 	if err != nil {
