@@ -225,8 +225,14 @@ func csvInsertSQL(in *model.BulkInput, comp string) (string, error) {
 	}
 	return `INSERT INTO samples SELECT ?, ` + ts + `, metric_name, metric_value, ` + status + `, ` + tagsExpr + ` ` +
 		`FROM read_csv(` + sqlString(in.Path) + `, header = true, auto_detect = false, quote = '"', escape = '"', ` +
-		`compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})`, nil
+		csvReadOptions + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})`, nil
 }
+
+// csvReadOptions are read_csv options beyond DuckDB's defaults. With its
+// read buffer given explicitly (any size from 4 to 32 MiB measured the
+// same), DuckDB's CSV scanner read the 1 GB k6 CSV of the benchmark in
+// 4.4-5.1 s instead of 6.5-7.3 s, with a third of the system time.
+const csvReadOptions = "buffer_size = 8388608, "
 
 func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`

@@ -64,13 +64,14 @@ func TestBulkBenchChild(t *testing.T) {
 	case "duckdb-json", "duckdb-json-gz", "duckdb-csv":
 		// The same INSERT ... SELECT ... FROM read_json/read_csv that
 		// wra runs, as DuckDB runs it by default: no hashing, detection
-		// or summary around it, and DuckDB's default settings.
+		// or summary around it, DuckDB's default settings, and none of
+		// the read options wra adds.
 		in := &model.BulkInput{Path: file, Format: "k6-ndjson", Gzip: mode == "duckdb-json-gz"}
 		if mode == "duckdb-csv" {
 			in.Format, in.TimeFormat = "k6-csv", "s"
 			in.Columns = strings.Split("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata", ",")
 		}
-		q, err := store.BulkInsertSQL(in)
+		q, err := store.DefaultInsertSQL(in)
 		if err != nil {
 			t.Fatal(err)
 		}
