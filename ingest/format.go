@@ -3,13 +3,14 @@ package ingest
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/wra-bench/wra/model"
 )
