@@ -261,12 +261,12 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 	}
 	quant, exact, exactSq := "NULL", "NULL", "NULL"
 	if len(qm) > 0 {
-		in := " FILTER (WHERE metric IN (" + strings.Join(qm, ", ") + "))"
+		only := " FILTER (WHERE metric IN (" + strings.Join(qm, ", ") + "))"
 		if len(ps) > 0 {
-			quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "])" + in
+			quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "])" + only
 		}
-		exact = "sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END)" + in
-		exactSq = "sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END)" + in
+		exact = "sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END)" + only
+		exactSq = "sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END)" + only
 	}
 	q := `SELECT metric, count(*)::BIGINT, min(value), max(value), ` +
 		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1 AND NOT status BETWEEN 200 AND 299)::BIGINT, ` +
@@ -308,10 +308,9 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 		amax := toFloat(vals[10])
 		sum, sumOK := decimalRat(vals[13])
 		sq, sqOK := decimalRat(vals[14])
-		switch {
-		case amax < 1e18 && sumOK:
+		if amax < 1e18 && sumOK {
 			m.Sum, _ = sum.Float64()
-		default:
+		} else {
 			m.Sum = toFloat(vals[11])
 		}
 		if m.Count > 1 {
