@@ -233,10 +233,10 @@ func (p *k6PointStats) result() *model.BulkResult {
 	out := &model.BulkResult{Rows: p.rows, First: p.first, Last: p.last}
 	for _, a := range p.m {
 		st := a.MetricStats
-		if a.Count > 1 {
-			st.Stdev = model.Some(math.Sqrt(a.m2 / float64(a.Count)))
-		}
 		if a.values != nil {
+			if a.Count > 1 {
+				st.Stdev = model.Some(math.Sqrt(a.m2 / float64(a.Count)))
+			}
 			sort.Float64s(a.values)
 			for _, pc := range k6Percentiles {
 				st.Quantiles = append(st.Quantiles, k6Quantile(a.values, pc/100))

@@ -43,7 +43,9 @@ type MetricStats struct {
 	Sum    float64
 	Min    float64
 	Max    float64
-	// Stdev is the population standard deviation (NULL for one point).
+	// Stdev is the population standard deviation of the metrics in
+	// BulkInput.QuantileMetrics (NULL for one point); unset for the
+	// others.
 	Stdev Opt[float64]
 	// Quantiles are the values at BulkInput.Percentiles, for the metrics
 	// in BulkInput.QuantileMetrics; nil for the others.
