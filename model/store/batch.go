@@ -3,9 +3,7 @@ package store
 import (
 	"context"
 	"database/sql/driver"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -122,22 +120,14 @@ func sourcesStored(ctx context.Context, q driver.QueryerContext, files []model.F
 		}
 		fmt.Fprintf(&b, "SELECT source FROM %s WHERE source IN %s", t, in)
 	}
-	rows, err := q.QueryContext(ctx, b.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := map[string]bool{}
-	v := make([]driver.Value, 1)
-	for {
-		if err := rows.Next(v); err != nil {
-			if errors.Is(err, io.EOF) {
-				return out, nil
-			}
-			return nil, err
-		}
+	err := eachRow(ctx, q, b.String(), nil, 1, func(v []driver.Value) {
 		if src, ok := v[0].(string); ok {
 			out[src] = true
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }

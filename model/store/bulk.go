@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
 	"strconv"
@@ -114,19 +113,12 @@ func (s *sink) setForBulk(settings map[string]string) (func(), error) {
 		if !ok {
 			continue
 		}
-		rows, err := qc.QueryContext(s.ctx, `SELECT current_setting('`+name+`')::VARCHAR`, nil)
+		var old string
+		err := eachRow(s.ctx, qc, `SELECT current_setting('`+name+`')::VARCHAR`, nil, 1, func(v []driver.Value) { old, _ = v[0].(string) })
 		if err != nil {
 			restore()
 			return nil, err
 		}
-		cur := make([]driver.Value, 1)
-		err = rows.Next(cur)
-		rows.Close()
-		if err != nil {
-			restore()
-			return nil, err
-		}
-		old, _ := cur[0].(string)
 		if _, err := ex.ExecContext(s.ctx, `SET `+name+` = `+sqlString(v), nil); err != nil {
 			restore()
 			return nil, err
@@ -254,7 +246,8 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 	args := []driver.NamedValue{{Ordinal: 1, Value: id}}
 	out := &model.BulkResult{}
 	byName := map[string]*model.MetricStats{}
-	err := s.queryRows(`SELECT metric, count(*)::BIGINT, min(value), max(value), sum(value), `+
+	qc := s.conn.(driver.QueryerContext)
+	err := eachRow(s.ctx, qc, `SELECT metric, count(*)::BIGINT, min(value), max(value), sum(value), `+
 		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1 AND NOT status BETWEEN 200 AND 299)::BIGINT, `+
 		`count_if(status IS NULL OR status < 1)::BIGINT, min(ts), max(ts) `+
 		`FROM samples WHERE run_id = ? GROUP BY metric ORDER BY metric`, args, 10, func(vals []driver.Value) {
@@ -293,7 +286,7 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 	for i, m := range in.QuantileMetrics {
 		qm[i] = sqlString(m)
 	}
-	return out, s.queryRows(`SELECT metric, `+quant+`, max(abs(value)), stddev_pop(value), `+
+	return out, eachRow(s.ctx, qc, `SELECT metric, `+quant+`, max(abs(value)), stddev_pop(value), `+
 		`sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END), `+
 		`sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END) `+
 		`FROM samples WHERE run_id = ? AND metric IN (`+strings.Join(qm, ", ")+`) GROUP BY metric`, args, 6, func(vals []driver.Value) {
@@ -320,26 +313,6 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 			}
 		}
 	})
-}
-
-// queryRows runs a query in the load's transaction and hands each row of
-// n columns to row.
-func (s *sink) queryRows(q string, args []driver.NamedValue, n int, row func([]driver.Value)) error {
-	rows, err := s.conn.(driver.QueryerContext).QueryContext(s.ctx, q, args)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	vals := make([]driver.Value, n)
-	for {
-		if err := rows.Next(vals); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-		row(vals)
-	}
 }
 
 // decimalRat is a DECIMAL as an exact rational.

@@ -121,21 +121,17 @@ func (s *Store) inTransaction(ctx context.Context, fn func(c driver.Conn, exec e
 
 // sourceStored reports whether any table holds rows of source.
 func sourceStored(ctx context.Context, q driver.QueryerContext, source string) (bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT EXISTS (SELECT 1 FROM ingested_files WHERE source = $1) `+
+	stored := true // unless the query says otherwise
+	err := eachRow(ctx, q, `SELECT EXISTS (SELECT 1 FROM ingested_files WHERE source = $1) `+
 		`OR EXISTS (SELECT 1 FROM runs WHERE source = $1) `+
 		`OR EXISTS (SELECT 1 FROM memory_series WHERE source = $1) `+
 		`OR EXISTS (SELECT 1 FROM calibration WHERE source = $1)`,
-		[]driver.NamedValue{{Ordinal: 1, Value: source}})
-	if err != nil {
-		return false, err
-	}
-	defer rows.Close()
-	v := make([]driver.Value, 1)
-	if err := rows.Next(v); err != nil {
-		return false, err
-	}
-	b, ok := v[0].(bool)
-	return b || !ok, nil
+		[]driver.NamedValue{{Ordinal: 1, Value: source}}, 1, func(v []driver.Value) {
+			if b, ok := v[0].(bool); ok {
+				stored = b
+			}
+		})
+	return stored, err
 }
 
 // sink writes one file's values through DuckDB appenders.
