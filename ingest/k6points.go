@@ -51,37 +51,49 @@ func detectK6CSV(head []byte) bool {
 
 // k6Bulk hands the file to the sink's own scanner. done is false when the
 // sink is not a BulkSink; when it is one that has no scanner, the Go
-// reader scan streams the points (still here, while a reopened R is
-// open). When the scanner fails, scan without a sink looks for the first
-// malformed line to name it.
+// reader scan streams the points. When the scanner fails, scan without a
+// sink looks for the first malformed line to name it.
 func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, func(*model.Sample) error) error) (done bool, err error) {
 	b, ok := sink.(model.BulkSink)
 	if !ok || in.Path == "" {
 		return false, nil
 	}
+	drained := false
 	if in.Gzip {
 		// The store's scanner decompresses the file itself, past the
 		// limit that open puts on R (MaxExpansion): R is read through
 		// alongside the scan, so that a gzip bomb stops the load at that
-		// limit, and the Go readers below get a fresh reader.
+		// limit. BulkSamples returns only once the check has.
 		drain := in.R
-		bi.Check = func(ctx context.Context) error { return k6DrainLines(&ctxReader{ctx: ctx, r: drain}) }
-		o, err := open(in.Path, in.Name)
-		if err != nil {
-			return true, err
+		bi.Check = func(ctx context.Context) error {
+			drained = true
+			return k6DrainLines(&ctxReader{ctx: ctx, r: drain})
 		}
-		defer o.close()
-		in.R = o.R
+	}
+	// goScan is scan over the file, from a fresh reader if the check has
+	// read R.
+	goScan := func(in *Input, emit func(*model.Sample) error) error {
+		if drained {
+			o, err := open(in.Path, in.Name)
+			if err != nil {
+				return err
+			}
+			defer o.close()
+			fresh := *in
+			fresh.R = o.R
+			in = &fresh
+		}
+		return scan(in, emit)
 	}
 	res, err := b.BulkSamples(0, bi)
 	if errors.Is(err, model.ErrBulkUnsupported) {
-		return true, k6StreamPoints(in, sink, scan)
+		return true, k6StreamPoints(in, sink, goScan)
 	}
 	if errors.Is(err, ErrTooLarge) {
 		return true, err // the check's, already placed at its line
 	}
 	if err != nil {
-		if serr := scan(in, nil); serr != nil {
+		if serr := goScan(in, nil); serr != nil {
 			return true, serr
 		}
 		return true, fmt.Errorf("%s: %w", in.Name, err)
