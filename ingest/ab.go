@@ -112,13 +112,6 @@ func readAB(in *Input, sink model.Sink) error {
 	return sink.Run(p.run)
 }
 
-func (p *abParser) setLabel(k, v string) {
-	if p.run.Labels == nil {
-		p.run.Labels = map[string]string{}
-	}
-	p.run.Labels[k] = v
-}
-
 // valueCol is the 1-based column of a value in the current line.
 func (p *abParser) valueCol(v string) int {
 	if i := strings.Index(p.l.Text(), v); i >= 0 && v != "" {
@@ -243,9 +236,9 @@ func (p *abParser) line(norm string) error {
 			return l.Errorf(1, "unexpected line %q", clipQuote(norm))
 		}
 		if strings.HasSuffix(unit, "sent") {
-			p.setLabel("ab_sent_kb_per_s", num)
+			runLabel(p.run, "ab_sent_kb_per_s", num)
 		} else {
-			p.setLabel("ab_total_kb_per_s", num)
+			runLabel(p.run, "ab_total_kb_per_s", num)
 		}
 		return nil
 	}
@@ -266,7 +259,7 @@ func (p *abParser) line(norm string) error {
 	p.seen[key] = l.Line()
 	if label, ok := abLabelKeys[key]; ok {
 		if value != "" { // "Server Software:" is empty when the server sends none
-			p.setLabel(label, value)
+			runLabel(p.run, label, value)
 		}
 		return nil
 	}
@@ -314,7 +307,7 @@ func (p *abParser) line(norm string) error {
 		if _, err := p.count(value); err != nil {
 			return err
 		}
-		p.setLabel("ab_keepalive_requests", value)
+		runLabel(p.run, "ab_keepalive_requests", value)
 	case "Total transferred", "HTML transferred":
 		num, ok := strings.CutSuffix(value, " bytes")
 		n, err := strconv.ParseInt(num, 10, 64)
@@ -324,13 +317,13 @@ func (p *abParser) line(norm string) error {
 		if key == "Total transferred" {
 			p.run.BytesRead = model.Some(n)
 		} else {
-			p.setLabel("ab_html_transferred_bytes", num)
+			runLabel(p.run, "ab_html_transferred_bytes", num)
 		}
 	case "Total body sent":
 		if _, err := p.count(value); err != nil {
 			return err
 		}
-		p.setLabel("ab_body_sent_bytes", value)
+		runLabel(p.run, "ab_body_sent_bytes", value)
 	case "Requests per second":
 		num, ok := strings.CutSuffix(value, " [#/sec] (mean)")
 		v, err := strconv.ParseFloat(num, 64)
@@ -346,14 +339,14 @@ func (p *abParser) line(norm string) error {
 			}
 			p.timePerRequest = true
 			p.run.LatencyMeanMS = model.Some(v)
-			p.setLabel("ab_time_per_request_ms", num)
+			runLabel(p.run, "ab_time_per_request_ms", num)
 		} else if num, ok := strings.CutSuffix(value, " [ms] (mean, across all concurrent requests)"); ok {
 			v, err := strconv.ParseFloat(num, 64)
 			if err != nil || v < 0 || p.timePerRequestAll || math.IsInf(v, 0) {
 				return l.Errorf(p.valueCol(value), "expected one \"<ms> [ms] (mean, across all concurrent requests)\", found %q", clipQuote(value))
 			}
 			p.timePerRequestAll = true
-			p.setLabel("ab_time_per_request_across_ms", num)
+			runLabel(p.run, "ab_time_per_request_across_ms", num)
 		} else {
 			return l.Errorf(p.valueCol(value), "expected \"<ms> [ms] (mean)\" or \"<ms> [ms] (mean, across all concurrent requests)\", found %q", clipQuote(value))
 		}
@@ -362,7 +355,7 @@ func (p *abParser) line(norm string) error {
 		if _, err := strconv.ParseFloat(num, 64); !ok || err != nil {
 			return l.Errorf(p.valueCol(value), "expected \"<rate> [Kbytes/sec] received\", found %q", clipQuote(value))
 		}
-		p.setLabel("ab_received_kbytes_per_s", num)
+		runLabel(p.run, "ab_received_kbytes_per_s", num)
 	default:
 		return l.Errorf(1, "unexpected line in an ab report: %q", clipQuote(norm))
 	}
@@ -525,7 +518,7 @@ func (p *abParser) finish() error {
 		"ab_failed": p.failed, "ab_failed_connect": p.conn, "ab_failed_receive": p.recv,
 		"ab_failed_length": p.length, "ab_failed_exceptions": p.except, "ab_write_errors": p.write,
 	} {
-		p.setLabel(k, strconv.FormatInt(v, 10))
+		runLabel(p.run, k, strconv.FormatInt(v, 10))
 	}
 
 	// Latency: "Time per request (mean)" is the mean (concurrency x time
@@ -537,7 +530,7 @@ func (p *abParser) finish() error {
 	}
 	for _, k := range []string{"Connect", "Processing", "Waiting", "Total"} {
 		for i, v := range p.times[k] {
-			p.setLabel("ab_"+strings.ToLower(k)+"_"+names[i]+"_ms", fmtLabelNum(v))
+			runLabel(p.run, "ab_"+strings.ToLower(k)+"_"+names[i]+"_ms", fmtLabelNum(v))
 		}
 	}
 	if t := p.times["Total"]; len(t) == 5 {
@@ -547,7 +540,7 @@ func (p *abParser) finish() error {
 		r.LatencyMaxMS = model.Some(t[2])
 	}
 	if len(p.sanity) > 0 {
-		p.setLabel("ab_sanity", strings.Join(p.sanity, "; "))
+		runLabel(p.run, "ab_sanity", strings.Join(p.sanity, "; "))
 	}
 	r.Percentiles = p.percentiles
 	setABPercentileColumns(r)

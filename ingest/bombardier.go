@@ -1,11 +1,8 @@
 package ingest
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -142,7 +139,7 @@ func readBombardierText(in *Input, sink model.Sink) error {
 				continue
 			case f[0] == "Latency" && len(f) == 4:
 				for i, dst := range []*model.Opt[float64]{&r.LatencyMeanMS, &r.LatencyStdevMS, &r.LatencyMaxMS} {
-					v, err := unitDurationMS(f[i+1])
+					v, err := durationMS(f[i+1])
 					if err != nil {
 						return l.Errorf(strings.Index(t, f[i+1])+1, "Latency: %v", err)
 					}
@@ -160,7 +157,7 @@ func readBombardierText(in *Input, sink model.Sink) error {
 				if err != nil || p < 0 || p > 100 {
 					return l.Errorf(strings.Index(t, f[0])+1, "Latency Distribution: expected a percentage, found %q", f[0])
 				}
-				v, err := unitDurationMS(f[1])
+				v, err := durationMS(f[1])
 				if err != nil {
 					return l.Errorf(strings.LastIndex(t, f[1])+1, "Latency Distribution: %v", err)
 				}
@@ -269,7 +266,7 @@ func bombardierHeader(l *Lines, r *model.Run, f []string) error {
 	runLabel(r, "url", f[1])
 	switch f[2] {
 	case "for":
-		ms, err := unitDurationMS(f[3])
+		ms, err := durationMS(f[3])
 		if err != nil {
 			return bad()
 		}
@@ -297,7 +294,7 @@ func bombardierProgress(f []string) bool {
 		if _, err := strconv.ParseFloat(w, 64); err == nil {
 			continue
 		}
-		if _, err := unitDurationMS(w); err == nil {
+		if _, err := durationMS(w); err == nil {
 			continue
 		}
 		if len(w) == 6 && w[2] == 'm' && w[5] == 's' {
@@ -403,7 +400,7 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 		return Errorf(in.Name, l.Line()+1, 0, "truncated bombardier JSON: no JSON document")
 	}
 	var b bombardierJSON
-	if err := decodeOneJSON(in.Name, line, doc, &b); err != nil {
+	if err := decodeJSON(in.Name, line, doc, &b, "JSON", false); err != nil {
 		return err
 	}
 	res := b.Result
@@ -449,7 +446,7 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 			r.TargetRPS = model.Some(*s.Rate)
 		}
 		if s.TestDurationSeconds != nil {
-			runLabel(r, "duration_planned_s", shortestNum(*s.TestDurationSeconds))
+			runLabel(r, "duration_planned_s", fmtLabelNum(*s.TestDurationSeconds))
 		}
 		if s.NumberOfRequests != nil {
 			runLabel(r, "requests_planned", strconv.FormatInt(*s.NumberOfRequests, 10))
@@ -467,7 +464,7 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 			v    json.Number
 			dst  *model.Opt[float64]
 		}{{"mean", lat.Mean, &r.LatencyMeanMS}, {"stddev", lat.Stddev, &r.LatencyStdevMS}, {"max", lat.Max, &r.LatencyMaxMS}} {
-			ms, err := usTextMS(c.v)
+			ms, err := jsonNumberMS(c.v, -3)
 			if err != nil {
 				return Errorf(in.Name, line, 0, "bombardier JSON: latency %s: %v", c.name, err)
 			}
@@ -478,7 +475,7 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 			if err != nil || p < 0 || p > 100 {
 				return Errorf(in.Name, line, 0, "bombardier JSON: latency percentile %q is not a percentage", k)
 			}
-			ms, err := usTextMS(v)
+			ms, err := jsonNumberMS(v, -3)
 			if err != nil {
 				return Errorf(in.Name, line, 0, "bombardier JSON: latency percentile %s: %v", k, err)
 			}
@@ -487,85 +484,12 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 		sortPercentiles(r.Percentiles)
 	}
 	if rps := res.RPS; rps != nil {
-		runLabel(r, "reported_rps_mean", shortestNum(rps.Mean))
-		runLabel(r, "reported_rps_stdev", shortestNum(rps.Stddev))
-		runLabel(r, "reported_rps_max", shortestNum(rps.Max))
+		runLabel(r, "reported_rps_mean", fmtLabelNum(rps.Mean))
+		runLabel(r, "reported_rps_stdev", fmtLabelNum(rps.Stddev))
+		runLabel(r, "reported_rps_max", fmtLabelNum(rps.Max))
 	}
 	spectrumColumns(r)
 	return sink.Run(r)
-}
-
-// usTextMS converts microseconds written in decimal to milliseconds by
-// moving the decimal point, so that 403.595 µs is the double nearest
-// 0.403595 ms and not the quotient 403.595/1000.
-func usTextMS(n json.Number) (float64, error) {
-	s := string(n)
-	if !strings.ContainsAny(s, "eE") {
-		s += "e-3"
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || x < 0 || math.IsInf(x, 0) || strings.ContainsAny(string(n), "xXpP_") {
-		return 0, fmt.Errorf("expected microseconds >= 0, found %q", string(n))
-	}
-	if s == string(n) {
-		x /= 1000
-	}
-	return x, nil
-}
-
-// decodeOneJSON decodes one JSON document that starts at the given line
-// of a file, and reports a syntax error at its line and column.
-func decodeOneJSON(name string, line int, doc []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	if err := dec.Decode(v); err != nil {
-		var off int64
-		switch e := err.(type) {
-		case *json.SyntaxError:
-			off = e.Offset
-		case *json.UnmarshalTypeError:
-			off = e.Offset
-		default:
-			off = dec.InputOffset()
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			ln, col := jsonLineCol(doc, int64(len(doc)))
-			return Errorf(name, line+ln-1, col, "truncated JSON: the document ends before it closes")
-		}
-		ln, col := jsonLineCol(doc, off)
-		return Errorf(name, line+ln-1, col, "invalid JSON: %v", err)
-	}
-	if dec.More() {
-		ln, col := jsonLineCol(doc, dec.InputOffset())
-		return Errorf(name, line+ln-1, col, "a second JSON document follows: a file holds one report")
-	}
-	return nil
-}
-
-// jsonLineCol turns a byte offset into a 1-based line and column.
-func jsonLineCol(b []byte, off int64) (int, int) {
-	off = min(max(off, 0), int64(len(b)))
-	before := b[:off]
-	ln := 1 + bytes.Count(before, []byte{'\n'})
-	col := int(off) - bytes.LastIndexByte(before, '\n')
-	return ln, max(col, 1)
-}
-
-// clip shortens a line for an error message.
-func clipLine(s string) string {
-	if len(s) > 80 {
-		return s[:77] + "..."
-	}
-	return s
-}
-
-func shortestNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// setLabel files a label that has no column of its own.
-func runLabel(r *model.Run, k, v string) {
-	if r.Labels == nil {
-		r.Labels = make(map[string]string)
-	}
-	r.Labels[k] = v
 }
 
 // jsonCounts renders a map of counts as a JSON object with sorted keys.

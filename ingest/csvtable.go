@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -70,17 +69,7 @@ func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
 	return t, nil
 }
 
-func (t *csvTable) csvErr(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		msg := pe.Err.Error()
-		if errors.Is(pe.Err, csv.ErrFieldCount) {
-			msg = fmt.Sprintf("wrong number of fields: expected %d as in the header", len(t.header))
-		}
-		return Errorf(t.in.Name, pe.Line, pe.Column, "%s", msg)
-	}
-	return fmt.Errorf("%s: %w", t.in.Name, err)
-}
+func (t *csvTable) csvErr(err error) error { return csvError(t.in.Name, err, len(t.header)) }
 
 // has reports whether the header has a column.
 func (t *csvTable) has(col string) bool { _, ok := t.index[col]; return ok }

@@ -63,25 +63,11 @@ func heySecsMS(s string) (float64, bool, error) {
 	if v == "NaN" {
 		return 0, false, nil
 	}
-	ms, err := secsTextMS(v)
+	ms, err := decimalMS(v, 3)
 	if err != nil {
 		return 0, false, errors.New(`expected "N secs" with N >= 0`)
 	}
 	return ms, true, nil
-}
-
-// secsTextMS converts seconds printed in decimal to milliseconds by moving
-// the decimal point ("0.0306" is read as 0.0306e3), so that 30.6 ms is the
-// double nearest 30.6 and not the product 0.0306*1000.
-func secsTextMS(s string) (float64, error) {
-	if s == "" || strings.ContainsAny(s, "eExXpP_") {
-		return 0, errors.New("not a decimal number")
-	}
-	x, err := strconv.ParseFloat(s+"e3", 64)
-	if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return 0, errors.New("not a number >= 0")
-	}
-	return x, nil
 }
 
 // readHey reads hey's text report. requests are every status count plus
@@ -330,7 +316,7 @@ func readHeyCSV(in *Input, sink model.Sink) error {
 		return Errorf(in.Name, 1, 0, "empty file: expected hey's CSV header")
 	}
 	if err != nil {
-		return csvParseError(in.Name, err)
+		return csvError(in.Name, err, strings.Count(heyCSVHeader, ",")+1)
 	}
 	hdr = slices.Clone(hdr)
 	withStatus := len(hdr) == 8
@@ -351,7 +337,7 @@ func readHeyCSV(in *Input, sink model.Sink) error {
 			break
 		}
 		if err != nil {
-			return csvParseError(in.Name, err)
+			return csvError(in.Name, err, len(hdr))
 		}
 		if rec[0] == "response-time" {
 			ln, _ := cr.FieldPos(0)
@@ -362,7 +348,7 @@ func readHeyCSV(in *Input, sink model.Sink) error {
 			if i == 6 {
 				continue
 			}
-			v, err := secsTextMS(f)
+			v, err := decimalMS(f, 3)
 			if err != nil {
 				ln, col := cr.FieldPos(i)
 				return Errorf(in.Name, ln, col, "%s: expected seconds >= 0, found %q", hdr[i], f)
@@ -434,16 +420,4 @@ func readHeyCSV(in *Input, sink model.Sink) error {
 	runLabel(r, "percentile_method", "hey nearest rank: sorted[i] for the first i with i*100/n >= p (integer division)")
 	spectrumColumns(r)
 	return sink.Run(r)
-}
-
-// csvParseError turns an encoding/csv error into a *SyntaxError.
-func csvParseError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		if errors.Is(pe.Err, csv.ErrFieldCount) {
-			return Errorf(name, pe.Line, pe.Column, "expected as many fields as the first row: a truncated row?")
-		}
-		return Errorf(name, pe.Line, pe.Column, "%v", pe.Err)
-	}
-	return err
 }

@@ -102,7 +102,7 @@ func TestHeyErrors(t *testing.T) {
 		{"csv bad number", "hey-csv", strings.Replace(csvText, "0.0050,0.0028", "0.0050,fast", 1),
 			`f.txt:2:8: DNS+dialup: expected seconds >= 0, found "fast"`},
 		{"csv cut mid-row", "hey-csv", headLines(csvText, 3) + "0.0070,0.0034",
-			"f.txt:4:1: expected as many fields as the first row: a truncated row?"},
+			"f.txt:4:1: wrong number of fields: expected 8 as in the header (a truncated row?)"},
 		{"csv two runs", "hey-csv", csvText + csvText, "f.txt:502:1: a second hey CSV starts here: a file holds one run"},
 		{"csv other header", "hey-csv", readTestdata(t, "testdata/vegeta/vegeta_refused_results.csv"),
 			`f.txt:1:1: expected hey's CSV header "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"`},

@@ -1,12 +1,10 @@
 package ingest
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -92,35 +90,6 @@ func readVegetaHdrplot(in *Input, sink model.Sink) error {
 	return readHgrmAs(in, sink, "vegeta", 0)
 }
 
-// unitExpMS is the power of ten from a unit to milliseconds.
-func unitExpMS(u string) (int, error) {
-	switch u {
-	case "ns":
-		return -6, nil
-	case "us", "µs", "μs":
-		return -3, nil
-	case "ms":
-		return 0, nil
-	case "s":
-		return 3, nil
-	}
-	return 0, fmt.Errorf("want one of ns, us, ms, s")
-}
-
-// scaledMS parses a decimal value and scales it to milliseconds by moving
-// its decimal point exp places (so 418.149 us is the double nearest
-// 0.418149, not the product 418.149*0.001).
-func scaledMS(s string, exp int) (float64, error) {
-	if s == "" || strings.ContainsAny(s, "eExXpP_") {
-		return 0, fmt.Errorf("not a decimal number")
-	}
-	x, err := strconv.ParseFloat(s+"e"+strconv.Itoa(exp), 64)
-	if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return 0, fmt.Errorf("not a number >= 0")
-	}
-	return x, nil
-}
-
 // readHgrmAs reads one percentile distribution; tool names the run's tool.
 // requests is the footer's Total count, else the last row's TotalCount;
 // mean, stdev and max come from the footer (vegeta's hdrplot has none, and
@@ -173,7 +142,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 		if len(f) != 4 && !(len(f) == 3 && kind == "plain") {
 			return l.Errorf(1, "expected Value, Percentile, TotalCount and 1/(1-Percentile), found %q", clipLine(t))
 		}
-		v, err1 := scaledMS(strings.TrimSpace(f[0]), exp)
+		v, err1 := decimalMS(strings.TrimSpace(f[0]), exp)
 		q, err2 := strconv.ParseFloat(f[1], 64)
 		n, err3 := strconv.ParseInt(f[2], 10, 64)
 		switch {
@@ -255,7 +224,7 @@ func hgrmFooter(l *Lines, t string, r *model.Run, exp int, total *model.Opt[int6
 		bad := func() error {
 			return l.Errorf(strings.Index(t, v)+1, "footer %s: expected a number >= 0, found %q", k, v)
 		}
-		x, err := scaledMS(v, exp)
+		x, err := decimalMS(v, exp)
 		if err != nil {
 			if v == "NaN" || v == "nan" { // the mean and deviation of an empty histogram
 				continue
@@ -369,17 +338,4 @@ func sinkLabel(sink model.Sink, key string) (string, bool) {
 	}
 	v, ok := ls.manifest[key]
 	return v, ok
-}
-
-// unitDurationMS parses a duration printed with its unit (ns, us, µs, ms,
-// s, m, h, or Go's compound form such as 1m2.5s) into milliseconds.
-func unitDurationMS(s string) (float64, error) {
-	if s == "" || s[len(s)-1] < 'a' || s[len(s)-1] > 'z' {
-		return 0, fmt.Errorf("expected a duration with its unit, found %q", s)
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("expected a duration with its unit, found %q", s)
-	}
-	return float64(d) / 1e6, nil
 }

@@ -8,7 +8,6 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -183,12 +182,6 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 	} else if s.DurationS.Valid && s.DurationS.V > 0 {
 		r.RPS = model.Some(count / s.DurationS.V)
 	}
-	set := func(k, v string) {
-		if r.Labels == nil {
-			r.Labels = map[string]string{}
-		}
-		r.Labels[k] = v
-	}
 	if f := s.metric("http_req_failed"); f != nil {
 		if v, ok := f.Values["passes"]; ok {
 			n, err := k6Count(name, s.Line, "http_req_failed passes", v)
@@ -198,7 +191,7 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 			r.Errors = model.Some(n)
 		}
 		if v, ok := f.Values["rate"]; ok {
-			set("http_req_failed_rate", k6Num(v))
+			runLabel(r, "http_req_failed_rate", k6Num(v))
 		}
 	}
 	if d := s.metric("http_req_duration"); d != nil {
@@ -247,13 +240,13 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 	for _, k := range []string{"dropped_iterations", "iterations"} {
 		if m := s.metric(k); m != nil {
 			if n, ok := m.Values["count"]; ok {
-				set(k, k6Num(n))
+				runLabel(r, k, k6Num(n))
 			}
 		}
 	}
 	if m := s.metric("vus_max"); m != nil {
 		if n, ok := m.Values["max"]; ok {
-			set("vus_max", k6Num(n))
+			runLabel(r, "vus_max", k6Num(n))
 		}
 	}
 	failed, nth := 0, 0
@@ -269,20 +262,20 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 				v = "failed"
 				failed++
 			}
-			set(key, v)
+			runLabel(r, key, v)
 		}
 		if strings.Contains(m.Name, "{") {
 			time := m.Type == "trend" && k6IsTime(m, contains[m.Name])
 			for stat, x := range m.Values {
-				set("submetric."+m.Name+"."+k6StatLabel(stat, time), k6Num(x))
+				runLabel(r, "submetric."+m.Name+"."+k6StatLabel(stat, time), k6Num(x))
 			}
 		}
 	}
 	if nth > 0 {
-		set("thresholds_failed", strconv.Itoa(failed))
+		runLabel(r, "thresholds_failed", strconv.Itoa(failed))
 	}
 	if len(s.Executors) > 0 {
-		set("executor", strings.Join(s.Executors, ","))
+		runLabel(r, "executor", strings.Join(s.Executors, ","))
 	}
 	applyExecutorLabel(r)
 	return r, nil
@@ -298,44 +291,7 @@ func k6ReadJSON(in *Input, v any) error {
 	if len(data) > k6MaxSummaryBytes {
 		return Errorf(in.Name, 0, 0, "%v: a k6 summary larger than %d bytes", ErrTooLarge, k6MaxSummaryBytes)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return k6JSONError(in.Name, data, err, dec.InputOffset())
-	}
-	end := int(dec.InputOffset())
-	if _, err := dec.Token(); err != io.EOF {
-		line, col := k6Position(data, end+len(data[end:])-len(bytes.TrimLeft(data[end:], " \t\r\n")))
-		return Errorf(in.Name, line, col, "text after the end of the k6 summary JSON: a file holds one summary")
-	}
-	return nil
-}
-
-// k6JSONError places a decoding error at its line and column.
-func k6JSONError(name string, data []byte, err error, at int64) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		at = se.Offset
-	case errors.As(err, &te):
-		at = te.Offset
-		line, col := k6Position(data, int(at))
-		return Errorf(name, line, col, "k6 summary field %q is a JSON %s, want %s", te.Field, te.Value, te.Type)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		line, col := k6Position(data, len(data))
-		return Errorf(name, line, col, "k6 summary JSON ends early: truncated file")
-	}
-	line, col := k6Position(data, int(at))
-	return Errorf(name, line, col, "k6 summary JSON: %v", err)
-}
-
-// k6Position turns a byte offset into a 1-based line and column.
-func k6Position(data []byte, off int) (int, int) {
-	off = min(max(off, 0), len(data))
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+	return decodeJSON(in.Name, 1, data, v, "k6 summary JSON", true)
 }
 
 // k6Number reads a JSON number of a summary.
@@ -623,10 +579,7 @@ func readK6SummaryJSON(in *Input, sink model.Sink) error {
 		return err
 	}
 	if doc.Version != "" {
-		if r.Labels == nil {
-			r.Labels = map[string]string{}
-		}
-		r.Labels["summary_schema_version"] = doc.Version
+		runLabel(r, "summary_schema_version", doc.Version)
 	}
 	return sink.Run(r)
 }

@@ -290,11 +290,11 @@ func TestK6Errors(t *testing.T) {
 		read func(*Input, model.Sink) error
 		want string
 	}{
-		{"cut.json", export[:1000], readK6SummaryExport, "cut.json:38:1: k6 summary JSON ends early: truncated file"},
+		{"cut.json", export[:1000], readK6SummaryExport, "cut.json:38:1: truncated k6 summary JSON: the document ends before it closes"},
 		{"nohttp.json", []byte(`{"root_group": {}, "metrics": {"vus": {"value": 1, "min": 0, "max": 1}}}`), readK6SummaryExport,
 			"nohttp.json: no http_reqs metric: a k6 summary of an HTTP test has one"},
 		{"two.json", append(append([]byte{}, export...), export...), readK6SummaryExport,
-			"two.json:134:2: text after the end of the k6 summary JSON: a file holds one summary"},
+			"two.json:134:2: a second JSON document follows: a file holds one report"},
 		{"badthr.json", bytes.Replace(export, []byte(`"rate<0.01": false`), []byte(`"rate<0.01": "no"`), 1), readK6SummaryExport,
 			`badthr.json: metric http_req_failed: threshold "rate<0.01": want true (failed) or false, got a string`},
 		{"str.json", bytes.Replace(export, []byte(`"count": 1001,`), []byte(`"count": "1001",`), 1), readK6SummaryExport,
@@ -317,7 +317,7 @@ func TestK6Errors(t *testing.T) {
 		{"tags.ndjson", []byte(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42Z","value":1,"tags":{"status":200}}}` + "\n"), readK6NDJSON,
 			"tags.ndjson:1: data.tags: want an object of strings: cannot unmarshal number into Go value of type string"},
 		{"cut.csv", append(lines(csvData, 3), []byte("http_reqs,179597830")...), readK6CSV,
-			"cut.csv:4:1: wrong number of fields"},
+			"cut.csv:4:1: wrong number of fields: expected 19 as in the header (a truncated row?)"},
 		{"time.csv", append(lines(csvData, 2), []byte("http_reqs,2026-11-29,1.000000,,,,true,,GET,x,HTTP/1.1,steady,,200,,,x,,\n")...), readK6CSV,
 			`time.csv:3:11: timestamp "2026-11-29": want a whole Unix time like the first row's`},
 		{"header.csv", []byte("metric_name,metric_value,timestamp\nhttp_reqs,1,1795978302\n"), readK6CSV,

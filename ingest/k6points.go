@@ -465,7 +465,7 @@ func scanK6CSV(in *Input, emit func(*model.Sample) error) error {
 		return Errorf(in.Name, 1, 0, "empty file: want a k6 CSV header")
 	}
 	if err != nil {
-		return k6CSVErr(in.Name, err)
+		return csvError(in.Name, err, 0)
 	}
 	cols = append([]string(nil), cols...)
 	if _, _, err := k6CSVHead(in, []byte(strings.Join(cols, ",")+"\n")); err != nil {
@@ -490,7 +490,7 @@ func scanK6CSV(in *Input, emit func(*model.Sample) error) error {
 			return nil
 		}
 		if err != nil {
-			return k6CSVErr(in.Name, err)
+			return csvError(in.Name, err, len(cols))
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) != len(cols) {
@@ -590,13 +590,4 @@ func k6CSVTime(v, tf string) (time.Time, error) {
 		return time.UnixMicro(n).UTC(), nil
 	}
 	return time.Unix(0, n).UTC().Truncate(time.Microsecond), nil
-}
-
-// k6CSVErr places an encoding/csv error.
-func k6CSVErr(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return Errorf(name, pe.Line, pe.Column, "%v", pe.Err)
-	}
-	return fmt.Errorf("%s: %w", name, err)
 }

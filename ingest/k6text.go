@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -63,16 +62,6 @@ func k6ExecutorOf(desc string) string {
 		return "constant-vus"
 	}
 	return ""
-}
-
-// parseK6Duration reads a duration as k6 prints it (816.82µs, 1.1ms,
-// 2m3.5s) into ms.
-func parseK6Duration(v string) (float64, bool) {
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, false
-	}
-	return float64(d) / 1e6, true
 }
 
 var k6SIBytes = map[string]float64{"": 1, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}
@@ -151,7 +140,7 @@ func readK6Text(in *Input, sink model.Sink) error {
 					return l.Errorf(0, "k6 threshold line %q: want ✓ or ✗ 'expression' stat=value under a metric name", t)
 				}
 				get(thrMetric).Thresholds = append(get(thrMetric).Thresholds, k6Threshold{Expr: m[2], Failed: m[1] == "✗"})
-				if ms, ok := parseK6Duration(m[4]); ok {
+				if ms, err := durationMS(m[4]); err == nil {
 					if thrValues[thrMetric] == nil {
 						thrValues[thrMetric] = map[string]float64{}
 					}
@@ -274,8 +263,8 @@ func parseK6TextValues(m *k6Metric, v string) error {
 		if !ok || k == "" {
 			return k6ValueError("want stat=value, got " + strconv.Quote(f))
 		}
-		x, ok := parseK6Duration(val)
-		if m.Type == "gauge" || !ok {
+		x, err := durationMS(val)
+		if m.Type == "gauge" || err != nil {
 			var err error
 			x, err = strconv.ParseFloat(val, 64)
 			if err != nil || math.IsNaN(x) {

@@ -142,10 +142,7 @@ func readRecords(in *Input, sink model.Sink) error {
 				continue
 			}
 			if v := strings.TrimSpace(t.rec[i]); v != "" {
-				if r.Labels == nil {
-					r.Labels = map[string]string{}
-				}
-				r.Labels[t.raw[i]] = v
+				runLabel(r, t.raw[i], v)
 			}
 		}
 		return sink.Run(r)

@@ -170,7 +170,7 @@ func TestCSVBadInput(t *testing.T) {
 		{"unit.csv", hdr + "2026-11-29T18:56:57Z,go,1,ping,16,12ms,1.0\n",
 			"unit.csv:2:35: requests_per_s: expected a bare number, found \"12ms\" (a number with the unit \"ms\": the column name gives the unit)"},
 		{"short.csv", hdr + "2026-11-29T18:56:57Z,go,1\n",
-			"short.csv:2:1: wrong number of fields: expected 7 as in the header"},
+			"short.csv:2:1: wrong number of fields: expected 7 as in the header (a truncated row?)"},
 		{"hdr.csv", hdr, "hdr.csv:2: records CSV has a header but no rows"},
 		{"semi.csv", "utc;server;round;test;connections;requests_per_s\nx;y;1;p;1;2\n",
 			"semi.csv:1: wrong delimiter: header is separated by \";\", expected ','"},

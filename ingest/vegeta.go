@@ -219,7 +219,7 @@ func readVegetaText(in *Input, sink model.Sink) error {
 
 // vegetaTextValue files one value of the text report.
 func vegetaTextValue(r *model.Run, name, key, v string) error {
-	dur := func() (float64, error) { return unitDurationMS(v) }
+	dur := func() (float64, error) { return durationMS(v) }
 	count := func() (int64, error) {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
@@ -250,11 +250,11 @@ func vegetaTextValue(r *model.Run, name, key, v string) error {
 		return err
 	case "Duration/wait":
 		ms, err := dur()
-		runLabel(r, "wait_s", shortestNum(ms/1000))
+		runLabel(r, "wait_s", fmtLabelNum(ms/1000))
 		return err
 	case "Latencies/min":
 		ms, err := dur()
-		runLabel(r, "latency_min_ms", shortestNum(ms))
+		runLabel(r, "latency_min_ms", fmtLabelNum(ms))
 		return err
 	case "Latencies/mean":
 		ms, err := dur()
@@ -334,7 +334,7 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		return Errorf(in.Name, 1, 0, "vegeta JSON report longer than %d bytes", MaxLineBytes)
 	}
 	var v vegetaReport
-	if err := decodeOneJSON(in.Name, 1, doc, &v); err != nil {
+	if err := decodeJSON(in.Name, 1, doc, &v, "JSON", false); err != nil {
 		return err
 	}
 	missing := func(what string) error { return Errorf(in.Name, 1, 0, "vegeta JSON report: missing %s", what) }
@@ -369,16 +369,16 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		r.RPS = model.Some(float64(*v.Requests) / d.Seconds()) // as vegeta's Metrics.Close
 	}
 	if v.Rate != nil {
-		runLabel(r, "reported_rps", shortestNum(*v.Rate))
+		runLabel(r, "reported_rps", fmtLabelNum(*v.Rate))
 	}
 	if v.Throughput != nil {
-		runLabel(r, "reported_throughput", shortestNum(*v.Throughput))
+		runLabel(r, "reported_throughput", fmtLabelNum(*v.Throughput))
 	}
 	if v.Success != nil {
-		runLabel(r, "reported_success", shortestNum(*v.Success))
+		runLabel(r, "reported_success", fmtLabelNum(*v.Success))
 	}
 	if v.Wait != nil {
-		runLabel(r, "wait_s", shortestNum(float64(*v.Wait)/1e9))
+		runLabel(r, "wait_s", fmtLabelNum(float64(*v.Wait)/1e9))
 	}
 	if !v.Earliest.IsZero() {
 		r.StartedAt = model.Some(v.Earliest.UTC())
@@ -401,7 +401,7 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		r.LatencyMeanMS = model.Some(float64(lt.Mean) / 1e6)
 		r.LatencyMaxMS = model.Some(float64(lt.Max) / 1e6)
 		if lt.Min != nil {
-			runLabel(r, "latency_min_ms", shortestNum(float64(*lt.Min)/1e6))
+			runLabel(r, "latency_min_ms", fmtLabelNum(float64(*lt.Min)/1e6))
 		}
 		for _, p := range []struct {
 			p float64
@@ -457,13 +457,13 @@ func readVegetaHist(in *Input, sink model.Sink) error {
 		if !ok || len(f) < 2 || !strings.HasSuffix(f[1], "%") {
 			return l.Errorf(1, `vegeta histogram: expected "[lo, hi] count pct%%", found %q`, clipLine(t))
 		}
-		loMS, err := unitDurationMS(lo)
+		loMS, err := durationMS(lo)
 		if err != nil {
 			return l.Errorf(2, "vegeta histogram: bucket start: %v", err)
 		}
 		b := bucket{inf: hi == "+Inf"}
 		if !b.inf {
-			if b.hiMS, err = unitDurationMS(hi); err != nil || b.hiMS <= loMS {
+			if b.hiMS, err = durationMS(hi); err != nil || b.hiMS <= loMS {
 				return l.Errorf(strings.Index(l.Text(), hi)+1, "vegeta histogram: bucket end: expected a duration above %s, found %q", lo, hi)
 			}
 		}
@@ -592,12 +592,12 @@ func (m *vegetaMetrics) run(r *model.Run) {
 	r.DurationS = model.Some(d.Seconds())
 	if d > 0 {
 		r.RPS = model.Some(float64(m.n) / d.Seconds())
-		runLabel(r, "throughput", shortestNum(float64(m.success)/(d+m.end.Sub(m.latest)).Seconds()))
+		runLabel(r, "throughput", fmtLabelNum(float64(m.success)/(d+m.end.Sub(m.latest)).Seconds()))
 	}
-	runLabel(r, "success_ratio", shortestNum(float64(m.success)/float64(m.n)))
+	runLabel(r, "success_ratio", fmtLabelNum(float64(m.success)/float64(m.n)))
 	r.LatencyMeanMS = model.Some(float64(time.Duration(float64(m.total)/float64(m.n))) / 1e6)
 	r.LatencyMaxMS = model.Some(float64(m.max) / 1e6)
-	runLabel(r, "latency_min_ms", shortestNum(float64(m.min)/1e6))
+	runLabel(r, "latency_min_ms", fmtLabelNum(float64(m.min)/1e6))
 	for _, q := range []float64{0.5, 0.9, 0.95, 0.99} {
 		ns := time.Duration(m.td.Quantile(q))
 		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: q * 100, LatencyMS: float64(ns) / 1e6})
@@ -620,7 +620,7 @@ func readVegetaResultsCSV(in *Input, sink model.Sink) error {
 			break
 		}
 		if err != nil {
-			return csvParseError(in.Name, err)
+			return csvError(in.Name, err, 0) // FieldsPerRecord -1: never a field count error
 		}
 		if len(rec) != 7 && len(rec) != 12 {
 			ln, _ := cr.FieldPos(0)
@@ -676,7 +676,7 @@ func readVegetaResultsJSON(in *Input, sink model.Sink) error {
 			continue
 		}
 		var v vegetaResult
-		if err := decodeOneJSON(in.Name, l.Line(), []byte(t), &v); err != nil {
+		if err := decodeJSON(in.Name, l.Line(), []byte(t), &v, "JSON", false); err != nil {
 			return err
 		}
 		switch {

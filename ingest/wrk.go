@@ -3,7 +3,6 @@ package ingest
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -112,201 +111,6 @@ func detectWrk(head []byte) bool {
 func readWrk(in *Input, sink model.Sink) error  { return readWrkReport(in, sink, "wrk") }
 func readWrk2(in *Input, sink model.Sink) error { return readWrkReport(in, sink, "wrk2") }
 
-// posField is a whitespace-separated word of a line and its 1-based column.
-type posField struct {
-	text string
-	col  int
-}
-
-// posFields splits a line into words and keeps their columns.
-func posFields(s string) []posField {
-	var out []posField
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		space := i == len(s) || s[i] == ' ' || s[i] == '\t'
-		if space {
-			if start >= 0 {
-				out = append(out, posField{s[start:i], start + 1})
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	return out
-}
-
-// exactDecimal is an exact exactDecimal number mant / 10^scale, so that unit
-// conversions (us to ms, KB to bytes) add no binary rounding of their own.
-type exactDecimal struct {
-	mant  uint64
-	scale int
-}
-
-// parseExactDecimal reads an unsigned exactDecimal such as "619.77" or "12".
-func parseExactDecimal(s string) (exactDecimal, bool) {
-	var d exactDecimal
-	digits, dot := 0, false
-	if s == "" || s == "." {
-		return d, false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '.' && !dot:
-			dot = true
-		case c >= '0' && c <= '9':
-			if digits == 0 && c == '0' {
-				if dot {
-					d.scale++
-				}
-				continue
-			}
-			digits++
-			if digits > 18 {
-				return d, false
-			}
-			d.mant = d.mant*10 + uint64(c-'0')
-			if dot {
-				d.scale++
-			}
-		default:
-			return d, false
-		}
-	}
-	return d, true
-}
-
-// mul multiplies by a whole factor; false on overflow.
-func (d exactDecimal) mul(f uint64) (exactDecimal, bool) {
-	hi, lo := bits.Mul64(d.mant, f)
-	if hi != 0 || lo > 1e18 {
-		return d, false
-	}
-	return exactDecimal{lo, d.scale}, true
-}
-
-// shift multiplies by 10^n (n may be negative).
-func (d exactDecimal) shift(n int) (exactDecimal, bool) {
-	for ; n > 0; n-- {
-		if d.scale > 0 {
-			d.scale--
-			continue
-		}
-		var ok bool
-		if d, ok = d.mul(10); !ok {
-			return d, false
-		}
-	}
-	d.scale -= n
-	return d, true
-}
-
-// float returns the nearest float64.
-func (d exactDecimal) float() float64 {
-	s := strconv.FormatUint(d.mant, 10)
-	if d.scale > 0 {
-		if len(s) <= d.scale {
-			s = strings.Repeat("0", d.scale-len(s)+1) + s
-		}
-		s = s[:len(s)-d.scale] + "." + s[len(s)-d.scale:]
-	}
-	v, _ := strconv.ParseFloat(s, 64)
-	return v
-}
-
-// splitUnit splits "619.77us" into "619.77" and "us".
-func splitUnit(s string) (num, unit string) {
-	i := len(s)
-	for i > 0 && (s[i-1] < '0' || s[i-1] > '9') && s[i-1] != '.' {
-		i--
-	}
-	return s[:i], s[i:]
-}
-
-// isPrintedNaN reports whether a wrk value is C's printout of a NaN.
-func isPrintedNaN(s string) bool {
-	s = strings.TrimSuffix(s, "%")
-	return s == "-nan" || s == "nan" || s == "NaN" || s == "-NaN"
-}
-
-// wrkTimeMS converts a wrk time such as "619.77us", "7.59s" or "1.00m" to
-// milliseconds.
-func wrkTimeMS(s string) (float64, bool) {
-	d, ok := wrkTime(s)
-	return d.float(), ok
-}
-
-// wrkTime converts a wrk time to an exact exactDecimal of milliseconds.
-func wrkTime(s string) (exactDecimal, bool) {
-	num, unit := splitUnit(s)
-	d, ok := parseExactDecimal(num)
-	if !ok {
-		return d, false
-	}
-	switch unit {
-	case "us":
-		d, ok = d.shift(-3)
-	case "ms":
-	case "s":
-		d, ok = d.shift(3)
-	case "m":
-		d, ok = d.mul(60000)
-	case "h":
-		d, ok = d.mul(3600000)
-	default:
-		return d, false
-	}
-	return d, ok
-}
-
-// wrkMetric converts a wrk count such as "2.64k" or "514.51".
-func wrkMetric(s string) (float64, bool) {
-	num, unit := splitUnit(s)
-	d, ok := parseExactDecimal(num)
-	if !ok {
-		return 0, false
-	}
-	n := strings.Index(" kMGTP", unit)
-	if unit == "" {
-		n = 0
-	} else if n < 1 || len(unit) != 1 {
-		return 0, false
-	}
-	d, ok = d.shift(3 * n)
-	return d.float(), ok
-}
-
-// wrkBytes converts a wrk byte size such as "3.40MB" or "650.71B" (binary
-// multiples, as wrk's format_binary prints them) to bytes, rounded to the
-// nearest byte.
-func wrkBytes(s string) (int64, bool) {
-	num, unit := splitUnit(s)
-	d, ok := parseExactDecimal(num)
-	if !ok || !strings.HasSuffix(unit, "B") {
-		return 0, false
-	}
-	n := strings.Index(" KMGTP", strings.TrimSuffix(unit, "B"))
-	if unit == "B" {
-		n = 0
-	} else if n < 1 || len(unit) != 2 {
-		return 0, false
-	}
-	for ; n > 0; n-- {
-		if d, ok = d.mul(1024); !ok {
-			return 0, false
-		}
-	}
-	v := math.Round(d.float())
-	if v > math.MaxInt64/2 {
-		return 0, false
-	}
-	return int64(v), true
-}
-
-// fmtLabelNum formats a number for a label: the shortest exact form.
-func fmtLabelNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
 // wrkParser reads one wrk or wrk2 report.
 type wrkParser struct {
 	l    *Lines
@@ -351,13 +155,6 @@ func readWrkReport(in *Input, sink model.Sink, tool string) error {
 	return sink.Run(p.run)
 }
 
-func (p *wrkParser) setLabel(k, v string) {
-	if p.run.Labels == nil {
-		p.run.Labels = map[string]string{}
-	}
-	p.run.Labels[k] = v
-}
-
 // next returns the next line, or false at the end of the input.
 func (p *wrkParser) next() (string, bool) {
 	if !p.l.Scan() {
@@ -397,8 +194,8 @@ func (p *wrkParser) parse() error {
 	p.run.Line = l.Line()
 	rest := strings.TrimPrefix(trimmed, wrkRunningStart)
 	dur, url, _ := strings.Cut(rest, " test @ ")
-	p.setLabel("requested_duration", dur)
-	p.setLabel("url", url)
+	runLabel(p.run, "requested_duration", dur)
+	runLabel(p.run, "url", url)
 
 	// "  2 threads and 20 connections"
 	line, ok := p.next()
@@ -486,7 +283,8 @@ func (p *wrkParser) line(line, t string) error {
 				if i == 3 {
 					_, ok = percentValue(f[i+1].text)
 				} else {
-					_, ok = wrkTimeMS(f[i+1].text)
+					_, err := durationMS(f[i+1].text)
+					ok = err == nil
 				}
 				if !ok {
 					return l.Errorf(f[i+1].col, "expected a time such as 1.24ms or a percentage, found %q", f[i+1].text)
@@ -514,12 +312,12 @@ func (p *wrkParser) line(line, t string) error {
 			if i == 3 {
 				v, ok = percentValue(s)
 			} else {
-				v, ok = wrkMetric(s)
+				v, ok = countValue(s)
 			}
 			if !ok {
 				return l.Errorf(f[i+1].col, "expected a rate such as 2.64k or a percentage, found %q", s)
 			}
-			p.setLabel(names[i], fmtLabelNum(v))
+			runLabel(p.run, names[i], fmtLabelNum(v))
 		}
 		return nil
 	case t == "Latency Distribution":
@@ -583,31 +381,14 @@ func (p *wrkParser) line(line, t string) error {
 		if !p.rps || len(f) != 2 {
 			return l.Errorf(1, "unexpected %q line", "Transfer/sec")
 		}
-		if _, ok := wrkBytes(f[1].text); !ok {
+		if _, ok := binaryBytes(f[1].text); !ok {
 			return l.Errorf(f[1].col, "expected a size such as 231.96KB, found %q", f[1].text)
 		}
 		p.transfer = true
-		p.setLabel("reported_transfer_per_s", f[1].text)
+		runLabel(p.run, "reported_transfer_per_s", f[1].text)
 		return nil
 	}
 	return l.Errorf(1, "unexpected line in a %s report: %q", p.tool, clipQuote(t))
-}
-
-// clipQuote shortens a quoted input for a message.
-func clipQuote(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
-}
-
-// percentValue reads "81.90%".
-func percentValue(s string) (float64, bool) {
-	if !strings.HasSuffix(s, "%") {
-		return 0, false
-	}
-	d, ok := parseExactDecimal(strings.TrimSuffix(s, "%"))
-	return d.float(), ok
 }
 
 // calibration reads wrk2's "Thread calibration" line, in either of the
@@ -637,7 +418,8 @@ func (p *wrkParser) calibration(t string) error {
 		default:
 			return 0, false
 		}
-		return wrkTimeMS(s)
+		ms, err := durationMS(s)
+		return ms, err == nil
 	}
 	m, ok1 := parse(strings.TrimPrefix(mean, "mean lat.:"))
 	iv, ok2 := parse(strings.TrimPrefix(interval, "rate sampling interval:"))
@@ -666,8 +448,8 @@ func (p *wrkParser) wrkDistribution() error {
 		if len(f) != 2 || f[0].text != w {
 			return l.Errorf(1, "expected the %s latency line, found %q", w, clipQuote(strings.TrimSpace(line)))
 		}
-		ms, ok := wrkTimeMS(f[1].text)
-		if !ok {
+		ms, err := durationMS(f[1].text)
+		if err != nil {
 			return l.Errorf(f[1].col, "expected a time such as 4.24ms, found %q", f[1].text)
 		}
 		pct, _ := strconv.ParseFloat(strings.TrimSuffix(w, "%"), 64)
@@ -693,8 +475,8 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 		if len(f) != 2 || f[0].text != w {
 			return nil, l.Errorf(1, "expected the %s latency line, found %q", w, clipQuote(strings.TrimSpace(line)))
 		}
-		ms, ok := wrkTimeMS(f[1].text)
-		if !ok {
+		ms, err := durationMS(f[1].text)
+		if err != nil {
 			return nil, l.Errorf(f[1].col, "expected a time such as 6.33ms, found %q", f[1].text)
 		}
 		b.summary[strings.TrimSuffix(w, "%")] = ms
@@ -867,14 +649,14 @@ func (p *wrkParser) requestsLine(f []posField) error {
 		return l.Errorf(f[0].col, "expected a count of requests, found %q", f[0].text)
 	}
 	durText := strings.TrimSuffix(f[3].text, ",")
-	ms, ok := wrkTime(durText)
+	ms, ok := durationExactMS(durText)
 	if ok {
 		ms, ok = ms.shift(-3)
 	}
 	if !ok {
 		return l.Errorf(f[3].col, "expected a duration such as 15.00s, found %q", durText)
 	}
-	b, ok := wrkBytes(f[4].text)
+	b, ok := binaryBytes(f[4].text)
 	if !ok {
 		return l.Errorf(f[4].col, "expected a size such as 3.40MB, found %q", f[4].text)
 	}
@@ -883,8 +665,8 @@ func (p *wrkParser) requestsLine(f []posField) error {
 	p.run.Requests = model.Some(n)
 	p.run.DurationS = model.Some(ms.float())
 	p.run.BytesRead = model.Some(b)
-	p.setLabel("reported_duration", durText)
-	p.setLabel("reported_bytes_read", f[4].text)
+	runLabel(p.run, "reported_duration", durText)
+	runLabel(p.run, "reported_bytes_read", f[4].text)
 	return nil
 }
 
@@ -915,7 +697,7 @@ func (p *wrkParser) socketErrors(line string) error {
 		if total += n; total < 0 {
 			return l.Errorf(off+f[1].col, "socket error counts overflow")
 		}
-		p.setLabel("socket_"+names[i], f[1].text)
+		runLabel(p.run, "socket_"+names[i], f[1].text)
 		off += len(part) + 1
 	}
 	p.run.Errors = model.Some(total)
@@ -929,7 +711,7 @@ func (p *wrkParser) finish() error {
 	if !p.socket {
 		// wrk prints the line only when a count is not zero.
 		for _, n := range []string{"connect", "read", "write", "timeout"} {
-			p.setLabel("socket_"+n, "0")
+			runLabel(p.run, "socket_"+n, "0")
 		}
 		r.Errors = model.Some(int64(0))
 	}
@@ -950,20 +732,20 @@ func (p *wrkParser) finish() error {
 		return Errorf(p.l.in.Name, p.reqLine, 0, "the Thread Stats table has no Latency line")
 	}
 	if !isPrintedNaN(p.latency[3]) {
-		mean, _ := wrkTimeMS(p.latency[0])
-		stdev, _ := wrkTimeMS(p.latency[1])
-		mx, _ := wrkTimeMS(p.latency[2])
+		mean, _ := durationMS(p.latency[0])
+		stdev, _ := durationMS(p.latency[1])
+		mx, _ := durationMS(p.latency[2])
 		r.LatencyMeanMS, r.LatencyStdevMS, r.LatencyMaxMS = model.Some(mean), model.Some(stdev), model.Some(mx)
 		pct, _ := percentValue(p.latency[3])
-		p.setLabel("latency_within_stdev_pct", fmtLabelNum(pct))
+		runLabel(p.run, "latency_within_stdev_pct", fmtLabelNum(pct))
 	}
 	for i, k := range []string{"reported_latency_mean", "reported_latency_stdev", "reported_latency_max"} {
-		p.setLabel(k, p.latency[i])
+		runLabel(p.run, k, p.latency[i])
 	}
 
 	if len(p.calibMean) > 0 {
-		p.setLabel("calibration_mean_latency_ms", strings.Join(p.calibMean, ","))
-		p.setLabel("calibration_interval_ms", strings.Join(p.calibInterval, ","))
+		runLabel(p.run, "calibration_mean_latency_ms", strings.Join(p.calibMean, ","))
+		runLabel(p.run, "calibration_interval_ms", strings.Join(p.calibInterval, ","))
 	}
 
 	switch p.tool {
@@ -998,19 +780,19 @@ func (p *wrkParser) finish() error {
 				}
 			}
 			r.Percentiles = append(r.Percentiles, b.spectrum...)
-			p.setLabel("hdr_total_count", strconv.FormatInt(b.total, 10))
+			runLabel(p.run, "hdr_total_count", strconv.FormatInt(b.total, 10))
 			if b.usec {
-				p.setLabel("hdr_spectrum_unit", "us")
+				runLabel(p.run, "hdr_spectrum_unit", "us")
 			}
 		}
 		if b := p.uncorrected; b != nil && b.total > 0 {
 			r.Percentiles = append(r.Percentiles, b.spectrum...)
-			p.setLabel("uncorrected_latency_mean_ms", fmtLabelNum(b.mean))
-			p.setLabel("uncorrected_latency_stdev_ms", fmtLabelNum(b.stdev))
-			p.setLabel("uncorrected_latency_max_ms", fmtLabelNum(b.max))
-			p.setLabel("uncorrected_latency_p50_ms", fmtLabelNum(b.summary["50.000"]))
-			p.setLabel("uncorrected_latency_p99_ms", fmtLabelNum(b.summary["99.000"]))
-			p.setLabel("uncorrected_hdr_total_count", strconv.FormatInt(b.total, 10))
+			runLabel(p.run, "uncorrected_latency_mean_ms", fmtLabelNum(b.mean))
+			runLabel(p.run, "uncorrected_latency_stdev_ms", fmtLabelNum(b.stdev))
+			runLabel(p.run, "uncorrected_latency_max_ms", fmtLabelNum(b.max))
+			runLabel(p.run, "uncorrected_latency_p50_ms", fmtLabelNum(b.summary["50.000"]))
+			runLabel(p.run, "uncorrected_latency_p99_ms", fmtLabelNum(b.summary["99.000"]))
+			runLabel(p.run, "uncorrected_hdr_total_count", strconv.FormatInt(b.total, 10))
 		}
 	}
 	return nil

@@ -338,40 +338,6 @@ func TestWrk2Spectrum(t *testing.T) {
 	}
 }
 
-func TestWrkUnits(t *testing.T) {
-	// Hand-worked: wrk's units.c divides by 1000 (us->ms->s), 60 (s->m->h),
-	// 1000 for counts (k, M, G) and 1024 for bytes (K, M, G before B).
-	times := map[string]float64{
-		"619.77us": 0.61977, "0.00us": 0, "6.37ms": 6.37, "7.59s": 7590, "1.00m": 60000,
-		"1.50m": 90000, "2.00h": 7200000, "850.00us": 0.85, "0.85s": 850,
-	}
-	for s, want := range times {
-		if got, ok := wrkTimeMS(s); !ok || got != want {
-			t.Errorf("wrkTimeMS(%q) = %v %v, want %v", s, got, ok, want)
-		}
-	}
-	metrics := map[string]float64{"514.51": 514.51, "2.64k": 2640, "1.06k": 1060, "12.79k": 12790, "1.00M": 1e6, "0.00": 0}
-	for s, want := range metrics {
-		if got, ok := wrkMetric(s); !ok || got != want {
-			t.Errorf("wrkMetric(%q) = %v %v, want %v", s, got, ok, want)
-		}
-	}
-	sizes := map[string]int64{"650.71B": 651, "3.19KB": 3267, "0.89MB": 933233, "1.00GB": 1 << 30, "0.00B": 0, "1.00TB": 1 << 40}
-	for s, want := range sizes {
-		if got, ok := wrkBytes(s); !ok || got != want {
-			t.Errorf("wrkBytes(%q) = %v %v, want %v", s, got, ok, want)
-		}
-	}
-	for _, bad := range []string{"", "ms", "1.2.3ms", "12xs", "-1ms", "1e3ms", "99999999999999999999ms", "1KiB", "12 ms"} {
-		if _, ok := wrkTimeMS(bad); ok {
-			t.Errorf("wrkTimeMS(%q) accepted", bad)
-		}
-		if _, ok := wrkBytes(bad); ok {
-			t.Errorf("wrkBytes(%q) accepted", bad)
-		}
-	}
-}
-
 // firstLines keeps the first n lines of a capture.
 func headLines(s string, n int) string {
 	lines := strings.SplitAfter(s, "\n")
