@@ -170,7 +170,7 @@ func TestK6BulkErrorNamesLine(t *testing.T) {
 		{"value.csv", replaceLine(csvSrc, 9000, `http_reqs,1795978302,one,,,,true,,GET,x,HTTP/1.1,steady,,200,,,x,,`),
 			`value.csv:9000:22: metric_value "one": want a number`},
 		{"fields.csv", replaceLine(csvSrc, 3, `http_reqs,1795978302,1.000000`),
-			`fields.csv:3:1: wrong number of fields`},
+			`fields.csv:3:1: wrong number of fields: expected 19 as in the header (a truncated row?)`},
 	}
 	dir := t.TempDir()
 	s := openStore(t, t.TempDir())
