@@ -20,9 +20,12 @@ type Fit struct {
 	Slope, Intercept        float64
 	R2                      float64
 	SlopeCILow, SlopeCIHigh float64
-	Confidence              float64
-	N                       int
-	Warnings                []Warning
+	// SlopeSE is the standard error of the slope, sqrt(SSE/(n-2) /
+	// Σ(x-x̄)²); NaN with fewer than three points.
+	SlopeSE    float64
+	Confidence float64
+	N          int
+	Warnings   []Warning
 }
 
 // OLS fits y on x by least squares (gonum's stat.LinearRegression) with a
@@ -36,7 +39,7 @@ func OLS(x, y []float64) Fit { return OLSAt(x, y, DefaultConfidence) }
 func OLSAt(x, y []float64, confidence float64) Fit {
 	f := Fit{Confidence: confidence}
 	nan := math.NaN()
-	f.Slope, f.Intercept, f.R2, f.SlopeCILow, f.SlopeCIHigh = nan, nan, nan, nan, nan
+	f.Slope, f.Intercept, f.R2, f.SlopeCILow, f.SlopeCIHigh, f.SlopeSE = nan, nan, nan, nan, nan, nan
 	xs, ys, ws := pairs(x, y)
 	f.Warnings = append(f.Warnings, ws...)
 	f.N = len(xs)
@@ -69,6 +72,7 @@ func OLSAt(x, y []float64, confidence float64) Fit {
 	}
 	df := float64(f.N - 2)
 	se := math.Sqrt(sse / df / sxx)
+	f.SlopeSE = se
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-confidence)/2)
 	f.SlopeCILow, f.SlopeCIHigh = f.Slope-t*se, f.Slope+t*se
 	return f
@@ -207,8 +211,10 @@ type MemoryFit struct {
 	// interval at DefaultConfidence.
 	SlopeGiBPer1000                             float64
 	SlopeCILowGiBPer1000, SlopeCIHighGiBPer1000 float64
-	InterceptGiB                                float64
-	R2                                          float64
+	// SlopeSEGiBPer1000 is the standard error of the OLS slope.
+	SlopeSEGiBPer1000 float64
+	InterceptGiB      float64
+	R2                float64
 	// Theil–Sen slope (robust to one wild point) in the same unit.
 	TheilSenGiBPer1000   float64
 	TheilSenInterceptGiB float64
@@ -243,6 +249,7 @@ func MemorySlope(points []MemoryPoint) MemoryFit {
 		SlopeGiBPer1000:       f.Slope * per1000,
 		SlopeCILowGiBPer1000:  f.SlopeCILow * per1000,
 		SlopeCIHighGiBPer1000: f.SlopeCIHigh * per1000,
+		SlopeSEGiBPer1000:     f.SlopeSE * per1000,
 		InterceptGiB:          f.Intercept / 1024,
 		R2:                    f.R2,
 		Points:                f.N,

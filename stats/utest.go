@@ -128,14 +128,8 @@ func MannWhitneyU(a, b []float64) UTest {
 	return res
 }
 
-// uCDF returns P(U <= k) for samples of sizes n1 and n2 without ties,
-// using the recurrence of Mann and Whitney (1947): of the n1+n2 ranked
-// values the largest belongs to the first sample with probability
-// n1/(n1+n2), and then it exceeds all n2 values of the second, so
-//
-//	p(n1, n2, u) = n1/(n1+n2) p(n1-1, n2, u-n2) + n2/(n1+n2) p(n1, n2-1, u)
-//
-// with p(0, m, u) = p(m, 0, u) = [u = 0]. Only u <= k is tabulated.
+// uCDF returns P(U <= k) for samples of sizes n1 and n2 without ties (see
+// uDist).
 func uCDF(n1, n2, k int) float64 {
 	if k < 0 {
 		return 0
@@ -143,6 +137,23 @@ func uCDF(n1, n2, k int) float64 {
 	if k >= n1*n2 {
 		return 1
 	}
+	p := 0.0
+	for _, v := range uDist(n1, n2, k) {
+		p += v
+	}
+	return p
+}
+
+// uDist returns P(U = u) for u = 0 … k, for samples of sizes n1 and n2
+// without ties, using the recurrence of Mann and Whitney (1947): of the
+// n1+n2 ranked values the largest belongs to the first sample with
+// probability n1/(n1+n2), and then it exceeds all n2 values of the
+// second, so
+//
+//	p(n1, n2, u) = n1/(n1+n2) p(n1-1, n2, u-n2) + n2/(n1+n2) p(n1, n2-1, u)
+//
+// with p(0, m, u) = p(m, 0, u) = [u = 0]. Only u <= k is tabulated.
+func uDist(n1, n2, k int) []float64 {
 	// prev[j][u] = p(i-1, j, u), cur[j][u] = p(i, j, u).
 	prev := make([][]float64, n2+1)
 	cur := make([][]float64, n2+1)
@@ -167,9 +178,5 @@ func uCDF(n1, n2, k int) float64 {
 		}
 		prev, cur = cur, prev
 	}
-	p := 0.0
-	for _, v := range prev[n2] {
-		p += v
-	}
-	return p
+	return prev[n2]
 }
