@@ -13,6 +13,7 @@ import (
 
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
 )
@@ -74,12 +75,14 @@ one-line note. The same store gives byte-identical files.`,
 }
 
 // storeQuerier runs the analysis's SQL on the store.
-type storeQuerier struct {
-	run func(ctx context.Context, q string, args ...any) (*report.Data, error)
-}
+type storeQuerier struct{ st *store.Store }
 
-func (s storeQuerier) Query(ctx context.Context, q string, args ...any) (*report.Data, error) {
-	return s.run(ctx, q, args...)
+func (q storeQuerier) Query(ctx context.Context, query string, args ...any) (*report.Data, error) {
+	t, err := q.st.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return tableData(t), nil
 }
 
 func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args []string) error {
@@ -143,11 +146,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts := analyze.DefaultOptions()
 	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
-	db := st.DB()
-	q := storeQuerier{run: func(ctx context.Context, query string, args ...any) (*report.Data, error) {
-		return queryTable(ctx, db, query, args...)
-	}}
-	res, err := analyze.Analyze(ctx, q, opts)
+	res, err := analyze.Analyze(ctx, storeQuerier{st}, opts)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/stats"
@@ -312,7 +313,7 @@ ORDER BY r.run_id`
 			return nil, err
 		}
 		for i := range r.key {
-			r.key[i] = cellValue(r.key[i])
+			r.key[i] = store.Value(r.key[i])
 		}
 		for i, m := range ms {
 			if vals[i].Valid && !math.IsNaN(vals[i].Float64) {

@@ -222,6 +222,9 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"ingest", "--label", "novalue", "x"}, exitUsage, "--label \"novalue\": expected key=value"},
 		{[]string{"sql", "SELECT 1"}, exitError, "run wra ingest first"},
 		{[]string{"ingest", "/does/not/exist"}, exitError, "no such file or directory"},
+		{[]string{"nope"}, exitUsage, `unknown command "nope" for "wra"`},
+		{[]string{"cost", "--rps", "many"}, exitUsage, `invalid argument "many" for "--rps"`},
+		{[]string{"version", "extra"}, exitUsage, `unknown command "extra" for "wra version"`},
 	} {
 		r := wra(t, db, tc.args...)
 		if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
@@ -236,9 +239,37 @@ func TestUsageAndErrors(t *testing.T) {
 	if r.code != exitError || !strings.Contains(r.stderr, "Binder Error") || !strings.Contains(r.stderr, "query: SELECT nope FROM runs") {
 		t.Errorf("DuckDB error: exit %d, %q", r.code, r.stderr)
 	}
+	// An error of the query is no usage error, whatever its text says.
+	for _, q := range []string{"SELECT error('file accepts no input')", "SELECT error('invalid argument: requires at least 1 arg(s), unknown flag')"} {
+		r = wra(t, db, "sql", q)
+		if r.code != exitError || strings.Contains(r.stderr, "--help") || !strings.Contains(r.stderr, "Invalid Input Error") {
+			t.Errorf("%s: exit %d, %q; want exit %d and DuckDB's error without a pointer to --help", q, r.code, r.stderr, exitError)
+		}
+	}
 	// Read-only unless --write.
 	r = wra(t, db, "sql", "DELETE FROM runs")
 	if r.code != exitError || !strings.Contains(strings.ToLower(r.stderr), "read-only") {
 		t.Errorf("write without --write: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// TestSQLWideNumbers: sums are HUGEINT and DECIMAL columns are exact
+// decimals; JSON prints both as numbers and CSV as plain numbers, with
+// every digit, also beyond 2^53.
+func TestSQLWideNumbers(t *testing.T) {
+	db := ingestedSamples(t)
+	want := wra(t, db, "sql", "--format", "csv", "SELECT sum(responses_2xx)::BIGINT::VARCHAR FROM runs")
+	n := strings.TrimSpace(strings.SplitN(want.stdout, "\n", 2)[1])
+	if _, err := strconv.ParseInt(n, 10, 64); err != nil || n == "0" {
+		t.Fatalf("sum of requests: %q", want.stdout)
+	}
+	const q = `SELECT sum(responses_2xx) AS requests, 9007199254740993::HUGEINT AS big, 12.50::DECIMAL(9,2) AS d FROM runs`
+	r := wra(t, db, "sql", "--format", "json", q)
+	if got := "[\n  {\"requests\": " + n + ", \"big\": 9007199254740993, \"d\": 12.5}\n]\n"; r.stdout != got {
+		t.Errorf("json: %s, want %s", r.stdout, got)
+	}
+	r = wra(t, db, "sql", "--format", "csv", q)
+	if got := "requests,big,d\n" + n + ",9007199254740993,12.5\n"; r.stdout != got {
+		t.Errorf("csv: %q, want %q", r.stdout, got)
 	}
 }

@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/notebook"
 )
@@ -92,10 +90,11 @@ func runNotebook(ctx context.Context, e *env, g *globals, o *notebookOptions, ar
 		return err
 	}
 	defer st.Close()
-	q, err := newNotebookQuerier(ctx, st.DB())
+	sb, err := st.Sandbox(ctx)
 	if err != nil {
 		return err
 	}
+	q := notebookQuerier{sb}
 	var failed []*notebook.BlockError
 	blocks := 0
 	for _, file := range args {
@@ -187,58 +186,13 @@ func runOneNotebook(ctx context.Context, e *env, g *globals, o *notebookOptions,
 	return errs, len(nb.Blocks), nil
 }
 
-// notebookQuerier runs notebook blocks on a read-only store with file
-// access turned off, after DuckDB's parser has found the block to be
-// exactly one query.
-type notebookQuerier struct{ db *sql.DB }
+// notebookQuerier runs notebook blocks in the store's sandbox.
+type notebookQuerier struct{ sb *store.Sandbox }
 
-// errNotAQuery is a block that is not a query.
-var errNotAQuery = errors.New("a notebook block must be one query (SELECT, WITH, FROM, VALUES, DESCRIBE, SHOW or SUMMARIZE): a notebook cannot change the store")
-
-func newNotebookQuerier(ctx context.Context, db *sql.DB) (*notebookQuerier, error) {
-	// No reading or writing of files (read_csv, COPY, ATTACH): a notebook
-	// shared by someone else sees the store and nothing else. Locking the
-	// configuration keeps a block from turning access back on.
-	for _, s := range []string{"SET enable_external_access = false", "SET lock_configuration = true"} {
-		if _, err := db.ExecContext(ctx, s); err != nil {
-			return nil, fmt.Errorf("%s: %w", s, err)
-		}
-	}
-	return &notebookQuerier{db: db}, nil
-}
-
-func (q *notebookQuerier) Query(ctx context.Context, text string) (*report.Data, error) {
-	if err := checkQuery(ctx, q.db, text); err != nil {
+func (q notebookQuerier) Query(ctx context.Context, text string) (*report.Data, error) {
+	t, err := q.sb.Query(ctx, text)
+	if err != nil {
 		return nil, err
 	}
-	return queryTable(ctx, q.db, text)
-}
-
-// checkQuery asks DuckDB's parser (json_serialize_sql, which serializes
-// only SELECT statements) whether text is exactly one query. A syntax
-// error is left for the query itself to report, with DuckDB's position.
-func checkQuery(ctx context.Context, db *sql.DB, text string) error {
-	var js string
-	if err := db.QueryRowContext(ctx, `SELECT json_serialize_sql(?::VARCHAR)::VARCHAR`, text).Scan(&js); err != nil {
-		return err
-	}
-	var parsed struct {
-		Error      bool              `json:"error"`
-		ErrorType  string            `json:"error_type"`
-		Statements []json.RawMessage `json:"statements"`
-	}
-	if err := json.Unmarshal([]byte(js), &parsed); err != nil {
-		return fmt.Errorf("reading DuckDB's parse of the block: %w", err)
-	}
-	switch {
-	case parsed.Error && parsed.ErrorType == "parser":
-		return nil
-	case parsed.Error:
-		return errNotAQuery
-	case len(parsed.Statements) == 0:
-		return errors.New("the block holds no query")
-	case len(parsed.Statements) > 1:
-		return fmt.Errorf("the block holds %d statements; a notebook block is one query", len(parsed.Statements))
-	}
-	return nil
+	return tableData(t), nil
 }

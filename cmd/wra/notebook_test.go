@@ -111,67 +111,6 @@ func TestNotebookBrokenBlocks(t *testing.T) {
 	}
 }
 
-// TestNotebookStoreRefusesWrites opens the store the way 'wra notebook'
-// does and checks that DuckDB itself refuses every write, whatever the
-// block check lets through.
-func TestNotebookStoreRefusesWrites(t *testing.T) {
-	db := ingestedSamples(t)
-	g := &globals{db: db, lockTimeout: "0s"}
-	ctx := context.Background()
-	st, err := g.openStore(ctx, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := newNotebookQuerier(ctx, st.DB()); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{
-		"DELETE FROM runs",
-		"INSERT INTO calibration (source, phase, processes, ms) VALUES ('x', 'before', 1, 1)",
-		"UPDATE runs SET server = 'x'",
-		"CREATE TABLE x (a INTEGER)",
-		"DROP VIEW cpu_per_request",
-		"CREATE OR REPLACE VIEW cpu_per_request AS SELECT 1",
-	} {
-		_, err := st.DB().ExecContext(ctx, s)
-		if err == nil || !strings.Contains(err.Error(), "read-only mode") {
-			t.Errorf("%s: %v, want DuckDB's read-only refusal", s, err)
-		}
-	}
-	for _, s := range []string{
-		"COPY runs TO '" + filepath.Join(t.TempDir(), "x.csv") + "'",
-		"ATTACH '" + filepath.Join(t.TempDir(), "y.duckdb") + "' AS y",
-		"SET enable_external_access = true",
-	} {
-		if _, err := st.DB().ExecContext(ctx, s); err == nil {
-			t.Errorf("%s: no error; file access should be off and locked", s)
-		}
-	}
-	// The block check refuses what is not one query, before DuckDB sees it.
-	q := &notebookQuerier{db: st.DB()}
-	for s, want := range map[string]string{
-		"DELETE FROM runs":                 errNotAQuery.Error(),
-		"PRAGMA version":                   errNotAQuery.Error(),
-		"SELECT 1; SELECT 2":               "the block holds 2 statements; a notebook block is one query",
-		"-- only a comment":                "the block holds no query",
-		"SELEC 1":                          "Parser Error: syntax error at or near \"SELEC\"",
-		"SELECT count(*) AS n FROM runs":   "",
-		"DESCRIBE runs":                    "",
-		"FROM memory_series LIMIT 1":       "",
-		"WITH x AS (SELECT 1 AS a) FROM x": "",
-	} {
-		_, err := q.Query(ctx, s)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if !strings.HasPrefix(got, want) || (want == "" && got != "") {
-			t.Errorf("%s: %q, want %q", s, got, want)
-		}
-	}
-}
-
 func TestNotebookOutHTMLAndUsage(t *testing.T) {
 	db := ingestedSamples(t)
 	dir := t.TempDir()
@@ -302,5 +241,26 @@ func TestShippedNotebooks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNotebookChartOfSums plots a HUGEINT column (a sum of BIGINTs) and a
+// DECIMAL one: both are numbers to a chart.
+func TestNotebookChartOfSums(t *testing.T) {
+	db := ingestedSamples(t)
+	src := filepath.Join(t.TempDir(), "sums.md")
+	text := "# Sums\n\n```sql chart=bar x=server y=requests\nSELECT server, sum(responses_2xx) AS requests FROM runs GROUP BY 1 ORDER BY 1\n```\n\n" +
+		"```sql chart=bar x=server y=d\nSELECT server, 1.25::DECIMAL(5,2) AS d FROM runs GROUP BY 1 ORDER BY 1\n```\n"
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := wra(t, db, "--quiet", "notebook", "run", src)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, n := range []int{1, 2} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(src), "sums."+strconv.Itoa(n)+".svg")); err != nil {
+			t.Errorf("chart %d: %v", n, err)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,7 +40,10 @@ type globals struct {
 	lockTimeout string
 }
 
-// usageError is a mistake in the command line: exit 2.
+// usageError is a mistake in the command line: exit 2. It is made where
+// the mistake is found: flag parsing (the root's flag error function),
+// argument counts (usageArgs), and the commands' checks of their flags
+// and arguments (usagef).
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -51,24 +53,23 @@ func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-// partialError is an ingest where some files failed: exit 3.
-type partialError struct{ failed, total int }
-
-func (e partialError) Error() string {
-	return fmt.Sprintf("%d of %d files failed; the rest loaded", e.failed, e.total)
-}
-
 // silentError has already been reported; it only sets the exit code.
 type silentError struct{ code int }
 
 func (e silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// run executes the command line and returns the exit code.
+// run executes the command line and returns the exit code: the one place
+// where errors become exit codes.
 func run(ctx context.Context, e *env, args []string) int {
 	g := &globals{}
 	root := newRootCmd(e, g)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	// cobra adds its help and completion commands when it executes; add
+	// them now so that their argument checks are marked as well.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd(args...)
+	usageArgs(root)
+	err := execute(ctx, root, args)
 	if err == nil {
 		return exitOK
 	}
@@ -81,27 +82,37 @@ func run(ctx context.Context, e *env, args []string) int {
 		return exitInterrupted
 	}
 	fmt.Fprintf(e.stderr, "wra: %v\n", err)
-	var ue usageError
-	var pe partialError
-	switch {
-	case errors.As(err, &ue) || isCobraUsage(err):
+	if errors.As(err, new(usageError)) {
 		fmt.Fprintln(e.stderr, "Run 'wra --help' for usage.")
 		return exitUsage
-	case errors.As(err, &pe):
-		return exitPartial
 	}
 	return exitError
 }
 
-// isCobraUsage recognises cobra's own errors about flags and arguments.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
+// execute runs the command line. An unknown command is found by cobra's
+// lookup of the command, which ExecuteContext would report as a plain
+// error: look it up first, and mark what it finds as a usage error.
+func execute(ctx context.Context, root *cobra.Command, args []string) error {
+	if _, _, err := root.Find(args); err != nil {
+		return usageError{err}
+	}
+	return root.ExecuteContext(ctx)
+}
+
+// usageArgs makes the argument check of c and of every command below it
+// give a usage error.
+func usageArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err}
+			}
+			return nil
 		}
 	}
-	return false
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
 }
 
 func newRootCmd(e *env, g *globals) *cobra.Command {

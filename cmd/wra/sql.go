@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
-	"github.com/duckdb/duckdb-go/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 )
 
@@ -82,7 +79,7 @@ func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []strin
 		return err
 	}
 	defer st.Close()
-	d, err := queryTable(ctx, st.DB(), query)
+	t, err := st.Query(ctx, query)
 	if err != nil {
 		return fmt.Errorf("%v\nquery: %s", err, strings.TrimSpace(query))
 	}
@@ -92,96 +89,10 @@ func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []strin
 			return err
 		}
 	}
-	return report.Write(e.stdout, d, format)
+	return report.Write(e.stdout, tableData(t), format)
 }
 
-// queryTable runs a query and returns its rows as a table.
-func queryTable(ctx context.Context, db *sql.DB, query string, args ...any) (*report.Data, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	d := &report.Data{Columns: report.Columns(cols...)}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		for i, v := range vals {
-			vals[i] = cellValue(v)
-		}
-		d.Rows = append(d.Rows, vals)
-	}
-	return d, rows.Err()
-}
-
-// cellValue turns a DuckDB value into one the report writers know.
-func cellValue(v any) any {
-	switch x := v.(type) {
-	case nil, string, bool, int64, float64, time.Time:
-		return x
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case uint8:
-		return int64(x)
-	case uint16:
-		return int64(x)
-	case uint32:
-		return int64(x)
-	case uint64:
-		return json.Number(fmt.Sprint(x))
-	case float32:
-		return float64(x)
-	case duckdb.Decimal:
-		return json.Number(x.String())
-	case []byte:
-		return string(x)
-	case duckdb.UUID:
-		return x.String()
-	case *duckdb.UUID:
-		return x.String()
-	}
-	if b, err := json.Marshal(jsonable(v)); err == nil {
-		return string(b)
-	}
-	return fmt.Sprint(v)
-}
-
-// jsonable converts DuckDB's nested values (maps with non-string keys) for
-// encoding/json.
-func jsonable(v any) any {
-	switch x := v.(type) {
-	case duckdb.Map:
-		m := make(map[string]any, len(x))
-		for k, val := range x {
-			m[fmt.Sprint(k)] = jsonable(val)
-		}
-		return m
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, val := range x {
-			m[k] = jsonable(val)
-		}
-		return m
-	case []any:
-		out := make([]any, len(x))
-		for i, val := range x {
-			out[i] = jsonable(val)
-		}
-		return out
-	}
-	return v
+// tableData is a store's result as a report table.
+func tableData(t *store.Table) *report.Data {
+	return &report.Data{Columns: report.Columns(t.Names()...), Rows: t.Rows}
 }

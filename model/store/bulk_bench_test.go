@@ -76,18 +76,10 @@ func TestBulkBenchChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		q = strings.Replace(q, "SELECT ?,", "SELECT 'x',", 1)
-		tx, err := s.DB().BeginTx(ctx, nil)
+		n, err := store.ExecInTransaction(ctx, s, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := tx.ExecContext(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		n, _ := r.RowsAffected()
 		fmt.Printf("rows %d\n", n)
 	default:
 		t.Fatalf("unknown mode %q", mode)

@@ -67,7 +67,7 @@ func TestK6BulkMatchesGoReader(t *testing.T) {
 				requests, errs, ok2xx, non2xx, bytesRead               int64
 				rps, p50, p90, p95, p99, p999, mean, stdev, maxMS, dur float64
 			)
-			err = s.DB().QueryRow(`SELECT requests, errors, responses_2xx, non_2xx, bytes_read, rps, latency_p50_ms, latency_p90_ms,
+			err = store.SQLDB(s).QueryRow(`SELECT requests, errors, responses_2xx, non_2xx, bytes_read, rps, latency_p50_ms, latency_p90_ms,
 				latency_p95_ms, latency_p99_ms, latency_p999_ms, latency_mean_ms, latency_stdev_ms, latency_max_ms, duration_s
 				FROM runs WHERE run_id = ?`, id).Scan(&requests, &errs, &ok2xx, &non2xx, &bytesRead, &rps, &p50, &p90, &p95, &p99, &p999, &mean, &stdev, &maxMS, &dur)
 			if err != nil {
@@ -96,7 +96,7 @@ func TestK6BulkMatchesGoReader(t *testing.T) {
 			}
 			var n int
 			var sum float64
-			if err := s.DB().QueryRow(`SELECT count(*), sum(value) FROM samples WHERE run_id = ?`, id).Scan(&n, &sum); err != nil {
+			if err := store.SQLDB(s).QueryRow(`SELECT count(*), sum(value) FROM samples WHERE run_id = ?`, id).Scan(&n, &sum); err != nil {
 				t.Fatal(err)
 			}
 			var goSum float64
@@ -110,7 +110,7 @@ func TestK6BulkMatchesGoReader(t *testing.T) {
 			// (microseconds, as the column keeps them). The store keeps
 			// no insertion order: both sides are sorted alike.
 			sortSamples(c.Samples[0])
-			rows, err := s.DB().Query(`SELECT ts, metric, value, status, tags::VARCHAR FROM samples WHERE run_id = ?
+			rows, err := store.SQLDB(s).Query(`SELECT ts, metric, value, status, tags::VARCHAR FROM samples WHERE run_id = ?
 				ORDER BY ts, metric, value, tags::VARCHAR LIMIT 500`, id)
 			if err != nil {
 				t.Fatal(err)
@@ -189,7 +189,7 @@ func TestK6BulkErrorNamesLine(t *testing.T) {
 				t.Fatalf("got %v %v\nwant failed: %s", fr.Status, fr.Err, c.want)
 			}
 			var n int
-			if err := s.DB().QueryRow(`SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM runs) + (SELECT count(*) FROM ingested_files)`).Scan(&n); err != nil {
+			if err := store.SQLDB(s).QueryRow(`SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM runs) + (SELECT count(*) FROM ingested_files)`).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
 			if n != 0 {
@@ -267,7 +267,7 @@ func TestK6BulkGzipBomb(t *testing.T) {
 		t.Fatalf("bomb: %v %v, want failed with ErrTooLarge", fr.Status, fr.Err)
 	}
 	var n int
-	if err := s.DB().QueryRow(`SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM runs) + (SELECT count(*) FROM ingested_files)`).Scan(&n); err != nil {
+	if err := store.SQLDB(s).QueryRow(`SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM runs) + (SELECT count(*) FROM ingested_files)`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	if n != 0 {
@@ -288,7 +288,7 @@ func TestK6BulkGzipBomb(t *testing.T) {
 	}
 	want := fmt.Sprintf("%x", sha256.Sum256(b))
 	var inFiles, inRuns string
-	if err := s.DB().QueryRow(`SELECT (SELECT source_sha256 FROM ingested_files), (SELECT any_value(source_sha256) FROM runs)`).Scan(&inFiles, &inRuns); err != nil {
+	if err := store.SQLDB(s).QueryRow(`SELECT (SELECT source_sha256 FROM ingested_files), (SELECT any_value(source_sha256) FROM runs)`).Scan(&inFiles, &inRuns); err != nil {
 		t.Fatal(err)
 	}
 	if inFiles != want || inRuns != want {
@@ -322,7 +322,7 @@ func TestK6BulkStatsRepeat(t *testing.T) {
 		}
 		var got [2]float64
 		var n int64
-		if err := s.DB().QueryRow(`SELECT latency_mean_ms, latency_stdev_ms, (SELECT count(*) FROM samples) FROM runs`).Scan(&got[0], &got[1], &n); err != nil {
+		if err := store.SQLDB(s).QueryRow(`SELECT latency_mean_ms, latency_stdev_ms, (SELECT count(*) FROM samples) FROM runs`).Scan(&got[0], &got[1], &n); err != nil {
 			t.Fatal(err)
 		}
 		if n < 250_000 {

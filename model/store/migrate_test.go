@@ -45,11 +45,11 @@ func TestMigrateOlderStoreKeepsBackup(t *testing.T) {
 	}
 	defer s.Close()
 	var v int
-	if err := s.DB().QueryRow(`SELECT max(version) FROM wra_migrations`).Scan(&v); err != nil || v != SchemaVersion() {
+	if err := s.db.QueryRow(`SELECT max(version) FROM wra_migrations`).Scan(&v); err != nil || v != SchemaVersion() {
 		t.Fatalf("version after migration = %d (%v), want %d", v, err, SchemaVersion())
 	}
 	var server string
-	if err := s.DB().QueryRow(`SELECT server FROM runs`).Scan(&server); err != nil || server != "go" {
+	if err := s.db.QueryRow(`SELECT server FROM runs`).Scan(&server); err != nil || server != "go" {
 		t.Errorf("data after migration: %q, %v", server, err)
 	}
 	backup := path + ".v1.bak"
@@ -73,7 +73,7 @@ func TestNewerStoreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.DB().Exec(`INSERT INTO wra_migrations VALUES (99, '099_future.sql', now())`); err != nil {
+	if _, err := s.db.Exec(`INSERT INTO wra_migrations VALUES (99, '099_future.sql', now())`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -26,7 +26,7 @@ func TestPutPrices(t *testing.T) {
 		vcpu, gib          float64
 		source             *string
 	}
-	q, err := s.DB().QueryContext(ctx, `SELECT provider, region, arch, vcpu_hour_usd, gib_hour_usd, strftime(as_of, '%Y-%m-%d'), source_url FROM prices ORDER BY provider`)
+	q, err := s.db.QueryContext(ctx, `SELECT provider, region, arch, vcpu_hour_usd, gib_hour_usd, strftime(as_of, '%Y-%m-%d'), source_url FROM prices ORDER BY provider`)
 	if err != nil {
 		t.Fatal(err)
 	}

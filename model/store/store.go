@@ -172,16 +172,18 @@ func (s *Store) connect(ctx context.Context) error {
 
 // version returns the store's schema version, 0 for an empty database.
 func (s *Store) version(ctx context.Context) (int, error) {
-	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'wra_migrations'`).Scan(&n)
-	if err != nil || n == 0 {
+	row, err := s.queryRow(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'wra_migrations'`)
+	if err != nil {
 		return 0, err
 	}
-	var v sql.NullInt64
-	if err := s.db.QueryRowContext(ctx, `SELECT max(version) FROM wra_migrations`).Scan(&v); err != nil {
+	if n, _ := Int(row[0]); n == 0 {
+		return 0, nil
+	}
+	if row, err = s.queryRow(ctx, `SELECT max(version) FROM wra_migrations`); err != nil {
 		return 0, err
 	}
-	return int(v.Int64), nil
+	v, _ := Int(row[0])
+	return int(v), nil
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -276,23 +278,25 @@ func (s *Store) Close() error {
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }
 
-// DB gives SQL access for queries, views and reports.
+// DB gives SQL access to the commands not yet moved onto Query.
 func (s *Store) DB() *sql.DB { return s.db }
 
 // IngestedHash implements ingest.Store.
 func (s *Store) IngestedHash(ctx context.Context, source string) (string, bool, error) {
-	var sha string
-	err := s.db.QueryRowContext(ctx, `SELECT source_sha256 FROM ingested_files WHERE source = ?`, source).Scan(&sha)
+	row, err := s.queryRow(ctx, `SELECT source_sha256 FROM ingested_files WHERE source = ?`, source)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
-	return sha, err == nil, err
+	if err != nil {
+		return "", false, err
+	}
+	return Text(row[0]), true, nil
 }
 
 // Bump raises the store's generation, after a write that did not go
 // through Load (wra sql --write).
 func (s *Store) Bump(ctx context.Context) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE wra_generation SET generation = generation + 1`)
+	_, err := s.exec(ctx, `UPDATE wra_generation SET generation = generation + 1`)
 	return err
 }
 
@@ -300,15 +304,16 @@ func (s *Store) Bump(ctx context.Context) error {
 // version, the generation, and every ingested file with its hash. Two
 // stores with the same fingerprint give the same analysis.
 func (s *Store) Fingerprint(ctx context.Context) (string, error) {
-	var gen int64
-	if err := s.db.QueryRowContext(ctx, `SELECT generation FROM wra_generation`).Scan(&gen); err != nil {
+	gen, err := s.queryRow(ctx, `SELECT generation FROM wra_generation`)
+	if err != nil {
 		return "", err
 	}
-	var files sql.NullString
-	if err := s.db.QueryRowContext(ctx, `SELECT string_agg(source || ' ' || source_sha256 || ' ' || format || ' ' || rows, '\n' ORDER BY source) FROM ingested_files`).Scan(&files); err != nil {
+	files, err := s.queryRow(ctx, `SELECT string_agg(source || ' ' || source_sha256 || ' ' || format || ' ' || rows, '\n' ORDER BY source) FROM ingested_files`)
+	if err != nil {
 		return "", err
 	}
+	g, _ := Int(gen[0])
 	h := sha256.New()
-	fmt.Fprintf(h, "schema %d\ngeneration %d\n%s", SchemaVersion(), gen, files.String)
+	fmt.Fprintf(h, "schema %d\ngeneration %d\n%s", SchemaVersion(), g, Text(files[0]))
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -22,7 +22,7 @@ func openTemp(t *testing.T) *Store {
 func count(t *testing.T, s *Store, q string) int {
 	t.Helper()
 	var n int
-	if err := s.DB().QueryRow(q).Scan(&n); err != nil {
+	if err := s.db.QueryRow(q).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return n
@@ -105,13 +105,13 @@ func TestLabelsAndTagsAreJSONObjects(t *testing.T) {
 		t.Fatal(err)
 	}
 	var typ, host, step string
-	if err := s.DB().QueryRow(`SELECT json_type(labels), labels->>'host' FROM runs`).Scan(&typ, &host); err != nil {
+	if err := s.db.QueryRow(`SELECT json_type(labels), labels->>'host' FROM runs`).Scan(&typ, &host); err != nil {
 		t.Fatal(err)
 	}
 	if typ != "OBJECT" || host != "box1" {
 		t.Errorf("labels: json_type %s, host %q; want OBJECT and box1", typ, host)
 	}
-	if err := s.DB().QueryRow(`SELECT json_type(tags), tags->>'step' FROM samples`).Scan(&typ, &step); err != nil {
+	if err := s.db.QueryRow(`SELECT json_type(tags), tags->>'step' FROM samples`).Scan(&typ, &step); err != nil {
 		t.Fatal(err)
 	}
 	if typ != "OBJECT" || step != "400" {

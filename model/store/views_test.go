@@ -62,7 +62,7 @@ func openViews(t *testing.T, folders ...string) *sql.DB {
 			t.Fatalf("ingest %s: %d files failed or skipped: %+v", folder, n, res.Files)
 		}
 	}
-	return st.DB()
+	return store.SQLDB(st)
 }
 
 // near compares a view's number with the Go figure: equal within 1e-12
