@@ -459,6 +459,7 @@ func TestABGnuplotTSVBad(t *testing.T) {
 
 func FuzzAB(f *testing.F) {
 	addFuzzSeeds(f, "testdata/ab/*.txt", "testdata/wrk/wrk_plain*.txt")
+	addWildSeeds(f, "ab", "notreport")
 	for _, p := range []string{"testdata/ab/ab_non2xx_go1_err5pct_n4000_c8.txt", "testdata/ab/ab_post_go2_echo.txt"} {
 		f.Add([]byte(abExcerpt(readTestdata(f, p))))
 	}

@@ -224,6 +224,7 @@ func fuzzFormats(t *testing.T, data []byte, names ...string) {
 
 func FuzzBombardier(f *testing.F) {
 	addFuzzSeeds(f, "testdata/bombardier/*", "testdata/hey/hey_go2*.txt", "testdata/wrk/wrk_plain*.txt")
+	addWildSeeds(f, "bombardier", "notreport")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "bombardier", "bombardier-json") })
 }
 

@@ -112,5 +112,6 @@ func TestHeyErrors(t *testing.T) {
 func FuzzHey(f *testing.F) {
 	addFuzzSeeds(f, "testdata/hey/*.txt", "testdata/hey/hey_csv_err10pct.csv", "testdata/hey/hey_csv_refused_port.csv",
 		"testdata/bombardier/bombardier_refused_port.txt", "testdata/ab/ab_plain*.txt")
+	addWildSeeds(f, "hey", "oha")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "hey", "hey-csv") })
 }

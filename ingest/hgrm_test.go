@@ -123,5 +123,6 @@ func TestHgrmErrors(t *testing.T) {
 
 func FuzzHgrm(f *testing.F) {
 	addFuzzSeeds(f, "testdata/hdrhistogram/*", "testdata/vegeta/vegeta_hdrplot_go1*", "testdata/wrk2/wrk2_short*")
+	addWildSeeds(f, "hgrm", "vegeta")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "hdrhistogram", "vegeta-hdrplot") })
 }

@@ -231,7 +231,7 @@ func TestK6Detect(t *testing.T) {
 	}
 	others, _ := filepath.Glob("testdata/*/*")
 	for _, p := range others {
-		if strings.HasPrefix(p, "testdata/k6/") || strings.HasPrefix(p, "testdata/fuzz/") {
+		if strings.HasPrefix(p, "testdata/k6/") || strings.HasPrefix(p, "testdata/fuzz/") || strings.HasPrefix(p, "testdata/wild/") {
 			continue
 		}
 		head := k6HeadOf(t, p)
@@ -431,20 +431,20 @@ func k6Seed(f *testing.F, files ...string) [][]byte {
 }
 
 func FuzzK6SummaryExport(f *testing.F) {
-	k6Fuzz(f, readK6SummaryExport, k6Seed(f, "k6_constant_go2_ping_summary_export.json", "k6_ladder_go1_db_summary_export.json", "k6_ladder_new_summary_export.json")...)
+	k6Fuzz(f, readK6SummaryExport, append(k6Seed(f, "k6_constant_go2_ping_summary_export.json", "k6_ladder_go1_db_summary_export.json", "k6_ladder_new_summary_export.json"), wildSeeds(f, ".json", "k6")...)...)
 }
 
 func FuzzK6HandleSummary(f *testing.F) {
-	k6Fuzz(f, readK6HandleSummary, k6Seed(f, "k6_ladder_go2_wait5_handle_summary.json", "k6_ladder_go2_wait5_summary_export.json")...)
+	k6Fuzz(f, readK6HandleSummary, append(k6Seed(f, "k6_ladder_go2_wait5_handle_summary.json", "k6_ladder_go2_wait5_summary_export.json"), wildSeeds(f, ".json", "k6")...)...)
 }
 
 func FuzzK6SummaryJSON(f *testing.F) {
-	k6Fuzz(f, readK6SummaryJSON, k6Seed(f, "k6_ladder_new_summary_export.json", "k6_constant_new_p99_summary_export.json", "k6_ladder_go2_wait5_handle_summary.json")...)
+	k6Fuzz(f, readK6SummaryJSON, append(k6Seed(f, "k6_ladder_new_summary_export.json", "k6_constant_new_p99_summary_export.json", "k6_ladder_go2_wait5_handle_summary.json"), wildSeeds(f, ".json", "k6")...)...)
 }
 
 func FuzzK6Text(f *testing.F) {
-	k6Fuzz(f, readK6Text, k6Seed(f, "k6_constant_go2_ping_stdout.txt", "k6_constant_nginx_full_stdout.txt", "k6_ladder_go1_db_stdout.txt",
-		"k6_constant_err_legacy_stdout.txt", "k6_refused_stdout.txt")...)
+	k6Fuzz(f, readK6Text, append(k6Seed(f, "k6_constant_go2_ping_stdout.txt", "k6_constant_nginx_full_stdout.txt", "k6_ladder_go1_db_stdout.txt",
+		"k6_constant_err_legacy_stdout.txt", "k6_refused_stdout.txt"), wildSeeds(f, ".txt", "k6", "notreport")...)...)
 }
 
 func FuzzK6NDJSON(f *testing.F) {

@@ -184,6 +184,7 @@ func TestVegetaErrors(t *testing.T) {
 func FuzzVegeta(f *testing.F) {
 	addFuzzSeeds(f, "testdata/vegeta/vegeta_report_*", "testdata/vegeta/vegeta_hdrplot_go2*", "testdata/vegeta/vegeta_refused_results.*",
 		"testdata/hey/hey_refused_port.txt", "testdata/hdrhistogram/hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
+	addWildSeeds(f, "vegeta", "bombardier")
 	for _, p := range []string{"testdata/vegeta/vegeta_go2_ping_results.csv", "testdata/vegeta/vegeta_go2_ping_results.json"} {
 		f.Add([]byte(headLines(readTestdata(f, p), 20)))
 	}

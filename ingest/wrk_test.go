@@ -530,7 +530,7 @@ func TestDetectWrkAB(t *testing.T) {
 		}
 		rel, _ := filepath.Rel("testdata", p)
 		rel = filepath.ToSlash(rel)
-		if strings.HasPrefix(rel, "fuzz/") || strings.HasSuffix(rel, ".md") {
+		if strings.HasPrefix(rel, "fuzz/") || strings.HasPrefix(rel, "wild/") || strings.HasSuffix(rel, ".md") {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -631,6 +631,7 @@ func addFuzzSeeds(f *testing.F, globs ...string) {
 
 func FuzzWrk(f *testing.F) {
 	addFuzzSeeds(f, "testdata/wrk/*.txt", "testdata/wrk2/wrk2_short*.txt", "testdata/ab/ab_plain*.txt")
+	addWildSeeds(f, "wrk", "notreport")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		formatByName(t, "wrk").Detect(data)
 		fuzzReader(t, "wrk", data)
@@ -639,6 +640,7 @@ func FuzzWrk(f *testing.F) {
 
 func FuzzWrk2(f *testing.F) {
 	addFuzzSeeds(f, "testdata/wrk2/*.txt", "testdata/wrk/wrk_latency*.txt", "testdata/ab/ab_plain*.txt")
+	addWildSeeds(f, "wrk2", "hgrm")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		formatByName(t, "wrk2").Detect(data)
 		fuzzReader(t, "wrk2", data)

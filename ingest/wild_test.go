@@ -1,0 +1,258 @@
+package ingest
+
+// The wild corpus: real outputs of the load tools taken from public
+// repositories (READMEs, benchmark logs, issue threads), kept as their
+// authors printed them under testdata/wild/<tool>/ (PROVENANCE.md says
+// where each comes from). testdata/wild/expected.json holds, for every
+// file, the numbers it prints, read off the file by hand: each file must
+// load through detection and its reader with exactly those numbers, or,
+// for the files under notreport/, be skipped or refused at a line.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+)
+
+const wildDir = "testdata/wild"
+
+// wildRun holds the numbers one report of a file prints; a nil field is
+// not printed (or not derivable) and is not compared. Latencies are in
+// milliseconds, converted by hand from the printed unit.
+type wildRun struct {
+	Requests *int64   `json:"requests"`
+	RPS      *float64 `json:"rps"`
+	Errors   *int64   `json:"errors"`
+	Non2xx   *int64   `json:"non2xx"`
+	MeanMS   *float64 `json:"mean_ms"`
+	P50MS    *float64 `json:"p50_ms"`
+	P99MS    *float64 `json:"p99_ms"`
+}
+
+// wildFile is the entry of one file: the tool its runs name and its runs
+// in file order, or notReport for a file that holds no report.
+type wildFile struct {
+	Tool      string    `json:"tool"`
+	NotReport bool      `json:"not_report"`
+	Runs      []wildRun `json:"runs"`
+}
+
+// stillRefused lists the valid reports that the readers refuse or skip
+// today, with the exact error they give. The test asserts that each still
+// fails with that text: when a reader learns the layout, the test fails
+// and the entry is to be deleted, so that the file's numbers are checked.
+var stillRefused = map[string]string{
+	"ab/peopleig-four-reports-script-separators.txt":              "peopleig-four-reports-script-separators.txt: no known format",
+	"bombardier/darlanmoraes-2017-requests-using-connections.txt": "darlanmoraes-2017-requests-using-connections.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
+	"k6/k6learn-slides-one-iteration-console-log.txt":             "k6learn-slides-one-iteration-console-log.txt:27: metric http_req_failed: gauge value \"0.00%\" is not a number",
+	"k6/nordfjord-express-2023-checkmarks.txt":                    "nordfjord-express-2023-checkmarks.txt:26: metric http_req_failed: gauge value \"0.00%\" is not a number",
+	"oha/hatoo-oha-readme-2020-v0.1.0.txt":                        "hatoo-oha-readme-2020-v0.1.0.txt:2:1: hey Summary: unexpected line \"Success rate:\\t1.0000\"",
+	"oha/tosic-http-actix-web-bench.txt":                          "tosic-http-actix-web-bench.txt:2:1: hey Summary: unexpected line \"Success rate:\\t100.00%\"",
+	"oha/tosic-http-axum-bench.txt":                               "tosic-http-axum-bench.txt:2:1: hey Summary: unexpected line \"Success rate:\\t100.00%\"",
+	"oha/tosic-http-tosic-http-bench.txt":                         "tosic-http-tosic-http-bench.txt:2:1: hey Summary: unexpected line \"Success rate:\\t100.00%\"",
+	"vegeta/budruntime-six-rates-with-headers.txt":                "budruntime-six-rates-with-headers.txt:1:1: vegeta report: expected \"Name [keys] values\", found \"Duration: 1s\"",
+	"wrk/noear-solon-jetty-five-runs-md.txt":                      "noear-solon-jetty-five-runs-md.txt: no known format",
+	"wrk2/polis-dht-stage4-put-three-runs-with-notes.txt":         "polis-dht-stage4-put-three-runs-with-notes.txt: no known format",
+}
+
+// stillWrong lists the files that load today with a number other than the
+// one they print: the mismatches, as compareWild words them, joined by
+// "; ". Asserted like stillRefused.
+var stillWrong = map[string]string{}
+
+func readWildExpected(t *testing.T) map[string]wildFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(wildDir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp map[string]wildFile
+	if err := json.Unmarshal(b, &exp); err != nil {
+		t.Fatalf("expected.json: %v", err)
+	}
+	return exp
+}
+
+// wildFiles lists the corpus files relative to wildDir, in order.
+func wildFiles(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(wildDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(wildDir, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "expected.json" || rel == "PROVENANCE.md" {
+			return nil
+		}
+		out = append(out, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// closeTo compares floats to a relative 1e-9: the printed decimal and the
+// reader's conversion of it may differ in the last binary digit.
+func closeTo(got, want float64) bool {
+	if got == want {
+		return true
+	}
+	return math.Abs(got-want) <= 1e-9*math.Max(math.Abs(got), math.Abs(want))
+}
+
+// compareWild lists the differences between the runs a file loaded and
+// the runs it prints.
+func compareWild(w wildFile, runs []*model.Run) []string {
+	var bad []string
+	if len(runs) != len(w.Runs) {
+		return []string{fmt.Sprintf("%d runs, want %d", len(runs), len(w.Runs))}
+	}
+	for i, r := range runs {
+		e := w.Runs[i]
+		if r.Tool != w.Tool {
+			bad = append(bad, fmt.Sprintf("run %d tool %q, want %q", i, r.Tool, w.Tool))
+		}
+		ints := []struct {
+			name string
+			got  model.Opt[int64]
+			want *int64
+		}{{"requests", r.Requests, e.Requests}, {"errors", r.Errors, e.Errors}, {"non2xx", r.Non2xx, e.Non2xx}}
+		for _, c := range ints {
+			switch {
+			case c.want == nil:
+			case !c.got.Valid:
+				bad = append(bad, fmt.Sprintf("run %d %s NULL, want %d", i, c.name, *c.want))
+			case c.got.V != *c.want:
+				bad = append(bad, fmt.Sprintf("run %d %s %d, want %d", i, c.name, c.got.V, *c.want))
+			}
+		}
+		floats := []struct {
+			name string
+			got  model.Opt[float64]
+			want *float64
+		}{{"rps", r.RPS, e.RPS}, {"mean_ms", r.LatencyMeanMS, e.MeanMS}, {"p50_ms", r.LatencyP50MS, e.P50MS}, {"p99_ms", r.LatencyP99MS, e.P99MS}}
+		for _, c := range floats {
+			switch {
+			case c.want == nil:
+			case !c.got.Valid:
+				bad = append(bad, fmt.Sprintf("run %d %s NULL, want %v", i, c.name, *c.want))
+			case !closeTo(c.got.V, *c.want):
+				bad = append(bad, fmt.Sprintf("run %d %s %v, want %v", i, c.name, c.got.V, *c.want))
+			}
+		}
+	}
+	return bad
+}
+
+// TestWildCorpus loads every file of the wild corpus as ReadFile does
+// (detection, then the reader behind the run checks) and compares every
+// number it prints.
+func TestWildCorpus(t *testing.T) {
+	exp := readWildExpected(t)
+	files := wildFiles(t)
+	if len(files) < 18 {
+		t.Fatalf("only %d files under %s", len(files), wildDir)
+	}
+	seen := map[string]bool{}
+	for _, rel := range files {
+		seen[rel] = true
+		w, ok := exp[rel]
+		if !ok {
+			t.Errorf("%s: no entry in expected.json", rel)
+			continue
+		}
+		if !w.NotReport && len(w.Runs) == 0 {
+			t.Errorf("%s: expected.json lists no run", rel)
+		}
+		t.Run(rel, func(t *testing.T) {
+			c := &model.Collector{}
+			_, err := ReadFile(filepath.Join(wildDir, rel), c)
+			if want, ok := stillRefused[rel]; ok {
+				switch {
+				case err == nil:
+					t.Errorf("loads now (%d runs): delete it from stillRefused so that its numbers are checked", len(c.Runs))
+				case err.Error() != want:
+					t.Errorf("error changed:\n got %v\nwant %s\n(update or delete its stillRefused entry)", err, want)
+				}
+				return
+			}
+			if w.NotReport {
+				var se *SyntaxError
+				switch {
+				case err == nil:
+					t.Errorf("not a report, but loaded %d runs", len(c.Runs))
+				case errors.Is(err, ErrUnknownFormat):
+				case !errors.As(err, &se):
+					t.Errorf("refused with %q (%T), not a *SyntaxError", err, err)
+				case se.File != filepath.Base(rel) || se.Line < 1:
+					t.Errorf("refusal %q does not name the file and a line", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("refused: %v\nstillRefused entry: %q: %q,", err, rel, err.Error())
+			}
+			got := strings.Join(compareWild(w, c.Runs), "; ")
+			if want, ok := stillWrong[rel]; ok {
+				if got != want {
+					t.Errorf("mismatches changed:\n got %s\nwant %s\n(update or delete its stillWrong entry)", got, want)
+				}
+				return
+			}
+			if got != "" {
+				t.Errorf("%s\nstillWrong entry: %q: %q,", got, rel, got)
+			}
+		})
+	}
+	for rel := range exp {
+		if !seen[rel] {
+			t.Errorf("expected.json lists %s, which is not in %s", rel, wildDir)
+		}
+	}
+	for _, m := range []map[string]string{stillRefused, stillWrong} {
+		for rel := range m {
+			if !seen[rel] {
+				t.Errorf("ratchet entry %s names no file", rel)
+			}
+		}
+	}
+}
+
+// addWildSeeds seeds a fuzz target with the wild corpus files of the
+// named folders (a tool, or notreport), whole and cut, as addFuzzSeeds does.
+func addWildSeeds(f *testing.F, folders ...string) {
+	for _, d := range folders {
+		addFuzzSeeds(f, filepath.Join(wildDir, d, "*"))
+	}
+}
+
+// wildSeeds returns the wild corpus files of the named folders whose names
+// end in ext ("" for all), for the fuzz targets that take their seeds as
+// bytes.
+func wildSeeds(f *testing.F, ext string, folders ...string) [][]byte {
+	var out [][]byte
+	for _, d := range folders {
+		paths, err := filepath.Glob(filepath.Join(wildDir, d, "*"+ext))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, p := range paths {
+			out = append(out, []byte(readTestdata(f, p)))
+		}
+	}
+	return out
+}
