@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,35 @@ func golden(t *testing.T, name string, got []byte) {
 			t.Fatal(err)
 		}
 		t.Errorf("%s differs from the golden file; the output is in %s.got (go test -update accepts it)", path, path)
+	}
+}
+
+// A rank prints "=1" for people and 1 for machines; a machine column is
+// left out of the human formats.
+func TestRankAndMachineColumns(t *testing.T) {
+	d := &Data{
+		Columns: []Column{{Name: "rank"}, {Name: "tied", Machine: true}, {Name: "server"}},
+		Rows:    [][]any{{Rank{N: 1, Tied: true}, true, "a"}, {Rank{N: 1, Tied: true}, true, "b"}, {Rank{N: 3}, false, "c"}},
+	}
+	want := map[Format]string{
+		CSV:      "rank,tied,server\n1,true,a\n1,true,b\n3,false,c\n",
+		JSON:     "[\n  {\"rank\": 1, \"tied\": true, \"server\": \"a\"},\n  {\"rank\": 1, \"tied\": true, \"server\": \"b\"},\n  {\"rank\": 3, \"tied\": false, \"server\": \"c\"}\n]\n",
+		Markdown: "| rank | server |\n|---:|---|\n| =1 | a |\n| =1 | b |\n| 3 | c |\n",
+	}
+	for f, w := range want {
+		var b strings.Builder
+		if err := Write(&b, d, f); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != w {
+			t.Errorf("%s:\ngot  %q\nwant %q", f, b.String(), w)
+		}
+	}
+	var b strings.Builder
+	if err := Write(&b, d, HTML); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "tied") || !strings.Contains(b.String(), `<td class="num">=1</td>`) {
+		t.Errorf("html: %s", b.String())
 	}
 }

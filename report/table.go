@@ -55,6 +55,25 @@ type Cell struct {
 	Best  bool
 }
 
+// Rank is a place in a ranking: people read "=1" where the place is
+// shared, machines the number N (and a tied column beside it).
+type Rank struct {
+	N    int
+	Tied bool
+}
+
+// String is the rank for people: "=N" when shared, "N" otherwise, empty
+// for no place (N <= 0).
+func (r Rank) String() string {
+	switch {
+	case r.N <= 0:
+		return ""
+	case r.Tied:
+		return "=" + strconv.Itoa(r.N)
+	}
+	return strconv.Itoa(r.N)
+}
+
 // Column describes one column of a table.
 type Column struct {
 	// Name is the column's name in machine formats (snake_case, unit
@@ -64,6 +83,10 @@ type Column struct {
 	// Human formats the value for people (terminal, Markdown, HTML);
 	// machine formats always write the exact value.
 	Human func(v any) string
+	// Machine columns are written only in the machine formats (CSV,
+	// JSON), for a figure people read in another column (the tied flag
+	// beside a rank printed "=1").
+	Machine bool
 }
 
 // Data is a table of values: nil (NULL), string, bool, int64 (or int),
@@ -160,6 +183,11 @@ func Exact(v any) string {
 		return string(x)
 	case json.Number:
 		return string(x)
+	case Rank:
+		if x.N <= 0 {
+			return ""
+		}
+		return strconv.Itoa(x.N)
 	}
 	return fmt.Sprint(v)
 }
@@ -179,19 +207,49 @@ func (c Column) human(v any) string {
 	if c.Human != nil {
 		return c.Human(v)
 	}
+	if r, ok := v.(Rank); ok {
+		return r.String()
+	}
 	return Exact(v)
 }
 
 func isNumber(v any) bool {
 	v, _ = unwrap(v)
 	switch v.(type) {
-	case int, int32, int64, float32, float64, json.Number:
+	case int, int32, int64, float32, float64, json.Number, Rank:
 		return true
 	}
 	return false
 }
 
+// forPeople is d without its machine-only columns.
+func forPeople(d *Data) *Data {
+	keep := make([]int, 0, len(d.Columns))
+	for i, c := range d.Columns {
+		if !c.Machine {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == len(d.Columns) {
+		return d
+	}
+	out := *d
+	out.Columns = make([]Column, len(keep))
+	for j, i := range keep {
+		out.Columns[j] = d.Columns[i]
+	}
+	out.Rows = make([][]any, len(d.Rows))
+	for r, row := range d.Rows {
+		out.Rows[r] = make([]any, len(keep))
+		for j, i := range keep {
+			out.Rows[r][j] = row[i]
+		}
+	}
+	return &out
+}
+
 func writeText(w io.Writer, d *Data) error {
+	d = forPeople(d)
 	if d.Title != "" {
 		if _, err := fmt.Fprintln(w, d.Title); err != nil {
 			return err
@@ -310,6 +368,11 @@ func jsonValue(v any) any {
 		return Exact(x)
 	case []byte:
 		return string(x)
+	case Rank:
+		if x.N <= 0 {
+			return nil
+		}
+		return x.N
 	}
 	return v
 }
@@ -371,6 +434,7 @@ func EscapeMarkdown(s string) string {
 }
 
 func writeMarkdown(w io.Writer, d *Data) error {
+	d = forPeople(d)
 	var b strings.Builder
 	if d.Title != "" {
 		fmt.Fprintf(&b, "### %s\n\n", EscapeMarkdown(d.Title))
@@ -421,6 +485,7 @@ func columnNumeric(d *Data, i int) bool {
 // WriteHTMLTable writes a table as an HTML fragment; every text is
 // escaped. id, when set, is the table's element id.
 func WriteHTMLTable(w io.Writer, d *Data, id string) error {
+	d = forPeople(d)
 	var b strings.Builder
 	if id != "" {
 		fmt.Fprintf(&b, "<table id=\"%s\">\n", html.EscapeString(id))

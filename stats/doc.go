@@ -58,6 +58,16 @@
 //     the p values by Holm's step-down adjusted values, which control the
 //     family-wise error rate (R p.adjust(method = "holm")).
 //
+// # Ties in rankings
+//
+// RankTies orders entries by their median and lets neighbours share a
+// place (competition ranking, "1, =2, =2, 4") when a TieRule cannot tell
+// them apart: with MinRoundsForTieTest (3) or more values each, when the
+// two-sided MannWhitneyU p value exceeds alpha; otherwise when the medians
+// differ by no more than TiePct (DefaultTiePct, 2%) of the larger
+// magnitude, or the calibration drift of either entry when that is larger.
+// A place marks when the test could never reach alpha (3 against 3).
+//
 // # CPU per request
 //
 // PerRequestUS divides CPU seconds by the number of successful (2xx)

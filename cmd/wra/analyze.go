@@ -30,6 +30,8 @@ type analyzeOptions struct {
 	test      string
 	labels    []string
 	noIngest  bool
+	alpha     float64
+	tie       float64
 }
 
 func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
@@ -43,6 +45,8 @@ func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.util, "util", 0.6, "cost table: target CPU utilisation, in (0, 1]")
 	f.StringVar(&o.provider, "provider", "aws-fargate-x86", "cost table: price preset (see wra cost --list-providers)")
 	f.StringVar(&o.test, "test", "", "cost table: the test whose CPU per request is priced (default: the one with most fixed-rate passes)")
+	f.Float64Var(&o.alpha, "alpha", 0.05, "ties: rows with 3 or more rounds each share a place unless a Mann–Whitney test is significant at this level")
+	f.Float64Var(&o.tie, "tie", 2, "ties: single runs share a place within this many percent (or the calibration drift covering them, when larger)")
 	f.StringArrayVarP(&o.labels, "label", "l", nil, "a label key=value for every ingested file (repeatable)")
 	f.BoolVar(&o.noIngest, "no-ingest", false, "analyze the store as it is, without ingesting")
 }
@@ -99,6 +103,12 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if !(o.util > 0 && o.util <= 1) {
 		return usagef("--util must be in (0, 1], not %g", o.util)
 	}
+	if !(o.alpha > 0 && o.alpha < 1) {
+		return usagef("--alpha must be in (0, 1), not %g", o.alpha)
+	}
+	if !(o.tie > 0) {
+		return usagef("--tie must be > 0 (percent), not %g", o.tie)
+	}
 	if o.rps <= 0 {
 		return usagef("--rps must be > 0, not %g", o.rps)
 	}
@@ -146,6 +156,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts := analyze.DefaultOptions()
 	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
+	opts.Alpha, opts.TiePct = o.alpha, o.tie
 	res, err := analyze.Analyze(ctx, storeQuerier{st}, opts)
 	if err != nil {
 		return err

@@ -39,6 +39,13 @@ type Options struct {
 	Wait  time.Duration
 	Util  float64
 	Price cost.Price
+	// Ties: neighbours of a ranking, and rows beside the best of a
+	// column, share the place when stats.TieRule cannot tell them apart:
+	// the Mann–Whitney test at Alpha, or TiePct percent for single runs.
+	Alpha, TiePct float64
+	// MinAchievedRatio: a fixed-rate run held its rate when it achieved at
+	// least this fraction of its target (and met the ladder rule).
+	MinAchievedRatio float64
 	// CostTest picks the test whose fixed-rate CPU per request prices the
 	// stacks; empty picks the test with the most fixed-rate passes.
 	CostTest string
@@ -47,7 +54,8 @@ type Options struct {
 // DefaultOptions are the defaults of wra analyze.
 func DefaultOptions() Options {
 	p, _ := cost.NewBook().Lookup("aws-fargate-x86")
-	return Options{P95MS: 50, MaxErrorRate: 0.01, DriftTolerance: 0.05, RPS: 1000, Util: 0.6, Price: p}
+	return Options{P95MS: 50, MaxErrorRate: 0.01, DriftTolerance: 0.05, RPS: 1000, Util: 0.6, Price: p,
+		Alpha: stats.DefaultAlpha, TiePct: stats.DefaultTiePct, MinAchievedRatio: 0.95}
 }
 
 // Figure is a plot of a section, named for its files.

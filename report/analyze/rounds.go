@@ -1,8 +1,12 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
@@ -18,6 +22,9 @@ type runRow struct {
 	failed, requests    int64
 	corrected           bool
 	source              report.Source
+	// driftPct is the largest calibration drift covering the run, in
+	// percent (0 when no calibration pair covers it).
+	driftPct float64
 }
 
 // runsQuery reads runs with their file's format: one run is often kept
@@ -30,8 +37,9 @@ SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format |
        coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0)
+       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0)
 FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
+LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) c ON c.run_id = r.run_id
 WHERE r.rps IS NOT NULL AND r.round IS %s NULL
 ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`
 
@@ -49,7 +57,7 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 		out[i] = runRow{test: s(r[0]), tool: s(r[1]), server: s(r[2]), connections: i64(r[3]), targetRPS: f(r[4]),
 			rps: f(r[5]), mean: f(r[6]), p50: f(r[7]), p95: f(r[8]), p99: f(r[9]),
 			failed: i64(r[10]), requests: i64(r[11]), corrected: r[12] == true,
-			source: report.Source{File: s(r[13]), Line: int(i64(r[14]))}}
+			source: report.Source{File: s(r[13]), Line: int(i64(r[14]))}, driftPct: f(r[15])}
 	}
 	return out, nil
 }
@@ -88,13 +96,12 @@ func (a *analysis) rounds() (*Section, error) {
 	var d *report.Data
 	var n *notes
 	var bars []report.BarGroup
-	var tableRows [][]float64 // rps, p99 per row of d, for marking the best
+	var marks []bestRow // per row of d, for marking the best
 	flush := func() {
 		if d == nil {
 			return
 		}
-		markBest(d, tableRows, 4, true)
-		markBest(d, tableRows, 7, false)
+		a.markBest(d, n, marks)
 		dropEmpty(d, "target_rps", "connections", "p99_ms")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
@@ -104,7 +111,7 @@ func (a *analysis) rounds() (*Section, error) {
 		if i == 0 || r0.test != groups[i-1].runs[0].test || r0.tool != groups[i-1].runs[0].tool {
 			flush()
 			n = &notes{}
-			tableRows = nil
+			marks = nil
 			d = &report.Data{
 				Title: fmt.Sprintf("Rounds: %s, %s (median of rounds)", orDash(r0.test), r0.tool),
 				Columns: []report.Column{
@@ -113,7 +120,6 @@ func (a *analysis) rounds() (*Section, error) {
 					col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
 				},
 			}
-			n.add("the best value of each column is marked (* on a terminal, bold elsewhere): highest requests/s, lowest p99")
 			if !r0.corrected {
 				n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission: its percentiles understate waiting under load", r0.tool))
 			}
@@ -121,6 +127,7 @@ func (a *analysis) rounds() (*Section, error) {
 		var rps, p99 []float64
 		var failed, requests int64
 		var srcs []report.Source
+		drift := 0.0
 		for _, r := range g.runs {
 			rps = append(rps, r.rps)
 			if !math.IsNaN(r.p99) {
@@ -129,6 +136,7 @@ func (a *analysis) rounds() (*Section, error) {
 			failed += r.failed
 			requests += r.requests
 			srcs = append(srcs, r.source)
+			drift = max(drift, r.driftPct)
 		}
 		sum := stats.Summarize(rps)
 		summaryNotes(n, "requests/s", sum)
@@ -142,7 +150,8 @@ func (a *analysis) rounds() (*Section, error) {
 		d.Rows = append(d.Rows, []any{r0.server, connsText(r0.connections), num(r0.targetRPS), int64(sum.N), num(sum.Median),
 			num(sum.Min), num(sum.Max), num(p99Med), failed})
 		d.RowSources = append(d.RowSources, srcs)
-		tableRows = append(tableRows, []float64{sum.Median, p99Med})
+		marks = append(marks, bestRow{load: loadKey(r0), fixedRate: !math.IsNaN(r0.targetRPS),
+			rps: stats.Entry{Values: rps, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}})
 		series := fmt.Sprintf("%v connections", r0.connections)
 		if r0.connections < 0 {
 			series = ""
@@ -155,41 +164,124 @@ func (a *analysis) rounds() (*Section, error) {
 	return sec, nil
 }
 
-// markBest marks, within each connections value, the highest (or lowest)
-// value of column c of d, whose numbers are vals[row][which].
-func markBest(d *report.Data, vals [][]float64, c int, highest bool) {
-	which := 0
-	if !highest {
-		which = 1
+// bestRow is what a row of a rounds table is compared by: its load (rows
+// are compared only at the same load), its rounds' requests/s and p99.
+type bestRow struct {
+	load      string
+	fixedRate bool
+	rps, p99  stats.Entry
+}
+
+// loadKey names the load of a run: full speed at C connections, or a
+// fixed rate of R requests/s.
+func loadKey(r runRow) string {
+	if !math.IsNaN(r.targetRPS) {
+		return "r" + strconv.FormatFloat(r.targetRPS, 'g', -1, 64)
 	}
-	best := map[any]int{}
-	for i, row := range d.Rows {
-		v := vals[i][which]
-		if math.IsNaN(v) {
+	return "c" + strconv.FormatInt(r.connections, 10)
+}
+
+// tieRule is the rule of shared places and best marks.
+func (a *analysis) tieRule() stats.TieRule {
+	return stats.TieRule{Alpha: a.opts.Alpha, TiePct: a.opts.TiePct}
+}
+
+// markBest marks, among the rows at one load, the highest requests/s and
+// the lowest p99, and every row the tie rule cannot tell apart from the
+// best (stats.RankTies). The requests/s of a fixed-rate run is its
+// target, not a result, so it is never marked.
+func (a *analysis) markBest(d *report.Data, n *notes, rows []bestRow) {
+	const rpsCol, p99Col = 4, 7
+	var loads []string
+	at := map[string][]int{}
+	for i, r := range rows {
+		if _, ok := at[r.load]; !ok {
+			loads = append(loads, r.load)
+		}
+		at[r.load] = append(at[r.load], i)
+	}
+	marked, fixed, few := false, false, false
+	var none []string
+	mark := func(idx []int, c int, entry func(bestRow) stats.Entry, higher bool) {
+		entries := make([]stats.Entry, len(idx))
+		valued := 0
+		for j, i := range idx {
+			entries[j] = entry(rows[i])
+			if len(entries[j].Values) > 0 {
+				valued++
+			}
+		}
+		places := stats.RankTies(entries, higher, a.tieRule())
+		var best []int
+		for _, p := range places {
+			if p.Rank == 1 {
+				best = append(best, idx[p.Index])
+			}
+			few = few || (p.Tied && p.Unreachable)
+		}
+		if len(best) == valued {
+			none = append(none, d.Columns[c].Title+" "+loadName(rows[idx[0]].load))
+			return
+		}
+		for _, i := range best {
+			d.Rows[i][c] = report.Cell{Value: d.Rows[i][c], Best: true}
+			marked = true
+		}
+	}
+	for _, l := range loads {
+		idx := at[l]
+		if len(idx) < 2 {
 			continue
 		}
-		k := fmt.Sprint(row[1], "/", row[2])
-		j, ok := best[k]
-		if !ok || (highest && v > vals[j][which]) || (!highest && v < vals[j][which]) {
-			best[k] = i
+		if rows[idx[0]].fixedRate {
+			fixed = true
+		} else {
+			mark(idx, rpsCol, func(r bestRow) stats.Entry { return r.rps }, true)
 		}
+		mark(idx, p99Col, func(r bestRow) stats.Entry { return r.p99 }, false)
 	}
-	count := map[any]int{}
-	for _, row := range d.Rows {
-		count[fmt.Sprint(row[1], "/", row[2])]++
+	rule := a.tieRule().String()
+	if marked {
+		n.add("the best value of each column at each load is marked (* on a terminal, bold elsewhere): highest requests/s, lowest p99; every row inside the noise of the best is marked too (" + rule + ")")
 	}
-	for k, i := range best {
-		if count[k] > 1 {
-			d.Rows[i][c] = report.Cell{Value: d.Rows[i][c], Best: true}
-		}
+	switch {
+	case len(none) > 0 && !marked:
+		n.add("no value is marked best: at each load the rows are inside the noise of each other (" + rule + ")")
+	case len(none) > 0:
+		n.add("not marked, the rows being inside the noise of each other: " + strings.Join(none, "; "))
 	}
+	if few {
+		n.add(fmt.Sprintf("with 3 rounds against 3 the smallest two-sided Mann–Whitney p is 0.1: at alpha %g rows are tied for want of rounds; 4 or more each can be told apart",
+			a.tieRule().Alpha))
+	}
+	if fixed {
+		n.add("the requests/s of a fixed-rate run is its target, so it is not marked")
+	}
+}
+
+// loadName is a load key for people: "at 16 connections", "at 250
+// requests/s".
+func loadName(key string) string {
+	v := key[1:]
+	if key[0] == 'r' {
+		x, _ := strconv.ParseFloat(v, 64)
+		return "at " + Sig(x) + " requests/s"
+	}
+	if v == "-1" {
+		return "at full speed"
+	}
+	return "at " + v + " connections"
 }
 
 func sameFloat(x, y float64) bool {
 	return x == y || (math.IsNaN(x) && math.IsNaN(y))
 }
 
-// ranking ranks single runs (no round label) by requests/s, per test.
+// ranking ranks single runs (no round label) by requests/s, one table per
+// test, tool and load: runs at full speed are ranked only against runs of
+// the same tool at the same connections; runs at a fixed rate are not
+// ranked at all (their requests/s is their target) but reported by
+// whether they held it (see heldAtRate).
 func (a *analysis) ranking() (*Section, error) {
 	sec := &Section{ID: "ranking", Title: "Single-run ranking"}
 	rows, err := a.runRows(false)
@@ -200,61 +292,111 @@ func (a *analysis) ranking() (*Section, error) {
 		sec.Skipped = "no single runs (runs without a round label)"
 		return sec, nil
 	}
-	var d *report.Data
-	var n *notes
-	var cur []runRow
-	flush := func() {
-		if d == nil {
-			return
+	slices.SortStableFunc(rows, func(x, y runRow) int {
+		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool),
+			cmp.Compare(x.connections, y.connections), cmpNaNLast(x.targetRPS, y.targetRPS))
+	})
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].test == rows[i].test && rows[j].tool == rows[i].tool && loadKey(rows[j]) == loadKey(rows[i]) {
+			j++
 		}
-		order := make([]int, len(cur))
-		for i := range order {
-			order[i] = i
+		if math.IsNaN(rows[i].targetRPS) {
+			sec.Tables = append(sec.Tables, a.rankTable(rows[i:j]))
+		} else {
+			sec.Tables = append(sec.Tables, a.heldAtRate(rows[i:j]))
 		}
-		sortByRPS(order, cur)
-		for rank, i := range order {
-			r := cur[i]
-			d.Rows = append(d.Rows, []any{int64(rank + 1), r.server, r.tool, connsText(r.connections), num(r.targetRPS),
-				num(r.rps), num(r.mean), num(r.p50), num(r.p95), num(r.p99), r.failed, r.corrected})
-			d.RowSources = append(d.RowSources, []report.Source{r.source})
-			if !r.corrected {
-				n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission", r.tool))
-			}
-			if r.requests > 0 && float64(r.failed) > 0.01*float64(r.requests) {
-				n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", serverName(r.server), r.tool, r.failed, r.requests))
-			}
-		}
-		dropEmpty(d, "target_rps", "connections", "mean_ms", "p50_ms", "p95_ms", "p99_ms")
-		d.Notes = n.list
-		sec.Tables = append(sec.Tables, d)
+		i = j
 	}
-	for i, r := range rows {
-		if i == 0 || r.test != rows[i-1].test {
-			flush()
-			n = &notes{}
-			cur = nil
-			d = &report.Data{
-				Title: fmt.Sprintf("Single runs: %s, ranked by requests/s", orDash(r.test)),
-				Columns: []report.Column{
-					col("rank", "rank", nil), col("server", "server", nil), col("tool", "tool", nil), col("connections", "connections", nil),
-					col("target_rps", "target rps", Sig), col("rps", "requests/s", Sig), col("mean_ms", "mean ms", Sig),
-					col("p50_ms", "p50 ms", Sig), col("p95_ms", "p95 ms", Sig), col("p99_ms", "p99 ms", Sig),
-					col("failed", "failed", nil), col("latency_corrected", "corrected", nil),
-				},
-			}
-		}
-		cur = append(cur, r)
-	}
-	flush()
 	return sec, nil
 }
 
-func sortByRPS(order []int, rows []runRow) {
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && cmpNaNLast(-rows[order[j]].rps, -rows[order[j-1]].rps) < 0; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
+// loadText names a load for a title.
+func loadText(r runRow) string {
+	switch {
+	case !math.IsNaN(r.targetRPS):
+		return "at " + Sig(r.targetRPS) + " requests/s"
+	case r.connections >= 0:
+		return fmt.Sprintf("at full speed, %d connections", r.connections)
+	}
+	return "at full speed"
+}
+
+// rankTable ranks the full-speed runs of one test, tool and connections
+// by requests/s; neighbours inside the noise share a place.
+func (a *analysis) rankTable(cur []runRow) *report.Data {
+	r0 := cur[0]
+	d := &report.Data{
+		Title: fmt.Sprintf("Single runs: %s, %s %s, ranked by requests/s", orDash(r0.test), r0.tool, loadText(r0)),
+		Columns: []report.Column{
+			col("rank", "rank", nil), {Name: "tied", Machine: true}, col("server", "server", nil),
+			col("rps", "requests/s", Sig), col("mean_ms", "mean ms", Sig),
+			col("p50_ms", "p50 ms", Sig), col("p95_ms", "p95 ms", Sig), col("p99_ms", "p99 ms", Sig),
+			col("failed", "failed", nil), col("latency_corrected", "corrected", nil),
+		},
+	}
+	n := &notes{}
+	entries := make([]stats.Entry, len(cur))
+	for i, r := range cur {
+		entries[i] = stats.Entry{Values: []float64{r.rps}, DriftPct: r.driftPct}
+	}
+	tied := false
+	for _, p := range stats.RankTies(entries, true, a.tieRule()) {
+		r := cur[p.Index]
+		tied = tied || p.Tied
+		d.Rows = append(d.Rows, []any{report.Rank{N: p.Rank, Tied: p.Tied}, p.Tied, r.server,
+			num(r.rps), num(r.mean), num(r.p50), num(r.p95), num(r.p99), r.failed, r.corrected})
+		d.RowSources = append(d.RowSources, []report.Source{r.source})
+		if !r.corrected {
+			n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission", r.tool))
+		}
+		if r.requests > 0 && float64(r.failed) > 0.01*float64(r.requests) {
+			n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", serverName(r.server), r.tool, r.failed, r.requests))
 		}
 	}
+	if tied {
+		n.add("=N: a place shared by neighbours inside the noise (" + a.tieRule().String() + ")")
+	}
+	dropEmpty(d, "mean_ms", "p50_ms", "p95_ms", "p99_ms")
+	d.Notes = n.list
+	return d
+}
+
+// heldAtRate reports the fixed-rate runs of one test, tool and target
+// rate by whether each held it: the rate achieved, the latency, the
+// failures, under the ladder rule and with at least MinAchievedRatio of
+// the target achieved.
+func (a *analysis) heldAtRate(cur []runRow) *report.Data {
+	r0 := cur[0]
+	rule := stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate, MinAchievedRatio: a.opts.MinAchievedRatio}
+	d := &report.Data{
+		Title: fmt.Sprintf("Single runs: %s, %s %s, held or not", orDash(r0.test), r0.tool, loadText(r0)),
+		Columns: []report.Column{
+			col("server", "server", nil), col("target_rps", "target rps", Sig), col("achieved_rps", "achieved rps", Sig),
+			col("achieved_ratio", "achieved", Pct), col("p95_ms", "p95 ms", Sig), col("p99_ms", "p99 ms", Sig),
+			col("failed", "failed", nil), col("held", "held", nil), col("latency_corrected", "corrected", nil),
+		},
+	}
+	n := &notes{}
+	for _, r := range cur {
+		rate := float64(r.failed) / float64(r.requests)
+		held := rule.Holds(stats.LadderStep{TargetRPS: r.targetRPS, AchievedRPS: r.rps, P95MS: r.p95,
+			ErrorRate: rate, Requests: r.requests, Failed: r.failed})
+		d.Rows = append(d.Rows, []any{r.server, num(r.targetRPS), num(r.rps), num(r.rps / r.targetRPS),
+			num(r.p95), num(r.p99), r.failed, held, r.corrected})
+		d.RowSources = append(d.RowSources, []report.Source{r.source})
+		if math.IsNaN(r.p95) {
+			n.add(fmt.Sprintf("%s has no p95 latency: held is false for want of it", serverName(r.server)))
+		}
+		if !r.corrected {
+			n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission", r.tool))
+		}
+	}
+	n.add(fmt.Sprintf("a fixed-rate run's requests/s is its target, so these runs are not ranked; held: p95 < %g ms, errors < %g%% and at least %g%% of the target achieved",
+		rule.P95MS, rule.MaxErrorRate*100, rule.MinAchievedRatio*100))
+	dropEmpty(d, "p95_ms", "p99_ms")
+	d.Notes = n.list
+	return d
 }
 
 // serverName names a server in a footnote.

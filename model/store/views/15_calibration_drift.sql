@@ -10,7 +10,7 @@ WITH keyed AS (
         regexp_extract(source, '^(.*/)?', 1)
           || regexp_replace(regexp_extract(source, '[^/]*$'),
                             '(^|[^A-Za-z])(before|pre|after|post)([^A-Za-z]|$)', '\1*\3', 'gi') AS pair,
-        phase, processes, ms
+        phase, processes, ms, utc
     FROM calibration
 ),
 m AS (
@@ -18,7 +18,9 @@ m AS (
            median(ms) FILTER (WHERE phase = 'before') AS before_ms,
            median(ms) FILTER (WHERE phase = 'after') AS after_ms,
            count(*) FILTER (WHERE phase = 'before') AS n_before,
-           count(*) FILTER (WHERE phase = 'after') AS n_after
+           count(*) FILTER (WHERE phase = 'after') AS n_after,
+           min(utc) FILTER (WHERE phase = 'before') AS from_utc,
+           max(utc) FILTER (WHERE phase = 'after') AS to_utc
     FROM keyed GROUP BY pair, processes
 )
 SELECT
@@ -30,5 +32,7 @@ SELECT
     coalesce(abs(after_ms / nullif(before_ms, 0) - 1) > 0.05, TRUE) AS flagged,
     0.05 AS tolerance,
     n_before,
-    n_after
+    n_after,
+    from_utc,
+    to_utc
 FROM m;
