@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wra-bench/wra/model/store"
 )
 
 // exportStoreFixture is a store with every table filled from real
@@ -41,13 +43,13 @@ func sqlRows(t *testing.T, db, q string) []string {
 	return lines[1:]
 }
 
-func readExportInfo(t *testing.T, dir string) exportInfo {
+func readExportInfo(t *testing.T, dir string) store.ExportInfo {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, exportManifest))
+	b, err := os.ReadFile(filepath.Join(dir, store.ExportManifest))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info exportInfo
+	var info store.ExportInfo
 	if err := json.Unmarshal(b, &info); err != nil {
 		t.Fatal(err)
 	}
@@ -84,13 +86,13 @@ func TestExportParquet(t *testing.T) {
 		want := sqlRows(t, db, "SELECT count(*) FROM "+quoteIdent(f.Name))[0]
 		got := sqlRows(t, db, "SELECT count(*) FROM "+from)[0]
 		if got != want || want != jsonInt(f.Rows) {
-			t.Errorf("%s: %s rows in the export, %s in the store, %d in %s", f.Name, got, want, f.Rows, exportManifest)
+			t.Errorf("%s: %s rows in the export, %s in the store, %d in %s", f.Name, got, want, f.Rows, store.ExportManifest)
 		}
 		storeCols := sqlRows(t, db, "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "+quoteIdent(f.Name)+")")
 		var wantCols []string
 		for _, l := range storeCols {
 			name, typ, _ := strings.Cut(l, ",")
-			if t := exportType(typ); t != "" {
+			if t := store.ExportType(typ); t != "" {
 				typ = t
 			}
 			wantCols = append(wantCols, name+","+typ)
@@ -223,3 +225,9 @@ func TestExportIsAtomic(t *testing.T) {
 		}
 	}
 }
+
+// quoteString is s as a SQL string literal.
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// quoteIdent is s as a SQL identifier.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
