@@ -2,17 +2,22 @@ package main
 
 // Fault tests run the real wra binary in a child process and hurt it:
 // SIGKILL and SIGINT mid-ingest, two writers at once, a full disk. They
-// run when WRA_FAULT_TESTS=1 (CI sets it); they take about a minute and
-// the disk-full test needs root to mount a small tmpfs.
+// run when WRA_FAULT_TESTS=1 (CI sets it); the disk-full test needs root
+// to mount a small tmpfs. A test never waits for the clock: the child,
+// run with WRA_TEST_HOLD (testhold.go), says on stderr when it holds a
+// transaction open, and the test signals it then.
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -123,20 +128,154 @@ SELECT (SELECT count(*) FROM ingested_files f FULL JOIN t USING (source) WHERE f
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
+// child is a wra process the test hurts: its standard input releases a
+// WRA_TEST_HOLD, and its standard error is read line by line, so that the
+// test acts when the child says where it is, never after a sleep.
+type child struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string   // stderr, a line at a time, closed at its end
+	done   chan struct{} // closed when stderr has been read to its end
+	mu     sync.Mutex
+	stderr strings.Builder
+}
+
+// startChild starts wra with args; hold, when not empty, is its
+// WRA_TEST_HOLD.
+func startChild(t *testing.T, hold string, args ...string) *child {
+	t.Helper()
+	c := &child{t: t, cmd: exec.Command(wraBin, args...), lines: make(chan string, 1024), done: make(chan struct{})}
+	c.cmd.Env = os.Environ()
+	if hold != "" {
+		c.cmd.Env = append(c.cmd.Env, "WRA_TEST_HOLD="+hold)
+	}
+	var err error
+	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	errPipe, err := c.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(c.done)
+		defer close(c.lines)
+		sc := bufio.NewScanner(errPipe)
+		for sc.Scan() {
+			c.mu.Lock()
+			c.stderr.WriteString(sc.Text() + "\n")
+			c.mu.Unlock()
+			select {
+			case c.lines <- sc.Text():
+			default: // nobody waits for lines this far on
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		if c.cmd.ProcessState == nil {
+			c.cmd.Process.Kill()
+			c.wait()
+		}
+	})
+	return c
+}
+
+// await reads the child's stderr until a line starts with prefix and
+// returns that line. The time limit only bounds a hung test.
+func (c *child) await(prefix string) string {
+	c.t.Helper()
+	limit := time.After(5 * time.Minute)
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				c.t.Fatalf("the child ended without saying %q; stderr:\n%s", prefix, c.errText())
+			}
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		case <-limit:
+			c.t.Fatalf("the child did not say %q in 5 minutes; stderr:\n%s", prefix, c.errText())
+		}
+	}
+}
+
+// holding waits until the child says it holds a transaction open and
+// returns the sources of that transaction.
+func (c *child) holding() []string {
+	c.t.Helper()
+	l := c.await("wra: test hold: ")
+	_, what, _ := strings.Cut(l, "before COMMIT: ")
+	f := strings.Fields(what)
+	if len(f) < 2 {
+		c.t.Fatalf("hold line without sources: %q", l)
+	}
+	return f[1:]
+}
+
+func (c *child) errText() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stderr.String()
+}
+
+// wait waits for the child to end and returns how: its exit code, or the
+// signal that ended it.
+func (c *child) wait() (code int, sig syscall.Signal) {
+	<-c.done
+	c.cmd.Wait()
+	ws := c.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return -1, ws.Signal()
+	}
+	return ws.ExitStatus(), 0
+}
+
+// absent fails the test unless no row of the sources is in the store.
+func absent(t *testing.T, db string, sources []string) {
+	t.Helper()
+	q := fmt.Sprintf(`SELECT (SELECT count(*) FROM ingested_files WHERE source IN (%[1]s)) + (SELECT count(*) FROM runs WHERE source IN (%[1]s))`, sqlList(sources))
+	out, errs, code := runBin(t, "--db", db, "sql", "--format", "csv", q)
+	if code != 0 {
+		t.Fatalf("query: exit %d: %s", code, errs)
+	}
+	if n := out[strings.LastIndexByte(strings.TrimSpace(out), '\n')+1:]; strings.TrimSpace(n) != "0" {
+		t.Errorf("the transaction the fault hit left %s rows of %v in the store", strings.TrimSpace(n), sources)
+	}
+}
+
+func sqlList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+// TestFaultKilledMidIngest kills wra three times while a transaction is
+// open: the walker loads the point streams one by one and then the small
+// files in one batch, so the kills land in the third stream's bulk load,
+// in the second of those left, and in the batch. Each kill must find the child holding the transaction (a child that
+// finished first fails the test); the store must open, every file in it
+// must be whole, and the files of the transaction must be absent.
 func TestFaultKilledMidIngest(t *testing.T) {
 	faultTests(t)
 	dir, files := bigCorpus(t)
 	db := filepath.Join(t.TempDir(), "s.duckdb")
-	for _, after := range []time.Duration{1 * time.Second, 2500 * time.Millisecond, 4 * time.Second} {
-		cmd := exec.Command(wraBin, "--db", db, "--quiet", "ingest", dir)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+	for _, hold := range []string{"bulk:3", "bulk:2", "small:1"} {
+		c := startChild(t, hold, "--db", db, "--quiet", "ingest", dir)
+		held := c.holding()
+		c.cmd.Process.Signal(syscall.SIGKILL)
+		if code, sig := c.wait(); sig != syscall.SIGKILL {
+			t.Fatalf("hold %s: the child ended with exit %d before the kill reached it", hold, code)
 		}
-		time.Sleep(after)
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
 		n := consistent(t, db)
-		t.Logf("killed after %v: %d of %d files in the store, all whole", after, n, files)
+		absent(t, db, held)
+		t.Logf("killed in transaction %s of %d files: %d of %d files in the store, all whole", hold, len(held), n, files)
 	}
 	_, errs, code := runBin(t, "--db", db, "ingest", dir)
 	if code != 0 {
@@ -147,53 +286,58 @@ func TestFaultKilledMidIngest(t *testing.T) {
 	}
 }
 
+// TestFaultInterrupted interrupts wra inside a transaction: it must roll
+// the transaction back, say what it had loaded, and exit 130.
 func TestFaultInterrupted(t *testing.T) {
 	faultTests(t)
 	dir, _ := bigCorpus(t)
-	db := filepath.Join(t.TempDir(), "s.duckdb")
-	cmd := exec.Command(wraBin, "--db", db, "ingest", dir)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, hold := range []string{"small:1", "bulk:2"} {
+		t.Run(hold, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "s.duckdb")
+			c := startChild(t, hold, "--db", db, "ingest", dir)
+			held := c.holding()
+			c.cmd.Process.Signal(syscall.SIGINT)
+			code, sig := c.wait()
+			if sig != 0 || code != exitInterrupted {
+				t.Fatalf("after SIGINT: exit %d, signal %v; want exit %d; stderr %s", code, sig, exitInterrupted, c.errText())
+			}
+			errs := c.errText()
+			if !strings.Contains(errs, "wra: interrupted after") || !strings.Contains(errs, "wra: interrupted\n") {
+				t.Errorf("stderr should say what was loaded and that it was interrupted: %q", errs)
+			}
+			consistent(t, db)
+			absent(t, db, held)
+		})
 	}
-	time.Sleep(2 * time.Second)
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	if code != exitInterrupted {
-		t.Fatalf("exit %d after SIGINT, want %d; stderr %s", code, exitInterrupted, errb.String())
-	}
-	if !strings.Contains(errb.String(), "wra: interrupted after") || !strings.Contains(errb.String(), "wra: interrupted\n") {
-		t.Errorf("stderr should say what was loaded and that it was interrupted: %q", errb.String())
-	}
-	consistent(t, db)
 }
 
+// TestFaultTwoWriters: while one wra holds the store in a transaction, a
+// second fails at once naming the first's process, and a third with a
+// lock timeout waits until the first has finished; nothing is lost or
+// doubled.
 func TestFaultTwoWriters(t *testing.T) {
 	faultTests(t)
 	dir, files := bigCorpus(t)
 	db := filepath.Join(t.TempDir(), "s.duckdb")
-	first := exec.Command(wraBin, "--db", db, "--quiet", "ingest", dir)
-	if err := first.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(500 * time.Millisecond)
+	first := startChild(t, "any:1", "--db", db, "--quiet", "ingest", dir)
+	first.holding()
 	_, errs, code := runBin(t, "--db", db, "ingest", dir)
-	want := fmt.Sprintf("is in use by process %d", first.Process.Pid)
+	want := fmt.Sprintf("is in use by process %d", first.cmd.Process.Pid)
 	if code != exitError || !strings.Contains(errs, want) {
 		t.Errorf("second writer: exit %d, stderr %q; want exit 1 and %q", code, errs, want)
 	}
-	// With a lock timeout the second writer waits for the first.
-	_, errs, code = runBin(t, "--db", db, "--lock-timeout", "120s", "ingest", dir)
-	if code != 0 {
-		t.Fatalf("waiting writer: exit %d: %s", code, errs)
+	// With a lock timeout the third writer waits for the first: it says
+	// so, and only then is the first let go.
+	third := startChild(t, "", "--db", db, "--lock-timeout", "10m", "ingest", dir)
+	if l := third.await("wra: store "); !strings.Contains(l, want+"; waiting up to 10m0s") {
+		t.Errorf("waiting writer says %q, want it to name process %d and its wait", l, first.cmd.Process.Pid)
 	}
-	if err := first.Wait(); err != nil {
-		t.Fatalf("first writer: %v", err)
+	first.stdin.Close()
+	if code, sig := first.wait(); code != 0 || sig != 0 {
+		t.Fatalf("first writer: exit %d, signal %v: %s", code, sig, first.errText())
+	}
+	if code, sig := third.wait(); code != 0 || sig != 0 {
+		t.Fatalf("waiting writer: exit %d, signal %v: %s", code, sig, third.errText())
 	}
 	if n := consistent(t, db); n != files {
 		t.Errorf("%d files stored, want %d: nothing lost or doubled", n, files)

@@ -38,6 +38,7 @@ type globals struct {
 	format      string
 	quiet       bool
 	lockTimeout string
+	env         *env // the process's outside world, for the store's hooks
 }
 
 // usageError is a mistake in the command line: exit 2. It is made where
@@ -139,6 +140,7 @@ the rest loaded), 130 interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	g.env = e
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetIn(e.stdin)
@@ -193,5 +195,16 @@ func (g *globals) openStore(ctx context.Context, readOnly bool) (*store.Store, e
 	if err != nil {
 		return nil, usagef("--lock-timeout: %v", err)
 	}
-	return store.Open(ctx, g.db, store.Options{ReadOnly: readOnly, LockTimeout: d})
+	opts := store.Options{ReadOnly: readOnly, LockTimeout: d}
+	if e := g.env; e != nil {
+		if opts.BeforeCommit, err = testHold(e); err != nil {
+			return nil, err
+		}
+		opts.Waiting = func(b *store.BusyError) {
+			if !g.quiet {
+				fmt.Fprintf(e.stderr, "wra: %v; waiting up to %s\n", b, d)
+			}
+		}
+	}
+	return store.Open(ctx, g.db, opts)
 }

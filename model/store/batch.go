@@ -86,7 +86,15 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 				return err
 			}
 		}
-		return exec(`UPDATE wra_generation SET generation = generation + 1`)
+		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
+			return err
+		}
+		t := Txn{Sources: make([]string, len(files))}
+		for i, f := range files {
+			t.Sources[i] = f.Source
+			t.Rows += rows[i]
+		}
+		return s.beforeCommit(ctx, t)
 	})
 	if err != nil {
 		return nil, err

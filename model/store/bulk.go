@@ -52,6 +52,7 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 		return nil, err
 	}
 	s.sampleRuns[run] = true
+	s.bulk = true
 	s.rows += n
 	out, err := s.bulkStats(id, in)
 	if err != nil {

@@ -74,9 +74,17 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
 			return err
 		}
-		return nil
+		return s.beforeCommit(ctx, Txn{Sources: []string{f.Source}, Bulk: sk.bulk, Rows: rows})
 	})
 	return rows, err
+}
+
+// beforeCommit calls Options.BeforeCommit, when set.
+func (s *Store) beforeCommit(ctx context.Context, t Txn) error {
+	if s.opts.BeforeCommit == nil {
+		return nil
+	}
+	return s.opts.BeforeCommit(ctx, t)
 }
 
 // execFunc runs a statement in the transaction.
@@ -141,6 +149,7 @@ type sink struct {
 	rows                               int64
 	runSeen                            map[int]bool
 	sampleRuns                         map[int]bool
+	bulk                               bool // a BulkSamples load ran
 	// ctx and conn run the bulk loaders (bulk.go) in the transaction.
 	ctx  context.Context
 	conn driver.Conn

@@ -40,6 +40,21 @@ type Options struct {
 	LockTimeout time.Duration
 	// Now gives the time written into ingested_files; time.Now when nil.
 	Now func() time.Time
+	// Waiting, when set, is called once when Open finds the store held by
+	// another process and is about to wait for it (LockTimeout > 0).
+	Waiting func(*BusyError)
+	// BeforeCommit, when set, is called inside every load's transaction
+	// after its rows are written and before COMMIT. Its error rolls the
+	// transaction back. Fault tests use it to hold a load open while they
+	// hurt the process; nothing else should set it.
+	BeforeCommit func(ctx context.Context, t Txn) error
+}
+
+// Txn describes a load's open transaction to Options.BeforeCommit.
+type Txn struct {
+	Sources []string // the files whose rows it holds
+	Bulk    bool     // a point stream was loaded by DuckDB's own scanner
+	Rows    int64    // rows written
 }
 
 // Store is an open wra store.
@@ -155,12 +170,16 @@ func (s *Store) connect(ctx context.Context) error {
 		if !strings.Contains(msg, "Could not set lock") && !strings.Contains(msg, "Conflicting lock") {
 			return fmt.Errorf("store %s: %w", s.path, err)
 		}
+		be := &BusyError{Path: s.path}
+		if m := lockPID.FindStringSubmatch(msg); m != nil {
+			be.PID, _ = strconv.Atoi(m[1])
+		}
 		if time.Now().After(deadline) {
-			be := &BusyError{Path: s.path}
-			if m := lockPID.FindStringSubmatch(msg); m != nil {
-				be.PID, _ = strconv.Atoi(m[1])
-			}
 			return be
+		}
+		if s.opts.Waiting != nil {
+			s.opts.Waiting(be)
+			s.opts.Waiting = nil // once
 		}
 		select {
 		case <-ctx.Done():

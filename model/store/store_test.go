@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -116,5 +117,50 @@ func TestLabelsAndTagsAreJSONObjects(t *testing.T) {
 	}
 	if typ != "OBJECT" || step != "400" {
 		t.Errorf("tags: json_type %s, step %q; want OBJECT and 400", typ, step)
+	}
+}
+
+// BeforeCommit sees each load's open transaction, with its files and
+// rows, and its error rolls the transaction back.
+func TestBeforeCommit(t *testing.T) {
+	ctx := context.Background()
+	var seen []Txn
+	refuse := errors.New("held")
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "t.duckdb"), Options{BeforeCommit: func(_ context.Context, tx Txn) error {
+		seen = append(seen, tx)
+		if len(seen) == 2 {
+			return refuse
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fill := func(sk model.Sink) error { return sk.Run(&model.Run{Index: 0, Tool: "records", Server: "go"}) }
+	if _, err := s.Load(ctx, model.File{Source: "a.csv", SHA256: "1", Format: "records-csv"}, fill); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(ctx, model.File{Source: "b.csv", SHA256: "2", Format: "records-csv"}, fill); !errors.Is(err, refuse) {
+		t.Fatalf("Load error = %v, want %v", err, refuse)
+	}
+	files := []model.File{{Source: "c.csv", SHA256: "3", Format: "records-csv"}, {Source: "d.csv", SHA256: "4", Format: "records-csv"}}
+	if _, err := s.LoadBatch(ctx, files, []func(model.Sink) error{fill, fill}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"[a.csv] 1", "[b.csv] 1", "[c.csv d.csv] 2"}
+	if len(seen) != len(want) {
+		t.Fatalf("BeforeCommit called %d times, want %d", len(seen), len(want))
+	}
+	for i, tx := range seen {
+		if got := fmt.Sprintf("%v %d", tx.Sources, tx.Rows); got != want[i] || tx.Bulk {
+			t.Errorf("transaction %d: %s bulk=%v, want %s bulk=false", i+1, got, tx.Bulk, want[i])
+		}
+	}
+	if got := count(t, s, `SELECT count(*) FROM ingested_files WHERE source = 'b.csv'`); got != 0 {
+		t.Errorf("the refused transaction left %d rows", got)
+	}
+	if got := count(t, s, `SELECT count(*) FROM runs`); got != 3 {
+		t.Errorf("runs = %d, want 3 (a, c, d)", got)
 	}
 }
