@@ -136,7 +136,7 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		return err
 	}
 	if o.listProviders {
-		return writeCostTable(e, g, format, providersTable(book))
+		return writeTable(e, g, format, providersTable(book))
 	}
 	if err := o.checkCombinations(); err != nil {
 		return err
@@ -202,7 +202,7 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 			return err
 		}
 		d.Notes = append(append(d.Notes, notes...), priceNotes(price, w)...)
-		return writeCostTable(e, g, format, d)
+		return writeTable(e, g, format, d)
 	case o.sweep != "":
 		r, err := cost.ParseSweep(o.sweep)
 		if err != nil {
@@ -223,7 +223,7 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		}
 		d := estimatesTable(slices.Concat(all...))
 		d.Notes = append(notes, priceNotes(price, w)...)
-		return writeCostTable(e, g, format, d)
+		return writeTable(e, g, format, d)
 	}
 	var es []cost.Estimate
 	for _, j := range jobs {
@@ -241,7 +241,7 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 	})
 	d := estimatesTable(es)
 	d.Notes = append(notes, priceNotes(price, w)...)
-	return writeCostTable(e, g, format, d)
+	return writeTable(e, g, format, d)
 }
 
 // costJob is a stack and the workload it is priced under (the latency of
@@ -571,27 +571,6 @@ func providersTable(b *cost.Book) *report.Data {
 	return d
 }
 
-// writeCostTable writes a table; for machine formats the notes go to
-// stderr (unless --quiet), so that stdout stays parseable.
-func writeCostTable(e *env, g *globals, f report.Format, d *report.Data) error {
-	machine := f == report.CSV || f == report.JSON
-	notes := d.Notes
-	if machine {
-		d.Notes = nil
-	}
-	if err := report.Write(e.stdout, d, f); err != nil {
-		return err
-	}
-	if machine && !g.quiet {
-		for i, n := range notes {
-			if _, err := fmt.Fprintf(e.stderr, "wra: %s %s\n", report.Footmark(i+1), n); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // writeCostPlot draws the sweep, one line per stack, into an SVG or PNG file.
 func writeCostPlot(path string, all [][]cost.Estimate, p cost.Price, w cost.Workload) error {
 	ch := &report.CostCurveChart{
@@ -630,27 +609,4 @@ func stackName(s cost.Stack) string {
 		}
 	}
 	return strings.Join(parts, " / ")
-}
-
-// writeFileAtomic writes a file through a temporary file in the same
-// folder, so that a failed write leaves no half file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 )
 
@@ -90,9 +89,4 @@ func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []strin
 		}
 	}
 	return report.Write(e.stdout, tableData(t), format)
-}
-
-// tableData is a store's result as a report table.
-func tableData(t *store.Table) *report.Data {
-	return &report.Data{Columns: report.Columns(t.Names()...), Rows: t.Rows}
 }

@@ -1,0 +1,175 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The runs of a comparison (wra compare): two sides told apart by a
+// label or by the folder they were ingested from, each run with the
+// labels that match it with runs of the other side and its metrics.
+
+// CompareByColumns are the runs columns a comparison's By may name; any
+// other name is a key of the runs' labels.
+var CompareByColumns = []string{"server", "database", "test", "tool", "tool_version", "connections", "threads", "target_rps", "round"}
+
+// CompareKeys are the labels that match a base run with a vs run.
+var CompareKeys = []string{"tool", "database", "test", "connections", "target_rps"}
+
+// compareMetrics are the metrics of a run a comparison reads, by name.
+var compareMetrics = []struct{ name, expr string }{
+	{"rps", "r.rps"},
+	{"latency_p50_ms", "r.latency_p50_ms"},
+	{"latency_p90_ms", "r.latency_p90_ms"},
+	{"latency_p99_ms", "r.latency_p99_ms"},
+	{"cpu_server_us_per_req", "c.cpu_server_us_per_req"},
+	{"cpu_db_us_per_req", "c.cpu_db_us_per_req"},
+	{"working_set_mb", "r.working_set_mb"},
+}
+
+// CompareMetrics names the metrics CompareRuns reads for each run.
+func CompareMetrics() []string {
+	names := make([]string, len(compareMetrics))
+	for i, m := range compareMetrics {
+		names[i] = m.name
+	}
+	return names
+}
+
+var labelKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// IsCompareBy reports whether by can tell the sides apart: a column of
+// CompareByColumns or a label key.
+func IsCompareBy(by string) bool {
+	return slices.Contains(CompareByColumns, by) || labelKey.MatchString(by)
+}
+
+// CompareSides selects the two sides: by the value of the label By, or,
+// with Folders, by the folder a run's source starts with.
+type CompareSides struct {
+	Folders  bool
+	By       string
+	Base, Vs string
+}
+
+// Keys are the labels that match runs of the two sides: CompareKeys but By.
+func (s CompareSides) Keys() []string {
+	if s.Folders {
+		return CompareKeys
+	}
+	var keys []string
+	for _, k := range CompareKeys {
+		if k != s.By {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// sql is the expression giving 'base', 'vs' or NULL for a run r, and its
+// arguments.
+func (s CompareSides) sql() (string, []any, error) {
+	if s.Folders {
+		// Sources are stored from the ingested folder's name down, so a
+		// folder given with its parents also matches by its last element.
+		a, b := s.Base, s.Vs
+		under := `(r.source = ? OR starts_with(r.source, ? || '/') OR r.source = ? OR starts_with(r.source, ? || '/'))`
+		ba, bb := path.Base(a), path.Base(b)
+		if ba == bb {
+			ba, bb = a, b // same last element: only the full paths tell them apart
+		}
+		return `CASE WHEN ` + under + ` THEN 'base' WHEN ` + under + ` THEN 'vs' END`, []any{a, a, ba, ba, b, b, bb, bb}, nil
+	}
+	var col string
+	var args []any
+	switch {
+	case slices.Contains(CompareByColumns, s.By):
+		col = "CAST(r." + s.By + " AS VARCHAR)"
+		args = []any{s.Base, s.Vs}
+	case labelKey.MatchString(s.By):
+		col = "json_extract_string(r.labels, ?)"
+		key := `$."` + s.By + `"`
+		args = []any{key, s.Base, key, s.Vs}
+	default:
+		return "", nil, fmt.Errorf("compare by %q: expected a runs column (%s) or a label key", s.By, strings.Join(CompareByColumns, ", "))
+	}
+	return "CASE WHEN " + col + " = ? THEN 'base' WHEN " + col + " = ? THEN 'vs' END", args, nil
+}
+
+// CompareRun is one run of a side: its id, its side ("base" or "vs"),
+// the values of the sides' Keys (nil for NULL), and its metrics by name,
+// those it has.
+type CompareRun struct {
+	ID, Side string
+	Key      []any
+	Values   map[string]float64
+}
+
+// CompareRuns reads the runs of both sides with their metrics, ordered by
+// run id.
+func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*CompareRun, error) {
+	expr, args, err := sides.sql()
+	if err != nil {
+		return nil, err
+	}
+	keys := sides.Keys()
+	cols := []string{"r.run_id", "r.side"}
+	for _, k := range keys {
+		cols = append(cols, "r."+k)
+	}
+	for _, m := range compareMetrics {
+		cols = append(cols, m.expr)
+	}
+	q := `SELECT ` + strings.Join(cols, ", ") + `
+FROM (SELECT r.*, ` + expr + ` AS side FROM runs r) r
+LEFT JOIN cpu_per_request c ON c.run_id = r.run_id
+WHERE r.side IS NOT NULL
+ORDER BY r.run_id`
+	var out []*CompareRun
+	_, err = s.each(ctx, q, args, func(row []any) error {
+		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Key: row[2 : 2+len(keys)], Values: map[string]float64{}}
+		for i, m := range compareMetrics {
+			if v := Float(row[2+len(keys)+i]); !math.IsNaN(v) {
+				r.Values[m.name] = v
+			}
+		}
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading runs: %w", err)
+	}
+	return out, nil
+}
+
+// RunStep is one step of a held-rate ladder run, from the view
+// ladder_steps: a step of a k6 run whose samples are tagged with it.
+type RunStep struct {
+	Run, Step              string
+	TargetRPS, AchievedRPS float64 // AchievedRPS NaN where unknown
+	P95MS, ErrorRate       float64 // NaN where unknown
+	Requests, Failed       int64
+}
+
+// RunSteps reads the ladder steps with a target rate, ordered by run and
+// target rate.
+func (s *Store) RunSteps(ctx context.Context) ([]RunStep, error) {
+	var out []RunStep
+	_, err := s.each(ctx, `SELECT run, step, target_rps, achieved_rps, p95_ms, error_rate, requests, failed
+FROM ladder_steps WHERE target_rps IS NOT NULL ORDER BY run, target_rps`, nil, func(row []any) error {
+		st := RunStep{Run: Text(row[0]), Step: Text(row[1]), TargetRPS: Float(row[2]), AchievedRPS: Float(row[3]), P95MS: Float(row[4]), ErrorRate: Float(row[5])}
+		st.Requests, _ = Int(row[6])
+		st.Failed, _ = Int(row[7])
+		out = append(out, st)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading ladder steps: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,241 @@
+// Package compare compares two groups of runs of the store metric by
+// metric, as benchstat compares two sets of benchmarks: per metric and
+// per match of the other labels, each side's median with its interval,
+// the change of the median, and the Mann-Whitney U test's p-value,
+// Holm-Bonferroni adjusted across the table; or, for held-rate ladders,
+// every step of both sides. It reads the runs through the store's
+// readers and lays the result out as a report table.
+package compare
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// HighestHeld is the metric of a run's held-rate ladder: its highest step
+// held.
+const HighestHeld = "highest_held_rps"
+
+// Metrics names every metric a comparison can compare, in table order.
+func Metrics() []string { return append(store.CompareMetrics(), HighestHeld) }
+
+// Options are the settings of a comparison.
+type Options struct {
+	Sides      store.CompareSides
+	Metrics    []string // nil for all
+	Alpha      float64
+	Confidence float64
+	Holm       bool
+	// Ladders lists the ladder steps of both sides instead of comparing.
+	Ladders bool
+	Rule    stats.LadderRule
+	// Machine lays the table out for CSV and JSON: every figure in a
+	// column of its own.
+	Machine bool
+}
+
+// run is one selected run with its metrics.
+type run struct {
+	*store.CompareRun
+	// stillHolding: the run's ladder held at its top step
+	stillHolding bool
+}
+
+// Compare reads the runs of both sides from the store and lays out the
+// comparison, or the ladder steps with Ladders.
+func Compare(ctx context.Context, st *store.Store, o Options) (*report.Data, error) {
+	if len(o.Metrics) == 0 {
+		o.Metrics = Metrics()
+	}
+	for _, m := range o.Metrics {
+		if !slices.Contains(Metrics(), m) {
+			return nil, fmt.Errorf("unknown metric %q: expected one of %s", m, strings.Join(Metrics(), ", "))
+		}
+	}
+	crs, err := st.CompareRuns(ctx, o.Sides)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*run, len(crs))
+	for i, r := range crs {
+		runs[i] = &run{CompareRun: r}
+	}
+	if err := checkSides(runs, o.Sides); err != nil {
+		return nil, err
+	}
+	ladders, steps, err := loadLadders(ctx, st, runs, o.Rule)
+	if err != nil {
+		return nil, err
+	}
+	if o.Ladders {
+		return ladderStepsTable(o.Sides, runs, steps, ladders, o.Rule), nil
+	}
+	return compareTable(runs, o), nil
+}
+
+func checkSides(runs []*run, s store.CompareSides) error {
+	n := map[string]int{}
+	for _, r := range runs {
+		n[r.Side]++
+	}
+	for _, side := range []string{"base", "vs"} {
+		if n[side] > 0 {
+			continue
+		}
+		name := sideName(s, side)
+		if s.Folders {
+			return fmt.Errorf("no runs from %s (runs.source starts with the ingested folder's name; see wra sql \"SELECT DISTINCT source FROM runs\")", name)
+		}
+		return fmt.Errorf("no runs with %s = %q", s.By, name)
+	}
+	return nil
+}
+
+func sideName(s store.CompareSides, side string) string {
+	if side == "vs" {
+		return s.Vs
+	}
+	return s.Base
+}
+
+// loadLadders evaluates the ladder of every selected run that has tagged
+// steps, and stores its highest held step as the run's highest_held_rps.
+func loadLadders(ctx context.Context, st *store.Store, runs []*run, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
+	byID := map[string]*run{}
+	for _, r := range runs {
+		byID[r.ID] = r
+	}
+	rows, err := st.RunSteps(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	steps := map[string][]stats.LadderStep{}
+	for _, r := range rows {
+		if byID[r.Run] == nil {
+			continue
+		}
+		steps[r.Run] = append(steps[r.Run], stats.LadderStep{Step: r.Step, TargetRPS: r.TargetRPS, AchievedRPS: r.AchievedRPS,
+			P95MS: r.P95MS, ErrorRate: r.ErrorRate, Requests: r.Requests, Failed: r.Failed})
+	}
+	results := map[string]stats.LadderResult{}
+	for id, ss := range steps {
+		res := stats.EvaluateLadder(ss, rule)
+		results[id] = res
+		steps[id] = res.Steps
+		byID[id].Values[HighestHeld] = res.HighestHeldRPS
+		byID[id].stillHolding = res.StillHolding
+	}
+	return results, steps, nil
+}
+
+// row is one line of the comparison: a metric for one match.
+type row struct {
+	metric string
+	key    []any
+	cmp    stats.Comparison
+}
+
+func compareTable(runs []*run, o Options) *report.Data {
+	type group struct {
+		key      []any
+		base, vs []float64
+		// still holding: a side's ladder held at its top step, so its
+		// highest_held_rps is a lower bound
+		baseHolding, vsHolding bool
+	}
+	var rows []row
+	for _, m := range o.Metrics {
+		groups := map[string]*group{}
+		var order []string
+		for _, r := range runs {
+			v, ok := r.Values[m]
+			if !ok {
+				continue
+			}
+			k := keyString(r.Key)
+			gr := groups[k]
+			if gr == nil {
+				gr = &group{key: r.Key}
+				groups[k] = gr
+				order = append(order, k)
+			}
+			if r.Side == "base" {
+				gr.base = append(gr.base, v)
+				gr.baseHolding = gr.baseHolding || (m == HighestHeld && r.stillHolding)
+			} else {
+				gr.vs = append(gr.vs, v)
+				gr.vsHolding = gr.vsHolding || (m == HighestHeld && r.stillHolding)
+			}
+		}
+		slices.SortFunc(order, func(a, b string) int { return keysOrder(groups[a].key, groups[b].key) })
+		for _, k := range order {
+			gr := groups[k]
+			if len(gr.base) == 0 || len(gr.vs) == 0 {
+				continue // nothing to compare with
+			}
+			c := stats.CompareAt(gr.base, gr.vs, o.Alpha, o.Confidence)
+			const holding = "a ladder still held at its top step: its highest held rps is a lower bound"
+			if gr.baseHolding {
+				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "base: " + holding})
+			}
+			if gr.vsHolding {
+				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "vs: " + holding})
+			}
+			rows = append(rows, row{metric: m, key: gr.key, cmp: c})
+		}
+	}
+	if o.Holm && len(rows) > 1 {
+		cs := make([]stats.Comparison, len(rows))
+		for i := range rows {
+			cs[i] = rows[i].cmp
+		}
+		stats.AdjustHolm(cs)
+		for i := range rows {
+			rows[i].cmp = cs[i]
+		}
+	}
+	return compareData(rows, o)
+}
+
+func keyString(key []any) string {
+	var b strings.Builder
+	for _, v := range key {
+		fmt.Fprintf(&b, "%T:%v|", v, v)
+	}
+	return b.String()
+}
+
+// keysOrder sorts matches by their labels, NULLs first, numbers as
+// numbers.
+func keysOrder(a, b []any) int {
+	for i := range a {
+		x, y := a[i], b[i]
+		switch {
+		case x == nil && y == nil:
+			continue
+		case x == nil:
+			return -1
+		case y == nil:
+			return 1
+		}
+		fx, fy := store.Float(x), store.Float(y)
+		if !math.IsNaN(fx) && !math.IsNaN(fy) {
+			if c := cmp.Compare(fx, fy); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := cmp.Compare(report.Exact(x), report.Exact(y)); c != 0 {
+			return c
+		}
+	}
+	return 0
+}

@@ -1,0 +1,190 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/analyze"
+	"github.com/wra-bench/wra/stats"
+)
+
+// compareData lays the rows out: for people one cell per side with the
+// median and its interval and benchstat's delta cell with footmarks; for
+// machines every figure in its own column.
+func compareData(rows []row, o Options) *report.Data {
+	s := o.Sides
+	keys := s.Keys()
+	var notes []string
+	noteIndex := func(msg string) int {
+		if i := slices.Index(notes, msg); i >= 0 {
+			return i + 1
+		}
+		notes = append(notes, msg)
+		return len(notes)
+	}
+	// Key columns that say something: not NULL in every row.
+	var keyCols []int
+	for i := range keys {
+		for _, r := range rows {
+			if r.key[i] != nil {
+				keyCols = append(keyCols, i)
+				break
+			}
+		}
+	}
+	d := &report.Data{}
+	d.Columns = report.Columns("metric")
+	for _, i := range keyCols {
+		d.Columns = append(d.Columns, report.Column{Name: keys[i]})
+	}
+	if o.Machine {
+		d.Columns = append(d.Columns, report.Columns(
+			"base", "vs",
+			"base_median", "base_ci_low", "base_ci_high", "base_ci_pct", "base_n",
+			"vs_median", "vs_ci_low", "vs_ci_high", "vs_ci_pct", "vs_n",
+			"delta_pct", "u", "p_raw", "p", "p_adjusted", "exact", "alpha", "significant", "warnings")...)
+	} else {
+		d.Columns = append(d.Columns,
+			report.Column{Name: "base", Title: s.Base},
+			report.Column{Name: "vs", Title: s.Vs},
+			report.Column{Name: "delta", Title: "vs base"})
+	}
+	for _, r := range rows {
+		c := r.cmp
+		line := []any{r.metric}
+		for _, i := range keyCols {
+			line = append(line, r.key[i])
+		}
+		if o.Machine {
+			var ws []string
+			for _, w := range c.Warnings {
+				ws = append(ws, w.Msg)
+				noteIndex(w.Msg)
+			}
+			line = append(line, s.Base, s.Vs)
+			for _, sum := range []stats.Summary{c.Base, c.Vs} {
+				pct, ok := sum.CIPct()
+				line = append(line, sum.Median, finite(sum.CILow), finite(sum.CIHigh), okValue(pct, ok), int64(sum.N))
+			}
+			line = append(line, finite(c.DeltaPct), finite(c.Test.U), finite(c.Test.P), finite(c.P), c.Adjusted, c.Test.Exact, c.Alpha, c.Significant, strings.Join(ws, "; "))
+		} else {
+			var baseMarks, vsMarks, deltaMarks []int
+			for _, w := range c.Warnings {
+				switch {
+				case strings.HasPrefix(w.Msg, "base: "):
+					baseMarks = append(baseMarks, noteIndex(strings.TrimPrefix(w.Msg, "base: ")))
+				case strings.HasPrefix(w.Msg, "vs: "):
+					vsMarks = append(vsMarks, noteIndex(strings.TrimPrefix(w.Msg, "vs: ")))
+				default:
+					deltaMarks = append(deltaMarks, noteIndex(w.Msg))
+				}
+			}
+			line = append(line,
+				humanSummary(c.Base)+marks(baseMarks),
+				humanSummary(c.Vs)+marks(vsMarks),
+				c.String()+marks(deltaMarks))
+		}
+		d.Rows = append(d.Rows, line)
+	}
+	method := fmt.Sprintf("Medians with the half-width of their %s confidence interval (distribution-free, from order statistics); "+
+		"delta is the change of the median; p from the two-sided Mann-Whitney U test (exact without ties below 50 runs a side, else normal with tie and continuity correction)",
+		strconv.FormatFloat(o.Confidence*100, 'f', -1, 64)+"%")
+	if o.Holm && len(rows) > 1 {
+		method += fmt.Sprintf(", Holm-Bonferroni adjusted across the %d rows", len(rows))
+	}
+	method += fmt.Sprintf("; ~ means no significant difference at alpha %s.", strconv.FormatFloat(o.Alpha, 'f', -1, 64))
+	if slices.ContainsFunc(rows, func(r row) bool { return r.metric == HighestHeld }) {
+		method += fmt.Sprintf(" highest_held_rps: the highest ladder step held (p95 < %s ms, under %s%% of requests failed) before the first failing step.",
+			strconv.FormatFloat(o.Rule.P95MS, 'f', -1, 64), strconv.FormatFloat(o.Rule.MaxErrorRate*100, 'f', -1, 64))
+	}
+	d.Notes = append(notes, method)
+	if len(rows) == 0 {
+		d.Notes = append(d.Notes, "No metric has runs on both sides with the same "+strings.Join(keys, ", ")+".")
+	}
+	return d
+}
+
+func finite(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+func okValue(v float64, ok bool) any {
+	if !ok {
+		return nil
+	}
+	return v
+}
+
+func marks(ns []int) string {
+	slices.Sort(ns)
+	ns = slices.Compact(ns)
+	var b strings.Builder
+	for _, n := range ns {
+		b.WriteString(" " + report.Footmark(n))
+	}
+	return b.String()
+}
+
+// humanSummary is "12.3k ± 4%" with three significant figures.
+func humanSummary(s stats.Summary) string {
+	return analyze.Sig(s.Median) + " " + s.FormatCIPct()
+}
+
+// ladderStepsTable lists every step of every ladder run of both sides,
+// with each run's result and each side's median in the notes.
+func ladderStepsTable(s store.CompareSides, runs []*run, steps map[string][]stats.LadderStep, results map[string]stats.LadderResult, rule stats.LadderRule) *report.Data {
+	d := &report.Data{Columns: []report.Column{
+		{Name: "side"}, {Name: "run"}, {Name: "step"},
+		{Name: "target_rps", Human: analyze.Sig},
+		{Name: "achieved_rps", Human: analyze.Sig},
+		{Name: "p95_ms", Human: analyze.Sig},
+		{Name: "error_rate", Human: analyze.Pct},
+		{Name: "requests"}, {Name: "failed"}, {Name: "held"},
+	}}
+	var notes []string
+	for _, side := range []string{"base", "vs"} {
+		name := sideName(s, side)
+		var res []stats.LadderResult
+		var listed []string
+		for _, r := range runs {
+			if r.Side != side {
+				continue
+			}
+			lr, ok := results[r.ID]
+			if !ok {
+				continue
+			}
+			res = append(res, lr)
+			listed = append(listed, r.ID+": "+lr.String())
+			for _, st := range steps[r.ID] {
+				d.Rows = append(d.Rows, []any{name, r.ID, st.Step, st.TargetRPS, finite(st.AchievedRPS), finite(st.P95MS), finite(st.ErrorRate), st.Requests, st.Failed, st.Held})
+			}
+		}
+		if len(res) == 0 {
+			notes = append(notes, fmt.Sprintf("%s: no ladder (k6 samples tagged with their step).", name))
+			continue
+		}
+		m := stats.MedianLadder(res)
+		runsWord := "runs"
+		if len(res) == 1 {
+			runsWord = "run"
+		}
+		note := fmt.Sprintf("%s: highest step held %s rps (median of %d %s: %s); step %s rps.", name, m.String(), len(res), runsWord, strings.Join(listed, ", "), report.Exact(finite(m.StepRPS)))
+		for _, w := range m.Warnings {
+			note += " " + w.Msg + "."
+		}
+		notes = append(notes, note)
+	}
+	notes = append(notes, fmt.Sprintf("A step is held while its p95 (type 7, as k6 computes it) is under %s ms and under %s%% of its requests fail; \"+\" means the last step still held.",
+		strconv.FormatFloat(rule.P95MS, 'f', -1, 64), strconv.FormatFloat(rule.MaxErrorRate*100, 'f', -1, 64)))
+	d.Notes = notes
+	return d
+}
