@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +15,7 @@ import (
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/costs"
 )
 
 type costOptions struct {
@@ -136,7 +133,7 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		return err
 	}
 	if o.listProviders {
-		return writeTable(e, g, format, providersTable(book))
+		return writeTable(e, g, format, costs.Providers(book))
 	}
 	if err := o.checkCombinations(); err != nil {
 		return err
@@ -161,14 +158,14 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		return inputError(err)
 	}
 
-	var jobs []costJob
+	var jobs []costs.Job
 	var notes []string
 	if o.fromCommandLine() {
 		s, n, err := o.commandLineStack()
 		if err != nil {
 			return err
 		}
-		jobs, notes = []costJob{{s, w}}, n
+		jobs, notes = []costs.Job{{Stack: s, Workload: w}}, n
 	} else {
 		st, err := openCostStore(ctx, g)
 		if err != nil {
@@ -184,71 +181,45 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		}
 		notes = n
 		for _, s := range stacks {
-			if hasDatabase(s) {
+			if costs.HasDatabase(s) {
 				s.DBMemoryGiB = o.dbMemGiB
 			}
 			sw := w
-			if l, ok := latency[stackName(s)]; ok {
+			if l, ok := latency[costs.StackName(s)]; ok {
 				sw.Latency = l
 			}
-			jobs = append(jobs, costJob{s, sw})
+			jobs = append(jobs, costs.Job{Stack: s, Workload: sw})
 		}
 	}
 
+	var d *report.Data
 	switch {
 	case o.changed("budget"):
-		d, err := budgetTable(jobs, price, o.budget)
+		d, err = costs.Budget(jobs, price, o.budget)
 		if err != nil {
-			return err
+			return inputError(err)
 		}
-		d.Notes = append(append(d.Notes, notes...), priceNotes(price, w)...)
-		return writeTable(e, g, format, d)
 	case o.sweep != "":
 		r, err := cost.ParseSweep(o.sweep)
 		if err != nil {
 			return usagef("--sweep: %v", err)
 		}
-		var all [][]cost.Estimate
-		for _, j := range jobs {
-			es, err := cost.Sweep(j.s, j.w, price, r.Points())
-			if err != nil {
-				return inputError(err)
-			}
-			all = append(all, es)
-		}
-		if o.plot != "" {
-			if err := writeCostPlot(o.plot, all, price, w); err != nil {
-				return err
-			}
-		}
-		d := estimatesTable(slices.Concat(all...))
-		d.Notes = append(notes, priceNotes(price, w)...)
-		return writeTable(e, g, format, d)
-	}
-	var es []cost.Estimate
-	for _, j := range jobs {
-		est, err := cost.Monthly(j.s, j.w, price)
-		if err != nil {
+		var chart *report.CostCurveChart
+		if d, chart, err = costs.Sweep(jobs, price, r.Points()); err != nil {
 			return inputError(err)
 		}
-		es = append(es, est)
-	}
-	slices.SortStableFunc(es, func(a, b cost.Estimate) int {
-		if c := cmp.Compare(a.TotalUSDMonth, b.TotalUSDMonth); c != 0 {
-			return c
+		if o.plot != "" {
+			if err := writePlot(o.plot, chart); err != nil {
+				return fmt.Errorf("--plot: %w", err)
+			}
 		}
-		return strings.Compare(stackName(a.Stack), stackName(b.Stack))
-	})
-	d := estimatesTable(es)
-	d.Notes = append(notes, priceNotes(price, w)...)
+	default:
+		if d, err = costs.Monthly(jobs, price); err != nil {
+			return inputError(err)
+		}
+	}
+	d.Notes = append(append(d.Notes, notes...), costs.PriceNotes(price, w)...)
 	return writeTable(e, g, format, d)
-}
-
-// costJob is a stack and the workload it is priced under (the latency of
-// Little's law can differ between stacks).
-type costJob struct {
-	s cost.Stack
-	w cost.Workload
 }
 
 // book is the presets plus the --prices file.
@@ -359,254 +330,4 @@ func putPrices(ctx context.Context, st *store.Store, b *cost.Book) error {
 		})
 	}
 	return st.PutPrices(ctx, rows)
-}
-
-// Human formats.
-func usdHuman(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.FormatFloat(f, 'f', 2, 64)
-	}
-	return report.Exact(v)
-}
-
-// priceHuman prints a price with up to 7 significant figures: enough for
-// every published price, without the float noise of a converted one.
-func priceHuman(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.FormatFloat(f, 'g', 7, 64)
-	}
-	return report.Exact(v)
-}
-
-// sig3Human prints three significant figures without an exponent.
-func sig3Human(v any) string {
-	f, ok := v.(float64)
-	if !ok || f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		return report.Exact(v)
-	}
-	digits := max(0, 2-int(math.Floor(math.Log10(math.Abs(f)))))
-	return strconv.FormatFloat(f, 'f', digits, 64)
-}
-
-var estimateColumns = []report.Column{
-	{Name: "server"},
-	{Name: "database"},
-	{Name: "test"},
-	{Name: "rps", Title: "req/s"},
-	{Name: "utilisation", Title: "util"},
-	{Name: "wait_ms", Title: "wait ms", Human: sig3Human},
-	{Name: "latency_ms", Title: "latency ms", Human: sig3Human},
-	{Name: "in_flight", Title: "in flight", Human: sig3Human},
-	{Name: "stack_vcpu", Title: "stack vCPU", Human: sig3Human},
-	{Name: "stack_gib", Title: "stack GiB", Human: sig3Human},
-	{Name: "stack_usd_month", Title: "stack $/month", Human: usdHuman},
-	{Name: "db_vcpu", Title: "db vCPU", Human: sig3Human},
-	{Name: "db_gib", Title: "db GiB", Human: sig3Human},
-	{Name: "db_usd_month", Title: "db $/month", Human: usdHuman},
-	{Name: "total_usd_month", Title: "total $/month", Human: usdHuman},
-	{Name: "provider"},
-}
-
-func estimatesTable(es []cost.Estimate) *report.Data {
-	d := &report.Data{Title: "Cost per month", Columns: estimateColumns}
-	for _, e := range es {
-		// A stack without a database has NULL database figures, not zeros.
-		var dbVCPU, dbGiB, dbUSD any
-		if hasDatabase(e.Stack) {
-			dbVCPU, dbGiB, dbUSD = e.DBVCPU, e.DBGiB, e.DBUSDMonth
-		}
-		d.Rows = append(d.Rows, []any{
-			e.Stack.Server, nullable(e.Stack.Database), nullable(e.Stack.Test),
-			e.Workload.RPS, e.Workload.Utilisation, ms(e.Workload.Wait), ms(e.Workload.Latency), e.InFlight,
-			e.StackVCPU, e.StackGiB, e.StackUSDMonth,
-			dbVCPU, dbGiB, dbUSD,
-			e.TotalUSDMonth, e.Price.Provider,
-		})
-	}
-	return d
-}
-
-// ms is a duration in milliseconds.
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func hasDatabase(s cost.Stack) bool {
-	return s.Database != "" || s.DBCPUPerRequestS != 0 || s.DBMemoryGiB != 0
-}
-
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-func budgetTable(jobs []costJob, p cost.Price, budget float64) (*report.Data, error) {
-	d := &report.Data{
-		Title: "Highest rate within " + strconv.FormatFloat(budget, 'f', -1, 64) + " US$ a month",
-		Columns: []report.Column{
-			{Name: "server"},
-			{Name: "database"},
-			{Name: "test"},
-			{Name: "budget_usd_month", Title: "budget $/month", Human: usdHuman},
-			{Name: "max_rps", Title: "max req/s", Human: sig3Human},
-			{Name: "utilisation", Title: "util"},
-			{Name: "in_flight", Title: "in flight", Human: sig3Human},
-			{Name: "stack_vcpu", Title: "stack vCPU", Human: sig3Human},
-			{Name: "stack_gib", Title: "stack GiB", Human: sig3Human},
-			{Name: "db_vcpu", Title: "db vCPU", Human: sig3Human},
-			{Name: "fixed_usd_month", Title: "$/month at 0 req/s", Human: usdHuman},
-			{Name: "usd_month_per_rps", Title: "$/month per req/s", Human: sig3Human},
-			{Name: "provider"},
-		},
-	}
-	type row struct {
-		s cost.Stack
-		w cost.Workload
-		r cost.BudgetResult
-	}
-	var rows []row
-	for _, j := range jobs {
-		s := j.s
-		r, err := cost.Budget(s, j.w, p, budget)
-		var be *cost.BudgetError
-		switch {
-		case errors.As(err, &be):
-			name := stackName(s)
-			d.Notes = append(d.Notes, fmt.Sprintf("%s: the budget does not cover its memory at 0 requests/s (%s $/month).", name, strconv.FormatFloat(be.FixedUSDMonth, 'f', 2, 64)))
-			continue
-		case err != nil && errors.Is(err, cost.ErrFreeGrowth):
-			return nil, fmt.Errorf("%s: %w", s.Server, err)
-		case err != nil:
-			return nil, inputError(err)
-		}
-		rows = append(rows, row{s, j.w, r})
-	}
-	slices.SortStableFunc(rows, func(a, b row) int {
-		if c := cmp.Compare(b.r.RPS, a.r.RPS); c != 0 {
-			return c
-		}
-		return strings.Compare(stackName(a.s), stackName(b.s))
-	})
-	for _, x := range rows {
-		e := x.r.Estimate
-		var dbVCPU any
-		if hasDatabase(x.s) {
-			dbVCPU = e.DBVCPU
-		}
-		d.Rows = append(d.Rows, []any{
-			x.s.Server, nullable(x.s.Database), nullable(x.s.Test),
-			budget, x.r.RPS, x.w.Utilisation, e.InFlight,
-			e.StackVCPU, e.StackGiB, dbVCPU,
-			x.r.FixedUSDMonth, x.r.USDMonthPerRPS, p.Provider,
-		})
-	}
-	d.Notes = append(d.Notes, "The monthly cost is linear in the rate in this model (memory grows with rps × (wait + latency)), so max req/s = (budget − $/month at 0 req/s) / ($/month per req/s), exactly.")
-	return d, nil
-}
-
-// priceNotes say what the figures are and where the prices come from.
-func priceNotes(p cost.Price, w cost.Workload) []string {
-	ex := func(v float64) string { return priceHuman(v) }
-	notes := []string{
-		fmt.Sprintf("An amortised resource price, not a bill: (vCPUs × %s $/vCPU-hour + GiB × %s $/GiB-hour) × %d hours a month, vCPUs = CPU per request × rps / %s utilisation; network, storage, request fees, free tiers and discounts are left out.",
-			ex(p.VCPUHourUSD), ex(p.GiBHourUSD()), cost.HoursPerMonth, ex(w.Utilisation)),
-	}
-	var src strings.Builder
-	if p.Origin == "command line" {
-		src.WriteString("Prices: given on the command line (--vcpu-hour, --gib-hour).")
-		return append(notes, src.String())
-	}
-	fmt.Fprintf(&src, "Prices: %s (%s)", p.Name, p.Provider)
-	for _, s := range []string{p.Region, p.Arch} {
-		if s != "" {
-			fmt.Fprintf(&src, ", %s", s)
-		}
-	}
-	if p.AsOf != "" {
-		fmt.Fprintf(&src, ", as of %s", p.AsOf)
-	}
-	if p.SourceURL != "" {
-		fmt.Fprintf(&src, ", %s", p.SourceURL)
-	}
-	origin := p.Origin
-	if !strings.HasPrefix(origin, "preset") {
-		origin = "price book " + origin
-	}
-	fmt.Fprintf(&src, " (%s).", origin)
-	if p.MemUnit == cost.GB {
-		fmt.Fprintf(&src, " Memory is published per GB (10^9 bytes) at %s $/GB-hour = %s $/GiB-hour (× 2^30/10^9).", ex(p.MemHourUSD), ex(p.GiBHourUSD()))
-	}
-	return append(notes, src.String())
-}
-
-func providersTable(b *cost.Book) *report.Data {
-	d := &report.Data{
-		Title: "Prices",
-		Columns: []report.Column{
-			{Name: "provider"},
-			{Name: "name"},
-			{Name: "region"},
-			{Name: "arch"},
-			{Name: "vcpu_hour_usd", Title: "$/vCPU-hour", Human: priceHuman},
-			{Name: "mem_hour_usd", Title: "$/memory-hour", Human: priceHuman},
-			{Name: "mem_unit", Title: "memory unit"},
-			{Name: "gib_hour_usd", Title: "$/GiB-hour", Human: priceHuman},
-			{Name: "gb_hour_usd", Title: "$/GB-hour", Human: priceHuman},
-			{Name: "as_of", Title: "as of"},
-			{Name: "source_url", Title: "source"},
-			{Name: "origin"},
-		},
-		Notes: []string{
-			"GB = 10^9 bytes, GiB = 2^30 bytes; a GiB-hour costs 1.073741824 GB-hours. The price as published is in mem_hour_usd, per mem_unit; the other column is converted.",
-			"Public on-demand list prices as recorded on the as-of date; check the source before publishing.",
-		},
-	}
-	for _, p := range b.Prices() {
-		d.Rows = append(d.Rows, []any{
-			p.Provider, p.Name, nullable(p.Region), nullable(p.Arch),
-			p.VCPUHourUSD, p.MemHourUSD, string(p.MemUnit), p.GiBHourUSD(), p.GBHourUSD(),
-			nullable(p.AsOf), nullable(p.SourceURL), p.Origin,
-		})
-	}
-	return d
-}
-
-// writeCostPlot draws the sweep, one line per stack, into an SVG or PNG file.
-func writeCostPlot(path string, all [][]cost.Estimate, p cost.Price, w cost.Workload) error {
-	ch := &report.CostCurveChart{
-		Title: fmt.Sprintf("Cost per month against load (%s, utilisation %s)", p.Provider, report.Exact(w.Utilisation)),
-	}
-	for _, es := range all {
-		if len(es) == 0 {
-			continue
-		}
-		c := report.CostCurve{Name: stackName(es[0].Stack)}
-		for _, e := range es {
-			c.Points = append(c.Points, report.CostPoint{RPS: e.Workload.RPS, USDMonth: e.TotalUSDMonth})
-		}
-		ch.Curves = append(ch.Curves, c)
-	}
-	var buf bytes.Buffer
-	var err error
-	if strings.ToLower(filepath.Ext(path)) == ".png" {
-		err = report.WritePNG(&buf, ch)
-	} else {
-		err = report.WriteSVG(&buf, ch)
-	}
-	if err != nil {
-		return fmt.Errorf("--plot: %w", err)
-	}
-	return writeFileAtomic(path, buf.Bytes())
-}
-
-// stackName names a stack in a legend: server, then database and test
-// where present.
-func stackName(s cost.Stack) string {
-	parts := []string{s.Server}
-	for _, x := range []string{s.Database, s.Test} {
-		if x != "" {
-			parts = append(parts, x)
-		}
-	}
-	return strings.Join(parts, " / ")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report/costs"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -87,7 +88,7 @@ func storeStacks(ctx context.Context, st *store.Store, o *costOptions) ([]cost.S
 		if len(dbCPU) > 0 {
 			s.DBCPUPerRequestS = stats.Median(dbCPU)
 		}
-		name := stackName(s)
+		name := costs.StackName(s)
 		if !fixed {
 			fullSpeed = append(fullSpeed, name)
 		}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
@@ -58,4 +60,20 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// writePlot renders a figure into an SVG or PNG file, by the file's
+// extension.
+func writePlot(path string, f report.Figure) error {
+	var buf bytes.Buffer
+	var err error
+	if strings.ToLower(filepath.Ext(path)) == ".png" {
+		err = report.WritePNG(&buf, f)
+	} else {
+		err = report.WriteSVG(&buf, f)
+	}
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
 }
