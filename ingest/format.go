@@ -27,6 +27,8 @@ type Input struct {
 	Gzip bool
 	// R is the decompressed content.
 	R io.Reader
+
+	meter *meter // the ingest's progress, for a store's scanner
 }
 
 // Format is one input format: how to recognise it and how to read it.
@@ -91,6 +93,7 @@ type opened struct {
 	Input
 	head  []byte
 	close func() error
+	pos   *position // bytes read from the file on disk
 }
 
 // open opens a file, decompresses it if it is gzip, and reads its head.
@@ -106,8 +109,9 @@ func open(path, name string) (*opened, error) {
 	}
 	// A buffer no larger than the file: a folder of small reports
 	// would otherwise allocate and clear 256 KiB for each.
-	br := bufio.NewReaderSize(f, int(min(256<<10, max(4<<10, st.Size()+1))))
-	o := &opened{Input: Input{Name: name, Path: path}, close: f.Close}
+	pos := &position{r: f}
+	br := bufio.NewReaderSize(pos, int(min(256<<10, max(4<<10, st.Size()+1))))
+	o := &opened{Input: Input{Name: name, Path: path}, close: f.Close, pos: pos}
 	magic, _ := br.Peek(2)
 	var r io.Reader = br
 	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {

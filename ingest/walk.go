@@ -90,16 +90,12 @@ type Options struct {
 	Labels map[string]string
 	// Strict makes a file of no known format a failure, not a skip.
 	Strict bool
-	// Progress, when set, is called before each file with the count of
-	// files done and in all, and the bytes done and in all.
+	// Progress, when set, is called as each file starts and ends, and
+	// while a large one is read, with the files and bytes done and in
+	// all; one call at a time, from any goroutine.
 	Progress func(p Progress)
-}
 
-// Progress is the state of a long ingest.
-type Progress struct {
-	Files, TotalFiles int
-	Bytes, TotalBytes int64
-	Current           string
+	meter *meter // Progress's accounting, set by Ingest
 }
 
 // Result is the outcome of an ingest.
@@ -167,7 +163,7 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 		st = &knownHashes{Store: st, hashes: hashes}
 	}
 	res := &Result{}
-	var done int64
+	opts.meter = newMeter(opts.Progress, len(jobs), total)
 	for i, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			if bt != nil {
@@ -175,9 +171,7 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 			}
 			return res, err
 		}
-		if opts.Progress != nil {
-			opts.Progress(Progress{Files: i, TotalFiles: len(jobs), Bytes: done, TotalBytes: total, Current: j.source})
-		}
+		opts.meter.start(i, j)
 		var fr FileResult
 		var err error
 		if bt != nil && j.skip == "" && j.size <= batchFileMax {
@@ -185,7 +179,7 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 		} else {
 			fr, err = ingestFile(ctx, st, j, opts)
 		}
-		done += j.size
+		opts.meter.finish()
 		if err != nil {
 			if bt != nil {
 				dropPending(res, bt.items)
@@ -203,9 +197,6 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 		if err := bt.flush(ctx, st, res); err != nil {
 			return res, err
 		}
-	}
-	if opts.Progress != nil {
-		opts.Progress(Progress{Files: len(jobs), TotalFiles: len(jobs), Bytes: done, TotalBytes: total})
 	}
 	return res, nil
 }
@@ -322,6 +313,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		return fail(err)
 	}
 	o.R = &ctxReader{ctx: ctx, r: o.R}
+	o.pos.m, o.meter = opts.meter, opts.meter
 	defer o.close()
 	f := Detect(o.head)
 	if f == nil {

@@ -34,6 +34,11 @@ type BulkInput struct {
 	// limit): its error cancels the scan and is the load's error. ctx is
 	// cancelled when the scan fails.
 	Check func(ctx context.Context) error
+	// Progress, when set, is called while the scanner reads Path with the
+	// bytes of it read so far, as they are on disk (compressed for a
+	// gzip file), each time they grow; from any goroutine, one call at a
+	// time, and never after BulkSamples has returned; the scan waits for it.
+	Progress func(bytes int64)
 }
 
 // MetricStats summarises the points of one metric of a bulk load.

@@ -127,7 +127,11 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	defer st.Close()
 	failed := 0
 	if !o.noIngest {
-		res, err := ingest.Ingest(ctx, st, args, ingest.Options{Labels: labels})
+		opts := ingest.Options{Labels: labels}
+		var finish func()
+		opts.Progress, finish = g.ingestProgress(e)
+		res, err := ingest.Ingest(ctx, st, args, opts)
+		finish()
 		if res != nil && !g.quiet {
 			printIngestSummary(e.stderr, res, err != nil)
 		}

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/progress"
 )
 
 type ingestOptions struct {
@@ -82,27 +82,10 @@ func runIngest(ctx context.Context, e *env, g *globals, o *ingestOptions, args [
 	}
 	defer st.Close()
 	opts := ingest.Options{Labels: labels, Strict: o.strict}
-	var bar *progressbar.ProgressBar
-	if e.stderrTTY && !g.quiet {
-		opts.Progress = func(p ingest.Progress) {
-			if bar == nil {
-				if p.TotalBytes < 32<<20 && p.TotalFiles < 200 {
-					return
-				}
-				bar = progressbar.NewOptions64(p.TotalBytes,
-					progressbar.OptionSetWriter(e.stderr),
-					progressbar.OptionSetDescription("ingest"),
-					progressbar.OptionShowBytes(true),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish())
-			}
-			bar.Set64(p.Bytes)
-		}
-	}
+	var finish func()
+	opts.Progress, finish = g.ingestProgress(e)
 	res, err := ingest.Ingest(ctx, st, args, opts)
-	if bar != nil {
-		bar.Finish()
-	}
+	finish()
 	if res != nil && !g.quiet {
 		printIngestSummary(e.stderr, res, err != nil)
 	}
@@ -122,6 +105,15 @@ func runIngest(ctx context.Context, e *env, g *globals, o *ingestOptions, args [
 		return silentError{exitPartial}
 	}
 	return nil
+}
+
+// ingestProgress is the progress bar of an ingest on a terminal's
+// stderr, and what finishes it.
+func (g *globals) ingestProgress(e *env) (func(ingest.Progress), func()) {
+	if !e.stderrTTY || g.quiet {
+		return nil, func() {}
+	}
+	return progress.Ingest(e.stderr, progress.Options{Throttle: 100 * time.Millisecond})
 }
 
 func printIngestSummary(w io.Writer, res *ingest.Result, interrupted bool) {

@@ -43,7 +43,12 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 		return nil, err
 	}
 	defer restore()
+	unwatch, err := s.watchReads(in.Path, in.Progress)
+	if err != nil {
+		return nil, err
+	}
 	res, err := s.execChecked(ex, q, id, in.Check)
+	unwatch()
 	if err != nil {
 		return nil, err
 	}

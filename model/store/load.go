@@ -43,7 +43,7 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 		if err != nil {
 			return err
 		}
-		sk.ctx = ctx
+		sk.ctx, sk.reads = ctx, &s.reads
 		ferr := fill(sk)
 		cerr := sk.close()
 		if ferr != nil {
@@ -153,6 +153,8 @@ type sink struct {
 	// ctx and conn run the bulk loaders (bulk.go) in the transaction.
 	ctx  context.Context
 	conn driver.Conn
+	// reads follows DuckDB's reads of a bulk input (reads.go).
+	reads *readWatch
 }
 
 func newSink(c driver.Conn, f model.File) (*sink, error) {

@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/duckdb/duckdb-go/v2" // registers the duckdb driver
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 //go:embed schema/*.sql
@@ -59,9 +59,10 @@ type Txn struct {
 
 // Store is an open wra store.
 type Store struct {
-	db   *sql.DB
-	path string
-	opts Options
+	db    *sql.DB
+	path  string
+	opts  Options
+	reads readWatch // DuckDB's reads of the files of bulk loads
 }
 
 // ErrNewerStore is returned for a store written by a newer wra.
@@ -154,7 +155,7 @@ func (s *Store) connect(ctx context.Context) error {
 	}
 	deadline := time.Now().Add(s.opts.LockTimeout)
 	for {
-		db, err := sql.Open("duckdb", dsn)
+		db, err := s.open(dsn)
 		if err == nil {
 			err = db.PingContext(ctx)
 			if err != nil {
@@ -187,6 +188,19 @@ func (s *Store) connect(ctx context.Context) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// open opens the database with the store's log storage registered.
+func (s *Store) open(dsn string) (*sql.DB, error) {
+	c, err := duckdb.NewConnector(dsn, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := duckdb.RegisterLogStorage(c, readLogStorage, duckdb.LoggerCallbacks{DefaultLoggerCallback: s.reads.entry}); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return sql.OpenDB(c), nil
 }
 
 // version returns the store's schema version, 0 for an empty database.

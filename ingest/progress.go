@@ -1,0 +1,139 @@
+package ingest
+
+import (
+	"io"
+	"sync"
+)
+
+// Progress is the state of a long ingest. Bytes counts the files done and
+// the part of the current file read so far, as the files are on disk
+// (compressed for a .gz), so that a bar of Bytes against TotalBytes moves
+// while one large file loads and its estimate of the time left comes from
+// bytes, not from files.
+type Progress struct {
+	Files, TotalFiles int
+	Bytes, TotalBytes int64
+	Current           string
+}
+
+// minProgressStep is the least distance Bytes moves between two calls of
+// Options.Progress within a file, which is otherwise a thousandth of the
+// ingest: a reader reads 4 to 256 KiB at a time, and a bar needs fewer
+// updates than that.
+const minProgressStep = 64 << 10
+
+// meter keeps the Progress of an ingest and reports it to
+// Options.Progress, one call at a time: the walker reports each file as
+// it starts and ends, and the file's reader, or the store's scanner when
+// it reads the file itself, reports how far into it it is.
+type meter struct {
+	mu       sync.Mutex
+	report   func(Progress)
+	p        Progress
+	done     int64 // bytes of the files finished
+	size     int64 // of the current file
+	at       int64 // bytes of the current file read
+	step     int64 // of Bytes between two reports within a file
+	scanning bool  // the store's scanner reads the current file
+}
+
+// newMeter returns nil when there is nothing to report to; a nil meter
+// does nothing.
+func newMeter(report func(Progress), files int, total int64) *meter {
+	if report == nil {
+		return nil
+	}
+	return &meter{report: report, p: Progress{TotalFiles: files, TotalBytes: total}, step: max(total/1000, minProgressStep)}
+}
+
+// start begins file i.
+func (m *meter) start(i int, j job) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.size, m.at, m.scanning = j.size, 0, false
+	m.p.Files, m.p.Current, m.p.Bytes = i, j.source, m.done
+	m.report(m.p)
+}
+
+// finish ends the current file.
+func (m *meter) finish() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done += m.size
+	m.size, m.at = 0, 0
+	m.p.Files++
+	m.p.Bytes, m.p.Current = m.done, ""
+	m.report(m.p)
+}
+
+// read is the position of the Go reader in the current file. While the
+// store's scanner reads the file, the Go reader is only a check beside
+// it, and the scanner's position is the progress.
+func (m *meter) read(n int64) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.scanning {
+		m.advance(n)
+	}
+}
+
+// scan hands the current file's progress to the store's scanner: the
+// function returned is model.BulkInput.Progress; done gives it back to
+// the Go reader, for when the store has no scanner. Both are nil for a
+// nil meter.
+func (m *meter) scan() (progress func(int64), done func()) {
+	if m == nil {
+		return nil, func() {}
+	}
+	m.mu.Lock()
+	m.scanning = true
+	m.mu.Unlock()
+	return func(n int64) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			m.advance(n)
+		}, func() {
+			m.mu.Lock()
+			m.scanning = false
+			m.mu.Unlock()
+		}
+}
+
+// advance moves the position in the current file forward (never back,
+// never past the file's size) and reports every step and at the file's
+// end.
+func (m *meter) advance(n int64) {
+	n = min(n, m.size)
+	if n <= m.at {
+		return
+	}
+	m.at = n
+	if b := m.done + n; b-m.p.Bytes >= m.step || n == m.size {
+		m.p.Bytes = b
+		m.report(m.p)
+	}
+}
+
+// position counts the bytes read from a file as it is on disk, before
+// any decompression, for the meter.
+type position struct {
+	r io.Reader
+	n int64
+	m *meter
+}
+
+func (p *position) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	p.m.read(p.n)
+	return n, err
+}
