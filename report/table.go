@@ -87,6 +87,9 @@ type Column struct {
 	// JSON), for a figure people read in another column (the tied flag
 	// beside a rank printed "=1").
 	Machine bool
+	// Wrap, when positive, wraps the column's text at word boundaries
+	// to lines of at most this many characters on a terminal.
+	Wrap int
 }
 
 // Data is a table of values: nil (NULL), string, bool, int64 (or int),
@@ -263,6 +266,9 @@ func writeText(w io.Writer, d *Data) error {
 	for i, c := range d.Columns {
 		hdr[i] = c.heading()
 		cfg[i] = table.ColumnConfig{Number: i + 1}
+		if c.Wrap > 0 {
+			cfg[i].WidthMax, cfg[i].WidthMaxEnforcer = c.Wrap, text.WrapSoft
+		}
 	}
 	t.AppendHeader(hdr)
 	numeric := make([]bool, len(d.Columns))

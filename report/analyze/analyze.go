@@ -49,13 +49,15 @@ type Options struct {
 	// CostTest picks the test whose fixed-rate CPU per request prices the
 	// stacks; empty picks the test with the most fixed-rate passes.
 	CostTest string
+	// Findings are the thresholds of the rules of the Findings section.
+	Findings stats.FindingRules
 }
 
 // DefaultOptions are the defaults of wra analyze.
 func DefaultOptions() Options {
 	p, _ := cost.NewBook().Lookup("aws-fargate-x86")
 	return Options{P95MS: 50, MaxErrorRate: 0.01, DriftTolerance: 0.05, RPS: 1000, Util: 0.6, Price: p,
-		Alpha: stats.DefaultAlpha, TiePct: stats.DefaultTiePct, MinAchievedRatio: 0.95}
+		Alpha: stats.DefaultAlpha, TiePct: stats.DefaultTiePct, MinAchievedRatio: 0.95, Findings: stats.DefaultFindingRules()}
 }
 
 // Figure is a plot of a section, named for its files.
@@ -73,6 +75,9 @@ type Section struct {
 	Tables  []*report.Data
 	Figures []Figure
 	Skipped string
+	// Single names the files of the section's one table by its ID alone
+	// (tables/findings.csv, not tables/findings-1.csv).
+	Single bool
 }
 
 // Result is a whole analysis.
@@ -94,6 +99,12 @@ func Analyze(ctx context.Context, q Querier, opts Options) (*Result, error) {
 		}
 		res.Sections = append(res.Sections, s)
 	}
+	// The findings come first, from the figures of the sections above.
+	found, err := a.findings(res)
+	if err != nil {
+		return nil, err
+	}
+	res.Sections = append([]*Section{found}, res.Sections...)
 	// One colour per server in every plot.
 	rows, err := a.query(`SELECT DISTINCT coalesce(server, '') FROM runs UNION SELECT DISTINCT coalesce(server, '') FROM memory_series ORDER BY 1`)
 	if err != nil {
@@ -126,6 +137,14 @@ type analysis struct {
 	// fixed holds the fixed-rate CPU groups, which the cost table reuses.
 	fixed []cpuGroup
 	mem   map[string]stats.MemoryFit
+	// What the sections computed, kept for the findings: the CPU groups
+	// at full speed, the runs of the rounds and single-run tables, the
+	// memory fits per pass, the calibration pairs and the ladder runs.
+	open               []cpuGroup
+	roundRuns, singles []runRow
+	memPasses          []memoryPasses
+	drifts             []driftPair
+	ladderRuns         []ladderRuns
 }
 
 func (a *analysis) query(q string, args ...any) ([][]any, error) {

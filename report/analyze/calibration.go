@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"time"
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
@@ -16,7 +18,7 @@ var phaseWord = regexp.MustCompile(`(?i)(before|after|pre|post)`)
 // their ratio, flagged beyond the tolerance.
 func (a *analysis) calibration() (*Section, error) {
 	sec := &Section{ID: "calibration", Title: "Calibration"}
-	rows, err := a.query(`SELECT source, phase, processes, ms FROM calibration ORDER BY source, processes, source_line`)
+	rows, err := a.query(`SELECT source, phase, processes, ms, utc, coalesce(source_line, 0) FROM calibration ORDER BY source, processes, source_line`)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +30,10 @@ func (a *analysis) calibration() (*Section, error) {
 		pair      string
 		processes int64
 	}
-	type times struct{ before, after []float64 }
+	type times struct {
+		before, after []float64
+		window        driftPair
+	}
 	var order []key
 	byKey := map[key]*times{}
 	for _, r := range rows {
@@ -39,10 +44,20 @@ func (a *analysis) calibration() (*Section, error) {
 			byKey[k] = t
 			order = append(order, k)
 		}
+		src := report.Source{File: s(r[0]), Line: int(i64(r[5]))}
+		utc, _ := r[4].(time.Time)
 		if s(r[1]) == "before" {
 			t.before = append(t.before, f(r[3]))
+			t.window.before = append(t.window.before, src)
+			if utc.After(t.window.from) {
+				t.window.from = utc
+			}
 		} else {
 			t.after = append(t.after, f(r[3]))
+			t.window.after = append(t.window.after, src)
+			if t.window.to.IsZero() || utc.Before(t.window.to) {
+				t.window.to = utc
+			}
 		}
 	}
 	n := &notes{}
@@ -62,7 +77,11 @@ func (a *analysis) calibration() (*Section, error) {
 		if r.Flagged {
 			flagged++
 		}
+		w := t.window
+		w.pair, w.processes, w.result = k.pair, k.processes, r
+		a.drifts = append(a.drifts, w)
 		d.Rows = append(d.Rows, []any{k.pair, k.processes, num(r.BeforeMS), num(r.AfterMS), num(r.Ratio), r.Flagged})
+		d.RowSources = append(d.RowSources, append(slices.Clone(t.window.before), t.window.after...))
 	}
 	n.add(fmt.Sprintf("flagged: the median moved by more than %g%% between before and after; the runs between them are suspect", a.opts.DriftTolerance*100))
 	if flagged > 0 {

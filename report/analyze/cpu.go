@@ -198,6 +198,7 @@ func (a *analysis) cpuSplit() (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.open = open
 	all = append(all, open...)
 	slices.SortStableFunc(all, func(x, y cpuGroup) int { return strings.Compare(x.test, y.test) })
 	if len(all) == 0 {

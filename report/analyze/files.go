@@ -32,6 +32,9 @@ func WriteFiles(dir string, res *Result) error {
 		fmt.Fprintf(&md, "## %s\n\n", report.EscapeMarkdown(sec.Title))
 		for i, t := range sec.Tables {
 			base := fmt.Sprintf("%s-%d", sec.ID, i+1)
+			if sec.Single {
+				base = sec.ID
+			}
 			for _, f := range []report.Format{report.CSV, report.JSON, report.Markdown} {
 				ext := map[report.Format]string{report.CSV: "csv", report.JSON: "json", report.Markdown: "md"}[f]
 				var b bytes.Buffer

@@ -88,6 +88,7 @@ FROM ladder_steps ORDER BY 1, 2, 4, 3`)
 		for _, w := range sum.Warnings {
 			n.add(server + ": " + w.Msg)
 		}
+		a.keepLadder(server, "the k6 ladder", results, runNames, nil)
 		var each []string
 		for _, r := range results {
 			each = append(each, r.String())

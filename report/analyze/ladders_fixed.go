@@ -53,6 +53,8 @@ ORDER BY 2, 1, 3, 4, 5, run_id`)
 		j := i
 		var results []stats.LadderResult
 		var srcs []report.Source
+		var runNames []string
+		var runSrcs [][]report.Source
 		for ; j < len(all) && all[j].server == all[i].server && all[j].test == all[i].test && all[j].tool == all[i].tool; j++ {
 			if distinctTargets(all[j].steps) < 2 {
 				continue
@@ -60,6 +62,8 @@ ORDER BY 2, 1, 3, 4, 5, run_id`)
 			res := stats.EvaluateLadder(all[j].steps, rule)
 			results = append(results, res)
 			srcs = append(srcs, all[j].srcs...)
+			runNames = append(runNames, fmt.Sprintf("round %d", all[j].round))
+			runSrcs = append(runSrcs, all[j].srcs)
 			ser := report.LadderSeries{Server: all[j].server, Run: fmt.Sprintf("%s %s round %d", all[j].test, all[j].tool, all[j].round)}
 			for _, st := range res.Steps {
 				ser.Steps = append(ser.Steps, report.LadderStep{TargetRPS: st.TargetRPS, P95MS: st.P95MS, Held: st.Held})
@@ -67,6 +71,7 @@ ORDER BY 2, 1, 3, 4, 5, run_id`)
 			chart = append(chart, ser)
 		}
 		if len(results) > 0 {
+			a.keepLadder(all[i].server, fmt.Sprintf("the fixed-rate ladder of %s (%s)", orDash(all[i].test), all[i].tool), results, runNames, runSrcs)
 			sum := stats.MedianLadder(results)
 			for _, w := range sum.Warnings {
 				n.add(fmt.Sprintf("%s, %s: %s", serverName(all[i].server), orDash(all[i].test), w.Msg))

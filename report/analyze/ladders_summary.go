@@ -74,6 +74,11 @@ ORDER BY 1, 2, 3`)
 		for _, w := range sum.Warnings {
 			n.add(serverName(runs[i].server) + ": " + w.Msg)
 		}
+		var ids []string
+		for _, s := range srcs {
+			ids = append(ids, s.File)
+		}
+		a.keepLadder(runs[i].server, "the k6 ladder (from its summaries)", results, ids, nil)
 		var each []string
 		for _, r := range results {
 			each = append(each, r.String())

@@ -57,6 +57,7 @@ FROM memory_series ORDER BY 1, 2, 3, source, source_line`)
 			var srcs []report.Source
 			var series report.MemorySeries
 			series.Server = server
+			kept := memoryPasses{server: server}
 			for i < len(pts) && s(pts[i][0]) == server {
 				pass := i64(pts[i][1])
 				var passPts []stats.MemoryPoint
@@ -69,6 +70,7 @@ FROM memory_series ORDER BY 1, 2, 3, source, source_line`)
 				}
 				all = append(all, passPts...)
 				fit := stats.MemorySlope(passPts)
+				kept.passes = append(kept.passes, fit)
 				if !math.IsNaN(fit.SlopeGiBPer1000) {
 					perPass = append(perPass, fit.SlopeGiBPer1000)
 				}
@@ -78,6 +80,8 @@ FROM memory_series ORDER BY 1, 2, 3, source, source_line`)
 			}
 			pooled := stats.MemorySlope(all)
 			a.mem[server] = pooled
+			kept.pooled, kept.srcs = pooled, srcs
+			a.memPasses = append(a.memPasses, kept)
 			med, lo, hi := math.NaN(), math.NaN(), math.NaN()
 			if len(perPass) > 0 {
 				sum := stats.Summarize(perPass)

@@ -78,6 +78,7 @@ func (a *analysis) rounds() (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.roundRuns = rows
 	if len(rows) == 0 {
 		sec.Skipped = "no runs with a round label"
 		return sec, nil
@@ -288,6 +289,7 @@ func (a *analysis) ranking() (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.singles = rows
 	if len(rows) == 0 {
 		sec.Skipped = "no single runs (runs without a round label)"
 		return sec, nil

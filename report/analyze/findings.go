@@ -1,0 +1,786 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// The Findings section: the rules of package stats (stats/findings.go)
+// applied to the figures the other sections computed, each finding one
+// sentence with its numbers, the rule that fired and the runs behind it.
+
+// A found is one finding before it becomes a row.
+type found struct {
+	rule, text string
+	// section is the ID of the section whose rows are behind the finding.
+	section string
+	srcs    []report.Source
+}
+
+// memoryPasses is a server's memory fits, per pass and pooled.
+type memoryPasses struct {
+	server string
+	passes []stats.MemoryFit
+	pooled stats.MemoryFit
+	srcs   []report.Source
+}
+
+// driftPair is a calibration pair at one process count and the time
+// between its before and its after.
+type driftPair struct {
+	pair          string
+	processes     int64
+	result        stats.DriftResult
+	from, to      time.Time // the last before timing, the first after
+	before, after []report.Source
+}
+
+// ladderRuns is the runs of one server's ladder.
+type ladderRuns struct {
+	server, what string
+	results      []stats.LadderResult
+	names        []string
+	srcs         [][]report.Source // per run, when known
+}
+
+func (a *analysis) keepLadder(server, what string, results []stats.LadderResult, names []string, srcs [][]report.Source) {
+	a.ladderRuns = append(a.ladderRuns, ladderRuns{server: server, what: what, results: results, names: names, srcs: srcs})
+}
+
+// The names of the rules, as the rule column prints them.
+const (
+	ruleIdleCost      = "idle cost"
+	ruleSplit         = "split at equal load"
+	ruleTail          = "outlier tail"
+	ruleUnstableSlope = "unstable slope"
+	ruleBentSlope     = "bent slope"
+	ruleCounters      = "broken counters"
+	ruleErrorsInOne   = "errors in one server"
+	ruleSharedLimit   = "shared limit"
+	ruleDrift         = "drift"
+	ruleLadder        = "ladder's first step failed"
+)
+
+// tested counts the tests a rule made at Alpha, for the note on the
+// chance of a false finding.
+type tested map[string]int
+
+// findings applies every rule to what the sections of res computed.
+func (a *analysis) findings(res *Result) (*Section, error) {
+	r := a.opts.Findings
+	t := tested{}
+	var all []found
+	all = append(all, a.idleCosts(r, t)...)
+	all = append(all, a.splits(r, t)...)
+	all = append(all, a.tails(r, t)...)
+	all = append(all, a.slopes(r, t)...)
+	counters, err := a.counters(r)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, counters...)
+	all = append(all, a.errorsInOne()...)
+	all = append(all, a.sharedLimits(r, t)...)
+	drifts, err := a.driftFindings()
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, drifts...)
+	all = append(all, a.ladderFindings()...)
+
+	d := &report.Data{
+		Title: "Findings",
+		Columns: []report.Column{col("rule", "rule", nil), {Name: "finding", Wrap: 72},
+			{Name: "rows", Title: "rows behind it", Wrap: 28}, {Name: "runs", Wrap: 40}},
+	}
+	rows := rowIndex(res)
+	for _, f := range all {
+		d.Rows = append(d.Rows, []any{f.rule, f.text, nullIfEmpty(rows.behind(f.section, f.srcs)), nullIfEmpty(sourcesText(f.srcs))})
+		d.RowSources = append(d.RowSources, f.srcs)
+	}
+	if len(all) == 0 {
+		d.Notes = append(d.Notes, "no rule fired")
+	}
+	d.Notes = append(d.Notes, fmt.Sprintf("a rule fires only with at least %d passes of every figure it compares and an effect beyond the noise of those passes; wra analyze --help and the README give each rule and its threshold", r.MinPasses))
+	if n := t[ruleIdleCost] + t[ruleSplit] + t[ruleTail] + t[ruleUnstableSlope] + t[ruleSharedLimit]; n > 0 {
+		var parts []string
+		for _, k := range []string{ruleIdleCost, ruleSplit, ruleTail, ruleUnstableSlope, ruleSharedLimit} {
+			if t[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", k, t[k]))
+			}
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("tests made at alpha %g: %s; were no effect real, about %s of them would fire by chance",
+			r.Alpha, strings.Join(parts, ", "), Sig(float64(n)*r.Alpha)))
+	}
+	d.Notes = append(d.Notes, "rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined")
+	return &Section{ID: "findings", Title: "Findings", Tables: []*report.Data{d}, Single: true}, nil
+}
+
+// figure is one CPU figure of the fixed-rate table.
+type figure struct {
+	name string
+	get  func(cpuRun) float64
+}
+
+var cpuFigures = []figure{
+	{"stack CPU", func(r cpuRun) float64 { return r.stackUS }},
+	{"database CPU", func(r cpuRun) float64 { return r.dbUS }},
+}
+
+func groupSources(gs ...cpuGroup) []report.Source {
+	var out []report.Source
+	for _, g := range gs {
+		for _, r := range g.runs {
+			out = append(out, r.source)
+		}
+	}
+	return out
+}
+
+// idleCosts applies stats.IdleCost to each server's CPU per request at
+// the fixed rates of a test.
+func (a *analysis) idleCosts(r stats.FindingRules, t tested) []found {
+	type key struct{ test, server, database string }
+	var order []key
+	series := map[key][]cpuGroup{}
+	for _, g := range a.fixed {
+		k := key{g.test, g.server, g.database}
+		if _, ok := series[k]; !ok {
+			order = append(order, k)
+		}
+		series[k] = append(series[k], g)
+	}
+	var out []found
+	for _, k := range order {
+		gs := series[k]
+		if len(gs) < 2 {
+			continue
+		}
+		slices.SortStableFunc(gs, func(x, y cpuGroup) int { return cmpNaNLast(x.targetRPS, y.targetRPS) })
+		for _, fig := range cpuFigures {
+			var passes [][]float64
+			for _, g := range gs {
+				passes = append(passes, g.values(fig.get))
+			}
+			if slices.ContainsFunc(passes, func(p []float64) bool { return len(p) < r.MinPasses }) {
+				continue
+			}
+			t[ruleIdleCost]++
+			res := stats.IdleCost(passes, r)
+			if !res.Found {
+				continue
+			}
+			var meds, rates []string
+			for i, g := range gs {
+				meds = append(meds, Sig(res.Medians[i]))
+				rates = append(rates, Sig(g.targetRPS))
+			}
+			out = append(out, found{rule: ruleIdleCost, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
+				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
+				serverName(k.server), fig.name, orDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
+				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P))})
+		}
+	}
+	return out
+}
+
+// splits applies stats.Split to the servers' CPU per request at each
+// test and rate.
+func (a *analysis) splits(r stats.FindingRules, t tested) []found {
+	var out []found
+	for i := 0; i < len(a.fixed); {
+		j := i
+		for j < len(a.fixed) && a.fixed[j].test == a.fixed[i].test && a.fixed[j].targetRPS == a.fixed[i].targetRPS {
+			j++
+		}
+		gs := a.fixed[i:j]
+		i = j
+		if len(gs) < 2 {
+			continue
+		}
+		for _, fig := range cpuFigures {
+			var passes [][]float64
+			for _, g := range gs {
+				passes = append(passes, g.values(fig.get))
+			}
+			res := stats.Split(passes, r)
+			if res.Found() || len(res.Groups) == 1 && len(res.Groups[0]) >= 2 {
+				t[ruleSplit]++
+			}
+			if !res.Found() {
+				continue
+			}
+			names := make([]string, len(gs))
+			for k, g := range gs {
+				names[k] = serverName(g.server)
+			}
+			lo, hi := res.Groups[0][0], res.Groups[len(res.Groups)-1][len(res.Groups[len(res.Groups)-1])-1]
+			var srcs []report.Source
+			for _, grp := range res.Groups {
+				for _, k := range grp {
+					srcs = append(srcs, groupSources(gs[k])...)
+				}
+			}
+			out = append(out, found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, text: fmt.Sprintf(
+				"At %s, %s requests/s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs), Mann–Whitney %s; %s costs %s times what %s does.",
+				orDash(gs[0].test), Sig(gs[0].targetRPS), fig.name, len(res.Groups), groupsText(res, names), gapsText(res), Sig(res.Cuts[0].Within),
+				pList(res.Cuts), names[hi], Sig(res.Medians[hi]/res.Medians[lo]), names[lo])})
+		}
+	}
+	return out
+}
+
+func groupsText(res stats.SplitResult, names []string) string {
+	var gs []string
+	for _, g := range res.Groups {
+		var parts []string
+		for _, k := range g {
+			parts = append(parts, fmt.Sprintf("%s %s µs", names[k], Sig(res.Medians[k])))
+		}
+		gs = append(gs, "{"+strings.Join(parts, ", ")+"}")
+	}
+	return strings.Join(gs, " and ")
+}
+
+func gapsText(res stats.SplitResult) string {
+	var gaps []string
+	for _, c := range res.Cuts {
+		gaps = append(gaps, Sig(c.Gap)+" µs")
+	}
+	if len(gaps) == 1 {
+		return "the gap is " + gaps[0]
+	}
+	return "the gaps are " + strings.Join(gaps, ", ")
+}
+
+func pList(cuts []stats.SplitCut) string {
+	var ps []string
+	for _, c := range cuts {
+		ps = append(ps, pValue(c.P))
+	}
+	return strings.Join(ps, ", ")
+}
+
+// runGroups groups the runs of the rounds and single-run tables by
+// configuration: test, tool, connections and target rate, servers in
+// their order of first appearance.
+type runGroup struct {
+	test, tool  string
+	connections int64
+	targetRPS   float64
+	servers     []string
+	runs        map[string][]runRow
+}
+
+func groupRuns(rows ...[]runRow) []*runGroup {
+	var out []*runGroup
+	for _, rs := range rows {
+		for _, r := range rs {
+			var g *runGroup
+			for _, c := range out {
+				if c.test == r.test && c.tool == r.tool && c.connections == r.connections && sameFloat(c.targetRPS, r.targetRPS) {
+					g = c
+					break
+				}
+			}
+			if g == nil {
+				g = &runGroup{test: r.test, tool: r.tool, connections: r.connections, targetRPS: r.targetRPS, runs: map[string][]runRow{}}
+				out = append(out, g)
+			}
+			if _, ok := g.runs[r.server]; !ok {
+				g.servers = append(g.servers, r.server)
+			}
+			g.runs[r.server] = append(g.runs[r.server], r)
+		}
+	}
+	return out
+}
+
+func (g *runGroup) load() string {
+	var parts []string
+	if !math.IsNaN(g.targetRPS) {
+		parts = append(parts, Sig(g.targetRPS)+" requests/s")
+	}
+	if g.connections >= 0 {
+		parts = append(parts, fmt.Sprintf("%d connections", g.connections))
+	}
+	load := strings.Join(parts, ", ")
+	if load == "" {
+		return fmt.Sprintf("%s (%s)", orDash(g.test), g.tool)
+	}
+	return fmt.Sprintf("%s (%s, %s)", orDash(g.test), g.tool, load)
+}
+
+func runSources(rs []runRow) []report.Source {
+	out := make([]report.Source, len(rs))
+	for i, r := range rs {
+		out[i] = r.source
+	}
+	return out
+}
+
+// tails applies stats.OutlierTails to the p99 of the servers at each
+// configuration of the rounds tables.
+func (a *analysis) tails(r stats.FindingRules, t tested) []found {
+	var out []found
+	for _, g := range groupRuns(a.roundRuns) {
+		var p99 [][]float64
+		for _, sv := range g.servers {
+			var ps []float64
+			for _, run := range g.runs[sv] {
+				if !math.IsNaN(run.p99) {
+					ps = append(ps, run.p99)
+				}
+			}
+			p99 = append(p99, ps)
+		}
+		tails := stats.OutlierTails(p99, r)
+		if eligible := len(slices.DeleteFunc(slices.Clone(p99), func(p []float64) bool { return len(p) < r.MinPasses })); eligible > r.TailMinPeers {
+			t[ruleTail] += eligible
+		}
+		for _, tl := range tails {
+			sv := g.servers[tl.Server]
+			var peers []float64
+			for k, p := range p99 {
+				if k != tl.Server && len(p) >= r.MinPasses {
+					peers = append(peers, stats.Median(p))
+				}
+			}
+			out = append(out, found{rule: ruleTail, section: "rounds", srcs: runSources(g.runs[sv]), text: fmt.Sprintf(
+				"At %s, %s's p99 is %s ms where the other %d servers have %s–%s ms: even its lowest pass (%s ms) is above %s ms, their median plus %g times the median absolute deviation (%s ms).",
+				g.load(), serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
+				Sig(tl.LimitMS), r.TailMADs, Sig(tl.NoiseMS))})
+		}
+	}
+	return out
+}
+
+// slopes applies stats.UnstableSlope to each server's memory slopes and
+// reports the series that bend (stats.MemorySlope's rule).
+func (a *analysis) slopes(r stats.FindingRules, t tested) []found {
+	var out []found
+	for _, m := range a.memPasses {
+		var ps []stats.SlopePass
+		for _, p := range m.passes {
+			ps = append(ps, stats.SlopePass{Slope: p.SlopeGiBPer1000, SE: p.SlopeSEGiBPer1000})
+		}
+		res := stats.UnstableSlope(ps, r)
+		if res.Passes >= r.MinPasses {
+			t[ruleUnstableSlope]++
+		}
+		if res.Found {
+			out = append(out, found{rule: ruleUnstableSlope, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
+				"%s's memory growth moves between passes from %s to %s GiB per 1000 waiting requests (%d passes), more than their fits' standard errors allow (Cochran's Q = %s, %s): the median slope %s is not a property of the server alone.",
+				serverName(m.server), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
+		}
+		if m.pooled.Bends {
+			var why []string
+			for _, w := range m.pooled.Warnings {
+				if w.Kind == stats.WarnPoorFit {
+					why = append(why, w.Msg)
+				}
+			}
+			out = append(out, found{rule: ruleBentSlope, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
+				"%s's memory series bends (all passes pooled, %d points): %s; its slope of %s GiB per 1000 depends on the concurrency levels chosen and should not be extrapolated.",
+				serverName(m.server), m.pooled.Points, strings.Join(why, "; "), Sig(m.pooled.SlopeGiBPer1000))})
+		}
+	}
+	return out
+}
+
+// countersQuery reads the counters of every run that stats.BrokenCounters
+// checks.
+const countersQuery = `
+SELECT coalesce(server, ''), coalesce(test, ''), tool, target_rps, rps, coalesce(requests, -1), coalesce(responses_2xx, -1),
+       cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s, source, coalesce(source_line, 0)
+FROM runs ORDER BY 2, 1, 3, run_id`
+
+// counters applies stats.BrokenCounters to every run, one finding per
+// problem, server, test and tool.
+func (a *analysis) counters(r stats.FindingRules) ([]found, error) {
+	rows, err := a.query(countersQuery)
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		problem            stats.CounterProblem
+		server, test, tool string
+	}
+	var order []key
+	byKey := map[key]*found{}
+	detail := map[key][]string{}
+	for _, row := range rows {
+		c := stats.RunCounts{TargetRPS: f(row[3]), RPS: f(row[4]), Requests: i64(row[5]), Responses2xx: i64(row[6]),
+			CPUServerS: f(row[7]), CPUUserS: f(row[8]), CPUKernelS: f(row[9]), CPUDBS: f(row[10])}
+		src := report.Source{File: s(row[11]), Line: int(i64(row[12]))}
+		for _, p := range stats.BrokenCounters(c, r) {
+			k := key{p, s(row[0]), s(row[1]), s(row[2])}
+			if byKey[k] == nil {
+				byKey[k] = &found{rule: ruleCounters}
+				order = append(order, k)
+			}
+			byKey[k].srcs = append(byKey[k].srcs, src)
+			switch p {
+			case stats.NegativeCPU:
+				var neg []string
+				for i, name := range []string{"stack", "user", "kernel", "database"} {
+					if v := f(row[7+i]); v < 0 {
+						neg = append(neg, fmt.Sprintf("%s %s s", name, Sig(v)))
+					}
+				}
+				detail[k] = append(detail[k], strings.Join(neg, ", "))
+			case stats.MoreOKThanRequests:
+				detail[k] = append(detail[k], fmt.Sprintf("%d successful of %d", c.Responses2xx, c.Requests))
+			case stats.RateAboveTarget:
+				detail[k] = append(detail[k], fmt.Sprintf("%s requests/s for %s asked", Sig(c.RPS), Sig(c.TargetRPS)))
+			}
+		}
+	}
+	var out []found
+	for _, k := range order {
+		fd := byKey[k]
+		what := map[stats.CounterProblem]string{
+			stats.NegativeCPU:        "negative CPU seconds (%s): a CPU counter cannot fall; processes left the measured tree or connections were closed and reopened during the run, so its CPU per request is unknown",
+			stats.MoreOKThanRequests: "more successful responses than requests (%s): the counts come from different windows or a parser misread them",
+			stats.RateAboveTarget:    fmt.Sprintf("a rate more than %s above the one asked for (%%s): the tool did not hold the rate, or the target label is wrong", pct(r.RateExcess)),
+		}[k.problem]
+		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", serverName(k.server), runsWord(len(fd.srcs), k.tool), orDash(k.test),
+			map[bool]string{true: "the run", false: "each"}[len(fd.srcs) == 1], fmt.Sprintf(what, strings.Join(detail[k], "; ")))
+		out = append(out, *fd)
+	}
+	return out, nil
+}
+
+func runsWord(n int, tool string) string {
+	if n == 1 {
+		return tool + " run"
+	}
+	return fmt.Sprintf("%d %s runs", n, tool)
+}
+
+// errorsInOne applies stats.ErrorsInOneServer to each configuration of
+// the rounds and single-run tables.
+func (a *analysis) errorsInOne() []found {
+	var out []found
+	for _, g := range groupRuns(a.roundRuns, a.singles) {
+		var failed [][]int64
+		for _, sv := range g.servers {
+			var fs []int64
+			for _, run := range g.runs[sv] {
+				fs = append(fs, run.failed)
+			}
+			failed = append(failed, fs)
+		}
+		one := stats.ErrorsInOneServer(failed)
+		if one < 0 {
+			continue
+		}
+		sv := g.servers[one]
+		var nFailed, nReq int64
+		for _, run := range g.runs[sv] {
+			nFailed += run.failed
+			nReq += run.requests
+		}
+		out = append(out, found{rule: ruleErrorsInOne, section: "", srcs: runSources(g.runs[sv]), text: fmt.Sprintf(
+			"At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
+			g.load(), serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)})
+	}
+	return out
+}
+
+// sharedLimits applies stats.SharedLimit to the servers of each test and
+// tool of the rounds tables at full speed: each server at its best
+// connections, with the CPU per request of the same configuration.
+func (a *analysis) sharedLimits(r stats.FindingRules, t tested) []found {
+	type key struct{ test, tool string }
+	var order []key
+	byKey := map[key][]*runGroup{}
+	for _, g := range groupRuns(a.roundRuns) {
+		if !math.IsNaN(g.targetRPS) {
+			continue
+		}
+		k := key{g.test, g.tool}
+		if _, ok := byKey[k]; !ok {
+			order = append(order, k)
+		}
+		byKey[k] = append(byKey[k], g)
+	}
+	var out []found
+	for _, k := range order {
+		var servers []string
+		for _, g := range byKey[k] {
+			for _, sv := range g.servers {
+				if !slices.Contains(servers, sv) {
+					servers = append(servers, sv)
+				}
+			}
+		}
+		var best, cpu [][]float64
+		var srcs []report.Source
+		for _, sv := range servers {
+			var bestRPS []float64
+			var bestRuns []runRow
+			var bestConns int64
+			for _, g := range byKey[k] {
+				var rps []float64
+				for _, run := range g.runs[sv] {
+					rps = append(rps, run.rps)
+				}
+				if len(rps) > 0 && (bestRPS == nil || stats.Median(rps) > stats.Median(bestRPS)) {
+					bestRPS, bestRuns, bestConns = rps, g.runs[sv], g.connections
+				}
+			}
+			var c []float64
+			for _, g := range a.open {
+				if g.test == k.test && g.server == sv && g.connections == bestConns {
+					c = g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })
+				}
+			}
+			best, cpu = append(best, bestRPS), append(cpu, c)
+			srcs = append(srcs, runSources(bestRuns)...)
+		}
+		if len(servers) < 2 {
+			continue
+		}
+		res := stats.SharedLimit(best, cpu, r)
+		if len(res.BestMedians) == len(servers) {
+			t[ruleSharedLimit]++
+		}
+		if !res.Found {
+			continue
+		}
+		names := make([]string, len(servers))
+		for i, sv := range servers {
+			names[i] = serverName(sv)
+		}
+		out = append(out, found{rule: ruleSharedLimit, section: "rounds", srcs: srcs, text: fmt.Sprintf(
+			"At %s (%s), every server reaches the same throughput at its best, %s–%s requests/s (within %s, no more than the spread of one server's passes), while their CPU per request differs: %s; the limit is something they share (the database, the load generator, the network), not their own CPU.",
+			orDash(k.test), k.tool, Sig(slices.Min(res.BestMedians)), Sig(slices.Max(res.BestMedians)), pct(res.Spread), groupsText(res.CPU, names))})
+	}
+	return out
+}
+
+// runsBetween reads the runs that started between two times.
+const runsBetween = `
+SELECT coalesce(server, ''), source, coalesce(source_line, 0)
+FROM runs WHERE started_at >= ? AND started_at <= ? ORDER BY started_at, run_id`
+
+// driftFindings reports each calibration pair that drifted beyond the
+// tolerance (stats.Drift, as the calibration table flags it), with the
+// runs that started between its before and its after.
+func (a *analysis) driftFindings() ([]found, error) {
+	var out []found
+	for i := 0; i < len(a.drifts); {
+		j := i
+		var ratios []string
+		var srcs []report.Source
+		for ; j < len(a.drifts) && a.drifts[j].pair == a.drifts[i].pair; j++ {
+			d := a.drifts[j]
+			if d.result.Flagged && !math.IsNaN(d.result.Ratio) {
+				ratios = append(ratios, fmt.Sprintf("%s with %d %s", Sig(d.result.Ratio), d.processes, map[bool]string{true: "process", false: "processes"}[d.processes == 1]))
+				srcs = append(srcs, d.before...)
+				srcs = append(srcs, d.after...)
+			}
+		}
+		d := a.drifts[i]
+		i = j
+		if len(ratios) == 0 {
+			continue
+		}
+		covered := "the runs between them are suspect"
+		if !d.from.IsZero() && !d.to.IsZero() && d.to.After(d.from) {
+			rows, err := a.query(runsBetween, d.from, d.to)
+			if err != nil {
+				return nil, err
+			}
+			var servers []string
+			for _, r := range rows {
+				srcs = append(srcs, report.Source{File: s(r[1]), Line: int(i64(r[2]))})
+				if sv := serverName(s(r[0])); !slices.Contains(servers, sv) {
+					servers = append(servers, sv)
+				}
+			}
+			span := fmt.Sprintf("between %s and %s UTC", d.from.UTC().Format(time.TimeOnly), d.to.UTC().Format(time.TimeOnly))
+			switch len(rows) {
+			case 0:
+				covered = fmt.Sprintf("no run with a start time began %s; the runs between them are suspect", span)
+			default:
+				covered = fmt.Sprintf("the %d runs that started %s (%s) are suspect", len(rows), span, strings.Join(servers, ", "))
+			}
+		}
+		out = append(out, found{rule: ruleDrift, section: "calibration", srcs: srcs, text: fmt.Sprintf(
+			"Calibration %s: the fixed CPU job's time after the series over its time before was %s (tolerance %s): the machine's speed changed while the series ran, and %s.",
+			d.pair, strings.Join(ratios, " and "), pct(d.result.Tolerance), covered)})
+	}
+	return out, nil
+}
+
+// ladderFindings reports each ladder with runs whose first step failed
+// (stats.FirstStepFailed).
+func (a *analysis) ladderFindings() []found {
+	var out []found
+	for _, l := range a.ladderRuns {
+		var failed []string
+		var p95 []float64
+		var srcs []report.Source
+		first := math.NaN()
+		for i, res := range l.results {
+			if !stats.FirstStepFailed(res) {
+				continue
+			}
+			failed = append(failed, l.names[i])
+			first = res.Steps[0].TargetRPS
+			if !math.IsNaN(res.Steps[0].P95MS) {
+				p95 = append(p95, res.Steps[0].P95MS)
+			}
+			if l.srcs != nil {
+				srcs = append(srcs, l.srcs[i]...)
+			} else {
+				srcs = append(srcs, report.Source{File: l.names[i]})
+			}
+		}
+		if len(failed) == 0 {
+			continue
+		}
+		rule := l.results[0].Rule
+		at := ""
+		if len(p95) > 0 {
+			at = fmt.Sprintf(" with a p95 of %s–%s ms", Sig(slices.Min(p95)), Sig(slices.Max(p95)))
+		}
+		out = append(out, found{rule: ruleLadder, section: "ladders", srcs: srcs, text: fmt.Sprintf(
+			"%s, %s: the first step (%s requests/s) already failed in %d of %d runs%s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
+			serverName(l.server), l.what, Sig(first), len(failed), len(l.results), at, rule.P95MS, rule.MaxErrorRate*100)})
+	}
+	return out
+}
+
+func passCount(passes [][]float64) string {
+	lo, hi := math.MaxInt, 0
+	for _, p := range passes {
+		lo, hi = min(lo, len(p)), max(hi, len(p))
+	}
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// pValue prints "p = " and a p-value with two significant figures, or
+// "p < 0.001".
+func pValue(p float64) string {
+	if p < 0.001 {
+		return "p < 0.001"
+	}
+	return "p = " + strconv.FormatFloat(p, 'g', 2, 64)
+}
+
+// pct prints a fraction as a percentage with three significant figures.
+func pct(v float64) string { return Sig(v*100) + "%" }
+
+// sourcesText joins sources as file:line,line,…; files apart by "; ",
+// runs of consecutive lines as a range.
+func sourcesText(srcs []report.Source) string {
+	var files []string
+	lines := map[string][]int{}
+	for _, s := range srcs {
+		if _, ok := lines[s.File]; !ok {
+			files = append(files, s.File)
+		}
+		if s.Line > 0 {
+			lines[s.File] = append(lines[s.File], s.Line)
+		}
+	}
+	var out []string
+	for _, f := range files {
+		ls := slices.Compact(slices.Sorted(slices.Values(lines[f])))
+		if len(ls) == 0 {
+			out = append(out, f)
+			continue
+		}
+		var parts []string
+		for i := 0; i < len(ls); {
+			j := i
+			for j+1 < len(ls) && ls[j+1] == ls[j]+1 {
+				j++
+			}
+			if j > i {
+				parts = append(parts, fmt.Sprintf("%d-%d", ls[i], ls[j]))
+			} else {
+				parts = append(parts, strconv.Itoa(ls[i]))
+			}
+			i = j + 1
+		}
+		out = append(out, f+":"+strings.Join(parts, ","))
+	}
+	return strings.Join(out, "; ")
+}
+
+// rowsIndex finds the rows of the published tables behind a set of runs.
+type rowsIndex map[string][]tableRow
+
+type tableRow struct {
+	section, table string
+	row            int
+}
+
+func rowIndex(res *Result) rowsIndex {
+	idx := rowsIndex{}
+	for _, sec := range res.Sections {
+		for ti, t := range sec.Tables {
+			for ri, srcs := range t.RowSources {
+				for _, s := range srcs {
+					k := s.String()
+					tr := tableRow{sec.ID, fmt.Sprintf("%s-%d", sec.ID, ti+1), ri + 1}
+					if l := idx[k]; len(l) == 0 || l[len(l)-1] != tr {
+						idx[k] = append(idx[k], tr)
+					}
+				}
+			}
+		}
+	}
+	return idx
+}
+
+// behind names the tables of section and their rows that hold any of
+// srcs: "cpu-per-request-3: rows 1, 3".
+func (idx rowsIndex) behind(section string, srcs []report.Source) string {
+	if section == "" {
+		return ""
+	}
+	var tables []string
+	rows := map[string][]int{}
+	for _, s := range srcs {
+		for _, tr := range idx[s.String()] {
+			if tr.section != section {
+				continue
+			}
+			if _, ok := rows[tr.table]; !ok {
+				tables = append(tables, tr.table)
+			}
+			if !slices.Contains(rows[tr.table], tr.row) {
+				rows[tr.table] = append(rows[tr.table], tr.row)
+			}
+		}
+	}
+	var out []string
+	for _, t := range tables {
+		rs := slices.Sorted(slices.Values(rows[t]))
+		word := "rows"
+		if len(rs) == 1 {
+			word = "row"
+		}
+		var nums []string
+		for _, r := range rs {
+			nums = append(nums, strconv.Itoa(r))
+		}
+		out = append(out, fmt.Sprintf("%s: %s %s", t, word, strings.Join(nums, ", ")))
+	}
+	return strings.Join(out, "; ")
+}
