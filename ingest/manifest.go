@@ -30,6 +30,9 @@ const ManifestName = "wra.toml"
 //	glob = "k6/*.ndjson.gz"
 //	labels = { test = "ladder" }
 //
+//	[findings]                              # thresholds of wra analyze's findings
+//	alpha = 0.01
+//
 // In a pattern, {name} captures part of one path segment as the label
 // name; in patterns and globs * matches within a segment and ** across
 // segments. Paths are relative to the folder, with forward slashes. Every
@@ -39,6 +42,10 @@ type Manifest struct {
 	Ignore []string          `toml:"ignore"`
 	Labels map[string]string `toml:"labels"`
 	Files  []ManifestEntry   `toml:"files"`
+	// Findings holds thresholds of wra analyze's findings by name
+	// (stats.FindingSettings), e.g. alpha = 0.01; the labels of the files
+	// do not depend on them.
+	Findings map[string]float64 `toml:"findings"`
 
 	ignore []*regexp.Regexp
 }
@@ -69,7 +76,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, [labels] or [[files]] with pattern or glob and labels", und[0].String())
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, [labels], [findings] or [[files]] with pattern or glob and labels", und[0].String())
 	}
 	for _, g := range m.Ignore {
 		re, err := compileTemplate(g, false)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -483,4 +484,23 @@ func SharedLimit(best, cpu [][]float64, r FindingRules) SharedLimitResult {
 // highest step held is unknown, not zero.
 func FirstStepFailed(res LadderResult) bool {
 	return len(res.Steps) > 0 && !res.Steps[0].Held
+}
+
+// Set sets the threshold of the given name (see FindingSettings); an
+// unknown name or a value out of range is an error that names the
+// accepted ones.
+func (r *FindingRules) Set(name string, v float64) error {
+	var names []string
+	for _, s := range FindingSettings() {
+		if s.Name == name {
+			c := *r
+			if err := s.Set(&c, v); err != nil {
+				return err
+			}
+			*r = c
+			return nil
+		}
+		names = append(names, s.Name)
+	}
+	return fmt.Errorf("unknown finding threshold %q: expected one of %s", name, strings.Join(names, ", "))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
+	"github.com/wra-bench/wra/stats"
 )
 
 type analyzeOptions struct {
@@ -32,6 +33,8 @@ type analyzeOptions struct {
 	noIngest  bool
 	alpha     float64
 	tie       float64
+	find      findingFlags
+	findings  stats.FindingRules // resolved from find and the folders' wra.toml
 }
 
 func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
@@ -49,6 +52,7 @@ func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.tie, "tie", 2, "ties: single runs share a place within this many percent (or the calibration drift covering them, when larger)")
 	f.StringArrayVarP(&o.labels, "label", "l", nil, "a label key=value for every ingested file (repeatable)")
 	f.BoolVar(&o.noIngest, "no-ingest", false, "analyze the store as it is, without ingesting")
+	o.find.AddFlags(cmd)
 }
 
 func newAnalyzeCmd(e *env, g *globals) *cobra.Command {
@@ -62,7 +66,9 @@ self-contained file), report.md, every table as CSV, JSON and Markdown
 under tables/, every plot as SVG and PNG under plots/. The headline tables
 are printed on stdout.
 
-Tables: CPU per request at a fixed rate; throughput by rounds; CPU per
+Tables: the Findings first (what the records show, each with the rule
+that fired and the runs behind it; see wra findings --help); CPU per
+request at a fixed rate; throughput by rounds; CPU per
 request split into user, kernel and database; memory and its growth per
 1000 waiting requests; held-rate ladders; single-run ranking; calibration
 drift; cost per month. A table whose inputs are absent is skipped with a
@@ -120,6 +126,9 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if err != nil {
 		return err
 	}
+	if o.findings, err = o.find.rules(args); err != nil {
+		return err
+	}
 	st, err := g.openStore(ctx, false)
 	if err != nil {
 		return err
@@ -161,6 +170,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
 	opts.Alpha, opts.TiePct = o.alpha, o.tie
+	opts.Findings = o.findings
 	res, err := analyze.Analyze(ctx, storeQuerier{st}, opts)
 	if err != nil {
 		return err

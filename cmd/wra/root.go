@@ -164,6 +164,7 @@ the rest loaded), 130 interrupted.`,
 	root.AddCommand(
 		newIngestCmd(e, g),
 		newAnalyzeCmd(e, g),
+		newFindingsCmd(e, g),
 		newSQLCmd(e, g),
 		newCompareCmd(e, g),
 		newCostCmd(e, g),

@@ -313,3 +313,12 @@ func dropEmpty(d *report.Data, names ...string) {
 		}
 	}
 }
+
+// Findings computes the analysis and returns its Findings section alone.
+func Findings(ctx context.Context, q Querier, opts Options) (*Section, error) {
+	res, err := Analyze(ctx, q, opts)
+	if err != nil {
+		return nil, err
+	}
+	return res.Sections[0], nil
+}

@@ -19,7 +19,8 @@ import (
 // A found is one finding before it becomes a row.
 type found struct {
 	rule, text string
-	// section is the ID of the section whose rows are behind the finding.
+	// section is the ID of the section whose rows are behind the
+	// finding; empty for the rows of every section.
 	section string
 	srcs    []report.Source
 }
@@ -229,7 +230,7 @@ func (a *analysis) splits(r stats.FindingRules, t tested) []found {
 				}
 			}
 			out = append(out, found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, text: fmt.Sprintf(
-				"At %s, %s requests/s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs), Mann–Whitney %s; %s costs %s times what %s does.",
+				"At %s, %s requests/s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs), Mann–Whitney %s; the dearest, %s, costs %s times what the cheapest, %s, does.",
 				orDash(gs[0].test), Sig(gs[0].targetRPS), fig.name, len(res.Groups), groupsText(res, names), gapsText(res), Sig(res.Cuts[0].Within),
 				pList(res.Cuts), names[hi], Sig(res.Medians[hi]/res.Medians[lo]), names[lo])})
 		}
@@ -380,7 +381,9 @@ func (a *analysis) slopes(r stats.FindingRules, t tested) []found {
 				"%s's memory growth moves between passes from %s to %s GiB per 1000 waiting requests (%d passes), more than their fits' standard errors allow (Cochran's Q = %s, %s): the median slope %s is not a property of the server alone.",
 				serverName(m.server), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
 		}
-		if m.pooled.Bends {
+		// Passes that disagree make a pooled series bend; that is the
+		// finding above, not a second one.
+		if m.pooled.Bends && !res.Found {
 			var why []string
 			for _, w := range m.pooled.Warnings {
 				if w.Kind == stats.WarnPoorFit {
@@ -447,9 +450,9 @@ func (a *analysis) counters(r stats.FindingRules) ([]found, error) {
 	for _, k := range order {
 		fd := byKey[k]
 		what := map[stats.CounterProblem]string{
-			stats.NegativeCPU:        "negative CPU seconds (%s): a CPU counter cannot fall; processes left the measured tree or connections were closed and reopened during the run, so its CPU per request is unknown",
+			stats.NegativeCPU:        "negative CPU seconds (%s): a CPU counter cannot fall; processes left the measured tree or connections were closed and reopened during the run, so its CPU per request is wrong",
 			stats.MoreOKThanRequests: "more successful responses than requests (%s): the counts come from different windows or a parser misread them",
-			stats.RateAboveTarget:    fmt.Sprintf("a rate more than %s above the one asked for (%%s): the tool did not hold the rate, or the target label is wrong", pct(r.RateExcess)),
+			stats.RateAboveTarget:    fmt.Sprintf("a rate more than %s above the one asked for (%%s): the tool did not hold the rate, or the target label is wrong", strings.ReplaceAll(pct(r.RateExcess), "%", "%%")),
 		}[k.problem]
 		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", serverName(k.server), runsWord(len(fd.srcs), k.tool), orDash(k.test),
 			map[bool]string{true: "the run", false: "each"}[len(fd.srcs) == 1], fmt.Sprintf(what, strings.Join(detail[k], "; ")))
@@ -488,7 +491,7 @@ func (a *analysis) errorsInOne() []found {
 			nFailed += run.failed
 			nReq += run.requests
 		}
-		out = append(out, found{rule: ruleErrorsInOne, section: "", srcs: runSources(g.runs[sv]), text: fmt.Sprintf(
+		out = append(out, found{rule: ruleErrorsInOne, srcs: runSources(g.runs[sv]), text: fmt.Sprintf(
 			"At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
 			g.load(), serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)})
 	}
@@ -561,7 +564,7 @@ func (a *analysis) sharedLimits(r stats.FindingRules, t tested) []found {
 			names[i] = serverName(sv)
 		}
 		out = append(out, found{rule: ruleSharedLimit, section: "rounds", srcs: srcs, text: fmt.Sprintf(
-			"At %s (%s), every server reaches the same throughput at its best, %s–%s requests/s (within %s, no more than the spread of one server's passes), while their CPU per request differs: %s; the limit is something they share (the database, the load generator, the network), not their own CPU.",
+			"At %s (%s), every server reaches the same throughput at its best, %s–%s requests/s (within %s, no more than the spread of one server's passes), while their CPU per request (stack and database) differs: %s; the limit is something they share (the database, the load generator, the network), not their own CPU.",
 			orDash(k.test), k.tool, Sig(slices.Min(res.BestMedians)), Sig(slices.Max(res.BestMedians)), pct(res.Spread), groupsText(res.CPU, names))})
 	}
 	return out
@@ -748,17 +751,14 @@ func rowIndex(res *Result) rowsIndex {
 	return idx
 }
 
-// behind names the tables of section and their rows that hold any of
-// srcs: "cpu-per-request-3: rows 1, 3".
+// behind names the tables of section (of any section when it is empty)
+// and their rows that hold any of srcs: "cpu-per-request-3: rows 1, 3".
 func (idx rowsIndex) behind(section string, srcs []report.Source) string {
-	if section == "" {
-		return ""
-	}
 	var tables []string
 	rows := map[string][]int{}
 	for _, s := range srcs {
 		for _, tr := range idx[s.String()] {
-			if tr.section != section {
+			if section != "" && tr.section != section {
 				continue
 			}
 			if _, ok := rows[tr.table]; !ok {
