@@ -123,5 +123,5 @@ func runFindings(ctx context.Context, e *env, g *globals, o *findingsOptions, ar
 		return err
 	}
 	// One table; its footnotes go to stderr in CSV and JSON.
-	return writeCompare(e, g, format, sec.Tables[0])
+	return writeTable(e, g, format, sec.Tables[0])
 }
