@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/stats"
 )
 
 // Readers of ApacheBench 2.3 (Apache httpd's support/ab.c): its text
@@ -634,7 +635,7 @@ func readABGnuplot(in *Input, sink model.Sink) error {
 	if l.Text() != abGnuplotHead {
 		return l.Errorf(1, "expected the header %q, found %q", strings.ReplaceAll(abGnuplotHead, "\t", " "), clipQuote(l.Text()))
 	}
-	var totals []int64
+	var totals []float64 // whole milliseconds, exact in a float64
 	var first int64 = math.MaxInt64
 	var sum float64
 	var tags []byte
@@ -666,7 +667,7 @@ func readABGnuplot(in *Input, sink model.Sink) error {
 		}
 		secs, ctime, dtime, ttime, wait := v[0], v[1], v[2], v[3], v[4]
 		first = min(first, secs)
-		totals = append(totals, ttime)
+		totals = append(totals, float64(ttime))
 		sum += float64(ttime)
 		tags = append(tags[:0], `{"ctime_ms":"`...)
 		tags = strconv.AppendInt(tags, ctime, 10)
@@ -694,10 +695,9 @@ func readABGnuplot(in *Input, sink model.Sink) error {
 	}
 	slices.Sort(totals) // ab writes them sorted already; sorting again costs little
 	r := &model.Run{Tool: "ab", Line: 1, Requests: model.Some(n), StartedAt: model.Some(time.Unix(first, 0).UTC())}
-	for _, pct := range []int64{50, 66, 75, 80, 90, 95, 98, 99} {
-		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: float64(pct), LatencyMS: float64(totals[n*pct/100])})
+	for _, pct := range stats.ABPercents {
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: float64(pct), LatencyMS: stats.ABPercentile(totals, pct)})
 	}
-	r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: 100, LatencyMS: float64(totals[n-1])})
 	setABPercentileColumns(r)
 	mean := sum / float64(n)
 	r.LatencyMeanMS = model.Some(mean)
@@ -705,7 +705,7 @@ func readABGnuplot(in *Input, sink model.Sink) error {
 		// ab's [+/-sd]: the sample standard deviation (n-1).
 		var ss float64
 		for _, x := range totals {
-			d := float64(x) - mean
+			d := x - mean
 			ss += d * d
 		}
 		r.LatencyStdevMS = model.Some(math.Sqrt(ss / float64(n-1)))

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/stats"
 )
 
 func init() {
@@ -254,27 +255,13 @@ func (p *k6PointStats) result() *model.BulkResult {
 			}
 			sort.Float64s(a.values)
 			for _, pc := range k6Percentiles {
-				st.Quantiles = append(st.Quantiles, k6Quantile(a.values, pc/100))
+				st.Quantiles = append(st.Quantiles, stats.Quantile(a.values, pc/100))
 			}
 		}
 		out.Metrics = append(out.Metrics, st)
 	}
 	sort.Slice(out.Metrics, func(i, j int) bool { return out.Metrics[i].Metric < out.Metrics[j].Metric })
 	return out
-}
-
-// k6Quantile is the quantile of sorted values by linear interpolation
-// between closest ranks (Hyndman and Fan type 7), as k6's trend sink
-// computes p(N): i = q*(n-1), value = v[floor i] + (v[ceil i]-v[floor i])*frac(i).
-func k6Quantile(sorted []float64, q float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	i := q * float64(n-1)
-	lo := int(math.Floor(i))
-	hi := int(math.Ceil(i))
-	return sorted[lo] + (sorted[hi]-sorted[lo])*(i-float64(lo))
 }
 
 // --- NDJSON ---

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wra-bench/wra/stats"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -240,7 +241,7 @@ func costChart(t *testing.T) *CostChart {
 				db = append(db, num(t, r["cpu_postgres_s"])/n)
 			}
 		}
-		cs = append(cs, CostStack{Server: server, StackUSD: perMonth(Median(stack)), DBUSD: perMonth(Median(db))})
+		cs = append(cs, CostStack{Server: server, StackUSD: perMonth(stats.Median(stack)), DBUSD: perMonth(stats.Median(db))})
 	}
 	if math.IsNaN(cs[0].StackUSD) {
 		t.Fatal("no db rows in records.csv")

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wra-bench/wra/stats"
 )
 
 // evilServer is a server name that is markup; it must stay text.
@@ -47,10 +49,10 @@ func roundsTable(t *testing.T) *Data {
 	}
 	best := 0.0
 	for _, k := range keys {
-		best = max(best, Median(rps[k]))
+		best = max(best, stats.Median(rps[k]))
 	}
 	for _, k := range keys {
-		m := Median(rps[k])
+		m := stats.Median(rps[k])
 		c, _ := strconv.ParseInt(k.conns, 10, 64)
 		d.Rows = append(d.Rows, []any{k.server, c, Cell{Value: m, Best: m == best}, int64(len(rps[k]))})
 		d.RowSources = append(d.RowSources, src[k])

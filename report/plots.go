@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/wra-bench/wra/stats"
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -503,22 +504,6 @@ type BarGroup struct {
 	Values []float64
 }
 
-// Median is the middle value of the sorted values, or the mean of the
-// two middle values for an even count (Hyndman–Fan type 7 at 0.5); NaN
-// for none.
-func Median(values []float64) float64 {
-	n := len(values)
-	if n == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(values)
-	slices.Sort(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 func (b *BarChart) build() (*figure, error) {
 	if len(b.Groups) == 0 {
 		return nil, fmt.Errorf("bar chart %q: no bars", b.Title)
@@ -572,7 +557,7 @@ func (b *BarChart) build() (*figure, error) {
 			mid := float64(ci) - groupWidth/2 + (float64(si)+0.5)*width
 			st := styleOf(g)
 			x0, x1 := trX(mid-width*0.42), trX(mid+width*0.42)
-			med := Median(g.Values)
+			med := stats.Median(g.Values)
 			box := rect(x0, trY(0), x1, trY(med))
 			c.FillPolygon(lighter(st.Color, 0.35), box)
 			c.StrokeLines(draw.LineStyle{Color: st.Color, Width: vg.Points(1)}, append(box, box[0]))

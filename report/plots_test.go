@@ -196,24 +196,6 @@ func TestLinearTicks(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
-	for _, c := range []struct {
-		in   []float64
-		want float64
-	}{
-		{[]float64{3, 1, 2}, 2},
-		{[]float64{4, 1, 3, 2}, 2.5},
-		{[]float64{7}, 7},
-	} {
-		if got := Median(c.in); got != c.want {
-			t.Errorf("Median(%v) = %v, want %v", c.in, got, c.want)
-		}
-	}
-	if !math.IsNaN(Median(nil)) {
-		t.Error("Median(nil) is not NaN")
-	}
-}
-
 func TestPaletteIsStableAcrossPlots(t *testing.T) {
 	p := NewPalette("go-gmp1", "go-gmp2", "nginx")
 	if got := p.Style("nginx").Color; got != OkabeIto[2] {

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
 )
 
 // Plot is a block's chart, rendered.
@@ -212,7 +213,7 @@ func (s lineSeries) medians() (xs, ys []float64) {
 			vals = append(vals, pts[j][1])
 		}
 		xs = append(xs, pts[i][0])
-		ys = append(ys, report.Median(vals))
+		ys = append(ys, stats.Median(vals))
 		i = j
 	}
 	return xs, ys
