@@ -31,6 +31,7 @@ type analyzeOptions struct {
 	test      string
 	labels    []string
 	noIngest  bool
+	open      bool
 	alpha     float64
 	tie       float64
 	find      findingFlags
@@ -53,6 +54,7 @@ func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f.StringArrayVarP(&o.labels, "label", "l", nil, "a label key=value for every ingested file (repeatable)")
 	f.BoolVar(&o.noIngest, "no-ingest", false, "analyze the store as it is, without ingesting")
 	o.find.AddFlags(cmd)
+	f.BoolVar(&o.open, "open", false, "open the report page in the default browser ($BROWSER, xdg-open, open)")
 }
 
 func newAnalyzeCmd(e *env, g *globals) *cobra.Command {
@@ -159,8 +161,8 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		}
 		if !g.quiet {
 			io.WriteString(e.stderr, cached.notes)
-			fmt.Fprintf(e.stderr, "wra: report in %s is up to date\n", filepath.Join(o.out, "index.html"))
 		}
+		reportWritten(e, g, o.out, o.open, true)
 		if failed > 0 {
 			return silentError{exitPartial}
 		}
@@ -181,9 +183,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if err := printAnalysis(e.stdout, e.stderr, res, format); err != nil {
 		return err
 	}
-	if !g.quiet {
-		fmt.Fprintf(e.stderr, "wra: report written to %s\n", filepath.Join(o.out, "index.html"))
-	}
+	reportWritten(e, g, o.out, o.open, false)
 	if failed > 0 {
 		return silentError{exitPartial}
 	}

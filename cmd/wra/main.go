@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 
@@ -24,8 +25,20 @@ func main() {
 		getenv:    os.Getenv,
 		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		lookPath:  exec.LookPath,
+		start:     startProgram,
 	}
 	code := run(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
+}
+
+// startProgram starts a program, such as a browser, and lets it run on
+// after wra exits.
+func startProgram(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
 }

@@ -30,6 +30,10 @@ type env struct {
 	getenv    func(string) string
 	stdoutTTY bool
 	stderrTTY bool
+	// lookPath and start find and start a program (wra analyze --open);
+	// nil in tests, where nothing is started.
+	lookPath func(string) (string, error)
+	start    func(name string, args ...string) error
 }
 
 // globals are the flags every command shares.
