@@ -138,14 +138,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	defer st.Close()
 	failed := 0
 	if !o.noIngest {
-		opts := ingest.Options{Labels: labels}
-		var finish func()
-		opts.Progress, finish = g.ingestProgress(e)
-		res, err := ingest.Ingest(ctx, st, args, opts)
-		finish()
-		if res != nil && !g.quiet {
-			printIngestSummary(e.stderr, res, err != nil)
-		}
+		res, err := g.ingest(ctx, e, st, args, ingest.Options{Labels: labels})
 		if err != nil {
 			return err
 		}

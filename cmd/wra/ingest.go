@@ -81,14 +81,7 @@ func runIngest(ctx context.Context, e *env, g *globals, o *ingestOptions, args [
 		return err
 	}
 	defer st.Close()
-	opts := ingest.Options{Labels: labels, Strict: o.strict}
-	var finish func()
-	opts.Progress, finish = g.ingestProgress(e)
-	res, err := ingest.Ingest(ctx, st, args, opts)
-	finish()
-	if res != nil && !g.quiet {
-		printIngestSummary(e.stderr, res, err != nil)
-	}
+	res, err := g.ingest(ctx, e, st, args, ingest.Options{Labels: labels, Strict: o.strict})
 	if err != nil {
 		return err
 	}
@@ -107,13 +100,19 @@ func runIngest(ctx context.Context, e *env, g *globals, o *ingestOptions, args [
 	return nil
 }
 
-// ingestProgress is the progress bar of an ingest on a terminal's
-// stderr, and what finishes it.
-func (g *globals) ingestProgress(e *env) (func(ingest.Progress), func()) {
-	if !e.stderrTTY || g.quiet {
-		return nil, func() {}
+// ingest runs an ingest with its progress bar on a terminal's stderr,
+// and prints its summary there.
+func (g *globals) ingest(ctx context.Context, e *env, st ingest.Store, args []string, opts ingest.Options) (*ingest.Result, error) {
+	finish := func() {}
+	if e.stderrTTY && !g.quiet {
+		opts.Progress, finish = progress.Ingest(e.stderr, progress.Options{Throttle: 100 * time.Millisecond})
 	}
-	return progress.Ingest(e.stderr, progress.Options{Throttle: 100 * time.Millisecond})
+	res, err := ingest.Ingest(ctx, st, args, opts)
+	finish()
+	if res != nil && !g.quiet {
+		printIngestSummary(e.stderr, res, err != nil)
+	}
+	return res, err
 }
 
 func printIngestSummary(w io.Writer, res *ingest.Result, interrupted bool) {
