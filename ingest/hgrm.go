@@ -329,6 +329,9 @@ func sortPercentiles(ps []model.Percentile) {
 // the file being read, for readers whose reading depends on one (the value
 // unit of an .hgrm file, the duration of a bombardier text report).
 func sinkLabel(sink model.Sink, key string) (string, bool) {
+	if g, ok := sink.(*guardSink); ok {
+		sink = g.Sink
+	}
 	ls, ok := sink.(*labelSink)
 	if !ok {
 		return "", false

@@ -15,11 +15,12 @@ const MaxLineBytes = 1 << 20
 // Lines scans the lines of a text input and keeps their numbers. Line ends
 // may be LF or CRLF.
 type Lines struct {
-	in   *Input
-	s    *bufio.Scanner
-	n    int
-	text string
-	err  error
+	in     *Input
+	s      *bufio.Scanner
+	n      int
+	text   string
+	err    error
+	unread bool
 }
 
 // NewLines returns a line scanner over the input.
@@ -29,8 +30,15 @@ func NewLines(in *Input) *Lines {
 	return &Lines{in: in, s: s}
 }
 
-// Scan advances to the next line.
+// Scan advances to the next line. The terminal's echo of Ctrl-C ("^C",
+// printed where the cursor was when a run was stopped, in front of the
+// tool's next line) is blanked at the start of a line, so that the line
+// reads as the tool printed it and its columns stay those of the file.
 func (l *Lines) Scan() bool {
+	if l.unread {
+		l.unread = false
+		return true
+	}
 	if l.err != nil {
 		return false
 	}
@@ -56,8 +64,15 @@ func (l *Lines) Scan() bool {
 	}
 	l.n++
 	l.text = strings.TrimSuffix(l.s.Text(), "\r")
+	for i := 0; strings.HasPrefix(l.text[i:], "^C"); i += 2 {
+		l.text = l.text[:i] + "  " + l.text[i+2:]
+	}
 	return true
 }
+
+// Unread makes the next Scan return the current line again: a reader that
+// meets the first line after its report leaves it to the next one.
+func (l *Lines) Unread() { l.unread = true }
 
 // Text is the current line without its line end.
 func (l *Lines) Text() string { return l.text }

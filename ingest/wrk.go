@@ -74,26 +74,23 @@ func isWrk2Line(line string) bool {
 }
 
 // detectWrkFamily reports whether head is a wrk or wrk2 report (or usage
-// text) and whether it shows a line only wrk2 prints. A report must start
-// with its "Running" line, so that logs holding many reports among other
-// text are not taken for one.
+// text) and whether it shows a line only wrk2 prints. A report is found
+// wherever it starts, by its "Running" line followed by its threads line,
+// so that a log of many runs with other lines around them is read too.
 func detectWrkFamily(head []byte) (isWrk, isWrk2 bool) {
-	first := firstTextLine(head)
-	switch {
-	case strings.HasPrefix(first, wrkUsagePrefix):
-	case isWrkRunning(first):
-		threads := false
+	if !strings.HasPrefix(firstTextLine(head), wrkUsagePrefix) {
+		running, found := false, false
 		hasLine(head, func(line string) bool {
-			if strings.HasSuffix(line, " connections") && strings.Contains(line, " threads and ") {
-				threads = true
+			if line == "" {
+				return false
 			}
-			return threads
+			found = running && isWrkThreads(line)
+			running = isWrkRunning(line)
+			return found
 		})
-		if !threads {
+		if !found {
 			return false, false
 		}
-	default:
-		return false, false
 	}
 	return true, hasLine(head, isWrk2Line)
 }
@@ -108,8 +105,31 @@ func detectWrk(head []byte) bool {
 	return ok && !wrk2
 }
 
-func readWrk(in *Input, sink model.Sink) error  { return readWrkReport(in, sink, "wrk") }
-func readWrk2(in *Input, sink model.Sink) error { return readWrkReport(in, sink, "wrk2") }
+// wrkReports and wrk2Reports read the reports of a file (readReports):
+// a report starts at its "Running" line (or at wrk's usage text, which is
+// refused) and ends after its Requests/sec and Transfer/sec lines.
+var wrkReports, wrk2Reports = wrkFormat("wrk"), wrkFormat("wrk2")
+
+func wrkFormat(tool string) *reportFormat {
+	return &reportFormat{
+		tool:  tool,
+		first: `"Running <duration> test @ <url>"`,
+		begins: func(t string) bool {
+			return isWrkRunning(t) || strings.HasPrefix(t, wrkUsagePrefix)
+		},
+		read: func(l *Lines, _ model.Sink) (*model.Run, error) {
+			p := &wrkParser{l: l, tool: tool, run: &model.Run{Tool: tool}}
+			if err := p.parse(); err != nil {
+				return nil, err
+			}
+			return p.run, nil
+		},
+		settings: []string{"url", "requested_duration"},
+	}
+}
+
+func readWrk(in *Input, sink model.Sink) error  { return readReports(in, sink, wrkReports) }
+func readWrk2(in *Input, sink model.Sink) error { return readReports(in, sink, wrk2Reports) }
 
 // wrkParser reads one wrk or wrk2 report.
 type wrkParser struct {
@@ -147,14 +167,6 @@ type hdrBlock struct {
 	usec bool
 }
 
-func readWrkReport(in *Input, sink model.Sink, tool string) error {
-	p := &wrkParser{l: NewLines(in), tool: tool, run: &model.Run{Tool: tool}}
-	if err := p.parse(); err != nil {
-		return err
-	}
-	return sink.Run(p.run)
-}
-
 // next returns the next line, or false at the end of the input.
 func (p *wrkParser) next() (string, bool) {
 	if !p.l.Scan() {
@@ -173,23 +185,11 @@ func (p *wrkParser) eof(expected string) error {
 
 func (p *wrkParser) parse() error {
 	l := p.l
-	// The first non-blank line: "Running 15s test @ url".
-	var line string
-	for {
-		var ok bool
-		if line, ok = p.next(); !ok {
-			return p.eof(`"Running <duration> test @ <url>"`)
-		}
-		if strings.TrimSpace(line) != "" {
-			break
-		}
-	}
+	// The first line: "Running 15s test @ url".
+	line, _ := p.next()
 	trimmed := strings.TrimSpace(line)
 	if strings.HasPrefix(trimmed, wrkUsagePrefix) {
 		return l.Errorf(0, "%s printed its usage text, not a report (a command-line option was rejected)", p.tool)
-	}
-	if !isWrkRunning(trimmed) {
-		return l.Errorf(1, "expected \"Running <duration> test @ <url>\", found %q", clipQuote(trimmed))
 	}
 	p.run.Line = l.Line()
 	rest := strings.TrimPrefix(trimmed, wrkRunningStart)
@@ -203,7 +203,7 @@ func (p *wrkParser) parse() error {
 		return p.eof(`"<N> threads and <M> connections"`)
 	}
 	f := posFields(line)
-	if len(f) != 5 || f[1].text != "threads" || f[2].text != "and" || f[4].text != "connections" {
+	if !isWrkThreads(strings.TrimSpace(line)) {
 		return l.Errorf(1, "expected \"<N> threads and <M> connections\", found %q", clipQuote(strings.TrimSpace(line)))
 	}
 	for _, c := range []struct {
@@ -223,13 +223,18 @@ func (p *wrkParser) parse() error {
 			break
 		}
 		t := strings.TrimSpace(line)
-		if p.transfer {
-			// After Transfer/sec a wrk Lua script's done() may print
-			// its own lines; another report must not follow.
-			if isWrkRunning(t) {
-				return l.Errorf(1, "a second report starts here: a %s file holds one run", p.tool)
-			}
+		if t == "" {
 			continue
+		}
+		if p.rps && !(strings.HasPrefix(t, "Transfer/sec:") && !p.transfer) {
+			// The report has its last line: what follows (a wrk Lua
+			// script's done() output, a script's own lines, the next
+			// report) is not part of it.
+			l.Unread()
+			break
+		}
+		if isWrkRunning(t) || strings.HasPrefix(t, wrkUsagePrefix) {
+			return l.Errorf(1, "%s report ends early: expected %s, found the start of another report", p.tool, p.missing())
 		}
 		if err := p.line(line, t); err != nil {
 			return err
@@ -238,17 +243,31 @@ func (p *wrkParser) parse() error {
 	if err := l.Err(); err != nil {
 		return err
 	}
-	switch {
-	case !p.stats:
-		return p.eof(`the "Thread Stats" table`)
-	case !p.requests:
-		return p.eof(`"<N> requests in <duration>, <size> read"`)
-	case !p.rps:
-		return p.eof(`"Requests/sec: <rate>"`)
-	case !p.transfer:
-		return p.eof(`"Transfer/sec: <size>"`)
+	if m := p.missing(); m != "" {
+		return p.eof(m)
 	}
 	return p.finish()
+}
+
+// missing names the first line the report still needs, or "" when it has
+// every line whose numbers it stores (Transfer/sec, a label only, may be
+// cut off).
+func (p *wrkParser) missing() string {
+	switch {
+	case !p.stats:
+		return `the "Thread Stats" table`
+	case !p.requests:
+		return `"<N> requests in <duration>, <size> read"`
+	case !p.rps:
+		return `"Requests/sec: <rate>"`
+	}
+	return ""
+}
+
+// isWrkThreads reports whether a trimmed line is "2 threads and 20 connections".
+func isWrkThreads(t string) bool {
+	f := strings.Fields(t)
+	return len(f) == 5 && f[1] == "threads" && f[2] == "and" && f[4] == "connections"
 }
 
 // line handles one line of the report body.
@@ -258,8 +277,6 @@ func (p *wrkParser) line(line, t string) error {
 	switch {
 	case t == "":
 		return nil
-	case isWrkRunning(t):
-		return l.Errorf(1, "a second report starts here: a %s file holds one run", p.tool)
 	case strings.HasPrefix(t, "Thread calibration:"):
 		if p.tool != "wrk2" {
 			return l.Errorf(1, "wrk2's calibration line in a wrk report")
@@ -267,7 +284,7 @@ func (p *wrkParser) line(line, t string) error {
 		return p.calibration(t)
 	case strings.HasPrefix(t, "Thread Stats"):
 		if p.stats {
-			return l.Errorf(1, "a second \"Thread Stats\" table: a %s file holds one run", p.tool)
+			return l.Errorf(1, "a second \"Thread Stats\" table in one report (a report starts with its \"Running\" line)")
 		}
 		p.stats = true
 		return nil
@@ -341,7 +358,7 @@ func (p *wrkParser) line(line, t string) error {
 			return l.Errorf(40, "expected Recorded Latency or Uncorrected Latency, found %q", clipQuote(kind))
 		}
 		if *dst != nil {
-			return l.Errorf(1, "a second %q block: a wrk2 file holds one run", clipQuote(t))
+			return l.Errorf(1, "a second %q block in one report (a report starts with its \"Running\" line)", clipQuote(t))
 		}
 		b, err := p.hdrBlock(corrected)
 		if err != nil {
@@ -435,7 +452,7 @@ func (p *wrkParser) calibration(t string) error {
 func (p *wrkParser) wrkDistribution() error {
 	l := p.l
 	if p.wrkPercentile {
-		return l.Errorf(1, "a second latency distribution: a wrk file holds one run")
+		return l.Errorf(1, "a second latency distribution in one report (a report starts with its \"Running\" line)")
 	}
 	p.wrkPercentile = true
 	want := []string{"50%", "75%", "90%", "99%"}
@@ -639,7 +656,7 @@ func (p *wrkParser) footer(line, k1, k2 string) ([2]exactDecimal, error) {
 func (p *wrkParser) requestsLine(f []posField) error {
 	l := p.l
 	if p.requests {
-		return l.Errorf(1, "a second requests line: a %s file holds one run", p.tool)
+		return l.Errorf(1, "a second requests line in one report (a report starts with its \"Running\" line)")
 	}
 	if !p.stats || len(f) != 6 || f[5].text != "read" || !strings.HasSuffix(f[3].text, ",") {
 		return l.Errorf(1, "expected \"<N> requests in <duration>, <size> read\" after the Thread Stats table")

@@ -1,0 +1,109 @@
+package ingest
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// Several reports in one file. A text report is found by its first line,
+// wherever it is: a file may hold one report, an excerpt pasted into a
+// README, or a log of many runs with a script's own lines (separators,
+// echoed commands, RESULT lines) between them. readReports hands each
+// report to the format's reader, which reads it up to its last line and
+// leaves the line after it unread; lines outside any report are ignored.
+// Each report is a run of its own (run index 0, 1, 2 … in file order, so
+// run_id is source:index), and the runs of one file with the same settings
+// are numbered as rounds 1, 2, 3 … in file order unless a label (the
+// record, wra.toml or --label) sets the round; a file of one report sets
+// no round.
+//
+// A reader adopts the rule with a reportFormat: begins recognises the
+// first line of a report (trimmed), read reads one report starting at the
+// next line of l and calls l.Unread on the first line that is not its own
+// once the report holds the lines whose numbers it stores (a line it cannot
+// read before that is a *SyntaxError at that line), and settings names the
+// labels that, with the tool, connections, threads and target_rps, tell
+// whether two runs measured the same thing. Then
+//
+//	func readX(in *Input, sink model.Sink) error { return readReports(in, sink, xReports) }
+
+// reportFormat is a text report format read by readReports.
+type reportFormat struct {
+	tool string
+	// first describes a report's first line, for the message when a
+	// file holds none.
+	first string
+	// begins reports whether a trimmed line is the first line of a report.
+	begins func(t string) bool
+	// read reads one report, from its first line up to its last.
+	read func(l *Lines, sink model.Sink) (*model.Run, error)
+	// settings are the labels that make two runs of a file the same test.
+	settings []string
+}
+
+// readReports reads every report of a file (see reportFormat).
+func readReports(in *Input, sink model.Sink, f *reportFormat) error {
+	l := NewLines(in)
+	var runs []*model.Run
+	other, otherText := 0, ""
+	for l.Scan() {
+		t := strings.TrimSpace(l.Text())
+		if t == "" {
+			continue
+		}
+		if !f.begins(t) {
+			if other == 0 {
+				other, otherText = l.Line(), t
+			}
+			continue
+		}
+		l.Unread()
+		r, err := f.read(l, sink)
+		if err != nil {
+			return err
+		}
+		r.Index = len(runs)
+		runs = append(runs, r)
+	}
+	if err := l.Err(); err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		if other == 0 {
+			return Errorf(in.Name, l.Line()+1, 0, "%s report ends early: expected %s", f.tool, f.first)
+		}
+		return Errorf(in.Name, other, 1, "no %s report: expected %s, found %q", f.tool, f.first, clipQuote(otherText))
+	}
+	if len(runs) > 1 {
+		numberRounds(runs, f.settings, sink)
+	}
+	for _, r := range runs {
+		if err := sink.Run(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// numberRounds numbers the runs of one file that have the same settings
+// as rounds 1, 2, 3 … in file order, where no label sets the round.
+func numberRounds(runs []*model.Run, settings []string, sink model.Sink) {
+	if _, set := sinkLabel(sink, "round"); set {
+		return
+	}
+	seen := map[string]int64{}
+	for _, r := range runs {
+		key := []string{r.Tool}
+		for _, k := range append([]string{"connections", "threads", "target_rps"}, settings...) {
+			v, _ := r.Label(k)
+			key = append(key, strconv.Quote(v))
+		}
+		k := strings.Join(key, " ")
+		seen[k]++
+		if _, set := r.Label("round"); !set {
+			r.Round = model.Some(seen[k])
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// A loop of wrk runs into one log: a script's lines around the reports are
+// not part of them, each report is a run, and runs of the same settings
+// are rounds 1, 2 … in file order.
+func TestReportsInOneFile(t *testing.T) {
+	plain := readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt")
+	non2xx := readTestdata(t, "testdata/wrk/wrk_non2xx_go1_err5pct.txt")
+	log := "### round 1\n$ wrk -t2 -c32 -d8s http://127.0.0.1:8080/static.json\n" + plain +
+		"RESULT requests=204051\n### other\n" + non2xx + "\n=====\n" + plain + "done\n"
+	c, err := readAsFormat(t, "wrk", "x.txt", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(c.Runs))
+	}
+	// Hand-read from the two captures: 204051 requests at 25280.18/s,
+	// 154391 at 25696.74/s with 7808 non-2xx.
+	want := []struct {
+		index, line int
+		requests    int64
+		rps         float64
+		non2xx      int64
+		round       int64
+	}{{0, 3, 204051, 25280.18, 0, 1}, {1, 13, 154391, 25696.74, 7808, 1}, {2, 29, 204051, 25280.18, 0, 2}}
+	for i, w := range want {
+		r := c.Runs[i]
+		if r.Index != w.index || r.Line != w.line {
+			t.Errorf("run %d: index %d line %d, want %d %d", i, r.Index, r.Line, w.index, w.line)
+		}
+		expectI(t, "requests", r.Requests, w.requests)
+		expectF(t, "rps", r.RPS, w.rps)
+		expectI(t, "non_2xx", r.Non2xx, w.non2xx)
+		expectI(t, "round", r.Round, w.round)
+	}
+
+	// One report: no round.
+	c, err = readAsFormat(t, "wrk", "x.txt", "echo start\n"+plain+"echo end\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 1 || c.Runs[0].Round.Valid || c.Runs[0].Line != 2 {
+		t.Errorf("one report: %d runs, round %v, line %d; want 1 run, no round, line 2", len(c.Runs), showOptI(c.Runs[0].Round), c.Runs[0].Line)
+	}
+
+	// A round label of the manifest or the command line wins.
+	col := &model.Collector{}
+	sink := &guardSink{name: "x.txt", Sink: &labelSink{Sink: col, manifest: map[string]string{"round": "7"}, name: "x.txt"}}
+	if err := readWrk(&Input{Name: "x.txt", R: strings.NewReader(plain + plain)}, sink); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range col.Runs {
+		expectI(t, "round", r.Round, 7)
+	}
+}
+
+// wrk stopped with Ctrl-C: the terminal's "^C" stands in front of the
+// Thread Stats line and the figures after it are complete; a report cut
+// after Requests/sec (Transfer/sec, kept only as a label, left out) loads.
+func TestWrkInterruptedAndExcerpt(t *testing.T) {
+	plain := readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt")
+	stopped := strings.Replace(plain, "  Thread Stats", "^C  Thread Stats", 1)
+	for name, in := range map[string]string{"^C": stopped, "no Transfer/sec": headLines(plain, 7)} {
+		c, err := readAsFormat(t, "wrk", "x.txt", in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r := c.Runs[0]
+		expectI(t, "requests", r.Requests, 204051)
+		expectF(t, "rps", r.RPS, 25280.18)
+		expectF(t, "latency_mean_ms", r.LatencyMeanMS, 1.76)
+		expectF(t, "duration_s", r.DurationS, 8.07)
+	}
+	if f := Detect([]byte(stopped)); f == nil || f.Name != "wrk" {
+		t.Errorf("detected as %v, want wrk", f)
+	}
+}
+
+// The labels sinkLabel reads reach a reader through the guard, as Ingest
+// passes them.
+func TestSinkLabelThroughGuard(t *testing.T) {
+	sink := &guardSink{Sink: &labelSink{Sink: &model.Collector{}, manifest: map[string]string{"unit": "us"}}}
+	if v, ok := sinkLabel(sink, "unit"); !ok || v != "us" {
+		t.Errorf("sinkLabel = %q %v, want us", v, ok)
+	}
+}
