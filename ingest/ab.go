@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -19,7 +21,7 @@ import (
 // lines cut off, starting at "Concurrency Level") reads like the original.
 
 func init() {
-	register(&Format{Name: "ab", Priority: 12, Detect: detectAB, Read: readAB})
+	register(&Format{Name: "ab", Priority: 12, Detect: detectAB, Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, abReports) }})
 	register(&Format{Name: "ab-percentiles-csv", Priority: 10, Detect: detectABPercentiles, Read: readABPercentiles})
 	register(&Format{Name: "ab-gnuplot-tsv", Priority: 10, Detect: detectABGnuplot, Read: readABGnuplot})
 }
@@ -30,21 +32,63 @@ const (
 	abGnuplotHead     = "starttime\tseconds\tctime\tdtime\tttime\twait"
 )
 
-// abExcerptStarts are the lines an excerpt of the results may start with.
-var abExcerptStarts = []string{"Server Software:", "Server Hostname:", "Document Path:", "Concurrency Level:"}
+// abExcerptStarts are the lines an excerpt of the results may start with:
+// the first lines of ab's results, where a page or a log may cut it.
+var abExcerptStarts = []string{"Server Software:", "Server Hostname:", "Server Port:", "Document Path:", "Document Length:",
+	"Concurrency Level:", "Time taken for tests:", "Complete requests:"}
 
-func detectAB(head []byte) bool {
-	first := firstTextLine(head)
-	if strings.HasPrefix(first, abBanner) {
+// abBegins reports whether a trimmed line may be the first line of an ab
+// report: its banner, or the first line kept of an excerpt.
+func abBegins(t string) bool {
+	if strings.HasPrefix(t, abBanner) {
 		return true
 	}
 	for _, s := range abExcerptStarts {
-		if strings.HasPrefix(first, s) {
-			return hasLine(head, func(l string) bool { return strings.HasPrefix(l, "Complete requests:") }) &&
-				hasLine(head, func(l string) bool { return strings.HasPrefix(l, "Time taken for tests:") })
+		if strings.HasPrefix(t, s) {
+			return true
 		}
 	}
 	return false
+}
+
+// abBody reports whether a trimmed line is one that only ab's results
+// print (after the lines an excerpt may start with).
+func abBody(t string) bool {
+	for _, s := range []string{"Failed requests:", "Write errors:", "Non-2xx responses:", "Total transferred:", "HTML transferred:",
+		"Requests per second:", "Time per request:", "Transfer rate:", "Connection Times (ms)", "Percentage of the requests served"} {
+		if strings.HasPrefix(t, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// detectAB claims a file that holds ab's banner or an excerpt of its
+// results (a line it may start with, "Complete requests:" and "Time taken
+// for tests:"), wherever in the file.
+func detectAB(head []byte) bool {
+	if hasLine(head, func(l string) bool { return strings.HasPrefix(l, abBanner) }) {
+		return true
+	}
+	return hasLine(head, func(l string) bool { return strings.HasPrefix(l, "Complete requests:") }) &&
+		hasLine(head, func(l string) bool { return strings.HasPrefix(l, "Time taken for tests:") })
+}
+
+// abReports reads the ab reports of a file (readReports). Settings: the
+// host, port and path, with the concurrency.
+var abReports = &reportFormat{
+	tool:   "ab",
+	first:  `ab's banner "This is ApacheBench, Version …" or the first line of its results`,
+	begins: abBegins,
+	read: func(l *Lines, _ model.Sink) (*model.Run, error) {
+		p := &abParser{l: l, run: &model.Run{Tool: "ab"}, seen: map[string]int{}, times: map[string][]float64{}, lastStart: -1}
+		if err := p.parse(); err != nil {
+			return nil, err
+		}
+		return p.run, nil
+	},
+	settings: []string{"ab_server_hostname", "ab_server_port", "ab_document_path"},
+	body:     abBody,
 }
 
 func detectABPercentiles(head []byte) bool {
@@ -94,7 +138,9 @@ type abParser struct {
 	breakdown                         bool
 	times                             map[string][]float64 // Connect, Processing, Waiting, Total
 	timesCols                         int                  // 5 (min mean sd median max) or 3 (ab -S: min avg max)
-	percentTable                      bool
+	percentTable, percentDone         bool
+	lastStart                         int // index in abExcerptStarts of the last start line read
+	reached                           int // the furthest abOrder of a line read
 	sanity                            []string
 	pendingSanity                     bool
 	percentiles                       []model.Percentile
@@ -105,14 +151,6 @@ type abParser struct {
 	timePerRequest, timePerRequestAll bool
 }
 
-func readAB(in *Input, sink model.Sink) error {
-	p := &abParser{l: NewLines(in), run: &model.Run{Tool: "ab"}, seen: map[string]int{}, times: map[string][]float64{}}
-	if err := p.parse(); err != nil {
-		return err
-	}
-	return sink.Run(p.run)
-}
-
 // valueCol is the 1-based column of a value in the current line.
 func (p *abParser) valueCol(v string) int {
 	if i := strings.Index(p.l.Text(), v); i >= 0 && v != "" {
@@ -121,6 +159,24 @@ func (p *abParser) valueCol(v string) int {
 	return 0
 }
 
+// abOrder is the order of ab's result lines from "Failed requests:" on,
+// for the counts ab prints only when they are not zero: such a count is
+// zero where the report goes on past its place, and unknown where an
+// excerpt or a cut file ends before it.
+var abOrder = map[string]int{"Failed requests": 1, "Write errors": 3, "Non-2xx responses": 4, "Keep-Alive requests": 5,
+	"Total transferred": 6, "Total body sent": 7, "HTML transferred": 8, "Requests per second": 9, "Time per request": 10,
+	"Transfer rate": 11, "Connection Times": 12}
+
+// reach notes that the report has a line of the given key.
+func (p *abParser) reach(key string) { p.reached = max(p.reached, abOrder[key]) }
+
+// errForeign is what line returns for a line that is not ab's.
+var errForeign = errors.New("not a line of an ab report")
+
+// parse reads one report from its first line (the banner, or the first
+// line kept of an excerpt) up to its last: it stops before a line that
+// begins another report, and before a line that is not ab's once the
+// report has its "Complete requests:" line and no table is left open.
 func (p *abParser) parse() error {
 	l := p.l
 	for l.Scan() {
@@ -130,7 +186,11 @@ func (p *abParser) parse() error {
 		}
 		if strings.HasPrefix(norm, abBanner) {
 			if p.banner != 0 || p.result {
-				return l.Errorf(1, "a second ab report starts here: a file holds one report")
+				if err := p.endsBefore(); err != nil {
+					return err
+				}
+				l.Unread()
+				break
 			}
 			p.banner, p.last = l.Line(), l.Line()
 			p.run.Line = l.Line()
@@ -138,13 +198,19 @@ func (p *abParser) parse() error {
 			p.run.ToolVersion = v
 			continue
 		}
+		start := abStartIndex(norm)
+		if start >= 0 && start <= p.lastStart {
+			// "Concurrency Level:" again, or "Server Software:" after
+			// it: the next report's excerpt.
+			if err := p.endsBefore(); err != nil {
+				return err
+			}
+			l.Unread()
+			break
+		}
 		if !p.result {
 			key, _, _ := strings.Cut(norm, ":")
-			_, known := abLabelKeys[key]
-			if !known && key != "Concurrency Level" {
-				if p.banner == 0 {
-					return l.Errorf(1, "expected ab's banner \"This is ApacheBench, Version …\" or its results, found %q", clipQuote(norm))
-				}
+			if _, known := abLabelKeys[key]; !known && start < 0 {
 				// ab's own log between the banner and the results:
 				// "Benchmarking host (be patient)", progress lines when
 				// stderr was kept with stdout, -v messages.
@@ -159,7 +225,18 @@ func (p *abParser) parse() error {
 				p.run.Line = l.Line()
 			}
 		}
-		if err := p.line(norm); err != nil {
+		if start >= 0 {
+			p.lastStart = start
+		}
+		err := p.line(norm)
+		if err == errForeign {
+			if p.complete() {
+				l.Unread()
+				break
+			}
+			return l.Errorf(1, "unexpected line in an ab report: %q", clipQuote(norm))
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -167,12 +244,54 @@ func (p *abParser) parse() error {
 		return err
 	}
 	if !p.result {
-		if p.banner == 0 {
-			return Errorf(l.in.Name, 1, 0, "empty ab report: expected ab's banner or its results")
-		}
 		return Errorf(l.in.Name, p.last, 0, "ab printed no results (connection refused?)")
 	}
 	return p.finish()
+}
+
+// abStartIndex is the place of a line among abExcerptStarts, or -1.
+func abStartIndex(norm string) int {
+	for i, s := range abExcerptStarts {
+		if strings.HasPrefix(norm, s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// complete reports whether the report has the lines it needs: "Complete
+// requests:", and every table it opened in full.
+func (p *abParser) complete() bool { return p.seen["Complete requests"] != 0 && p.openTable() == "" }
+
+// openTable names what an opened table still lacks, or "".
+func (p *abParser) openTable() string {
+	if p.seen["Connection Times"] != 0 {
+		for _, k := range []string{"Connect", "Processing", "Waiting", "Total"} {
+			if _, ok := p.times[k]; !ok {
+				return fmt.Sprintf("the %s: row of the Connection Times table", k)
+			}
+		}
+	}
+	if p.percentTable && !p.percentDone {
+		return "the rows of the percentage table up to 100%"
+	}
+	return ""
+}
+
+// endsBefore is the error for a report that another one follows before
+// it is complete, or nil.
+func (p *abParser) endsBefore() error {
+	if p.complete() {
+		return nil
+	}
+	what := `"Complete requests:"`
+	if p.seen["Complete requests"] != 0 {
+		what = p.openTable()
+	}
+	if !p.result {
+		return p.l.Errorf(1, "ab printed no results (connection refused?) before the next report starts here")
+	}
+	return p.l.Errorf(1, "ab report ends early: expected %s, found the start of another report", what)
 }
 
 // abStopped reads "Total of 2345 requests completed", which ab prints when
@@ -208,10 +327,11 @@ func (p *abParser) line(norm string) error {
 		p.sanity = append(p.sanity, strings.ToLower(level)+": "+what)
 		p.pendingSanity = true
 		return nil
-	case norm == "Connection Times (ms)":
+	case norm == "Connection Times (ms)" || norm == "Connnection Times (ms)": // ab 1.3 spelt it so
 		if p.seen["Connection Times"] != 0 {
-			return l.Errorf(1, "a second Connection Times table: a file holds one report")
+			return l.Errorf(1, "a second Connection Times table in one report")
 		}
+		p.reach("Connection Times")
 		p.seen["Connection Times"] = l.Line()
 		return nil
 	case norm == "min mean[+/-sd] median max" || norm == "min avg max":
@@ -225,16 +345,17 @@ func (p *abParser) line(norm string) error {
 		return nil
 	case norm == "Percentage of the requests served within a certain time (ms)":
 		if p.percentTable {
-			return l.Errorf(1, "a second percentage table: a file holds one report")
+			return l.Errorf(1, "a second percentage table in one report")
 		}
 		p.percentTable = true
+		p.reach("Connection Times")
 		return nil
 	case strings.HasPrefix(norm, "(Connect:"):
 		return p.failedBreakdown(norm)
 	case strings.HasSuffix(norm, " kb/s sent") || strings.HasSuffix(norm, " kb/s total"):
 		num, unit, _ := strings.Cut(norm, " ")
 		if _, err := strconv.ParseFloat(num, 64); err != nil || p.seen["Transfer rate"] == 0 {
-			return l.Errorf(1, "unexpected line %q", clipQuote(norm))
+			return errForeign
 		}
 		if strings.HasSuffix(unit, "sent") {
 			runLabel(p.run, "ab_sent_kb_per_s", num)
@@ -248,16 +369,20 @@ func (p *abParser) line(norm string) error {
 	}
 	key, value, ok := strings.Cut(norm, ":")
 	if !ok {
-		return l.Errorf(1, "unexpected line in an ab report: %q", clipQuote(norm))
+		return errForeign
+	}
+	if key == "Broken pipe errors" { // ab 1.3's name of Write errors
+		key = "Write errors"
 	}
 	value = strings.TrimSpace(value)
 	if key == "Connect" || key == "Processing" || key == "Waiting" || key == "Total" {
 		return p.timesRow(key, value)
 	}
 	if prev := p.seen[key]; prev != 0 && key != "Time per request" {
-		return l.Errorf(1, "%q appears a second time (first at line %d): a file holds one report", key, prev)
+		return l.Errorf(1, "%q appears a second time in one report (first at line %d)", key, prev)
 	}
 	p.seen[key] = l.Line()
+	p.reach(key)
 	if label, ok := abLabelKeys[key]; ok {
 		if value != "" { // "Server Software:" is empty when the server sends none
 			runLabel(p.run, label, value)
@@ -358,7 +483,7 @@ func (p *abParser) line(norm string) error {
 		}
 		runLabel(p.run, "ab_received_kbytes_per_s", num)
 	default:
-		return l.Errorf(1, "unexpected line in an ab report: %q", clipQuote(norm))
+		return errForeign
 	}
 	return nil
 }
@@ -383,7 +508,13 @@ func (p *abParser) failedBreakdown(norm string) error {
 	parts := strings.Split(inner, ",")
 	names := []string{"Connect", "Receive", "Length", "Exceptions"}
 	dst := []*int64{&p.conn, &p.recv, &p.length, &p.except}
-	if len(parts) != 4 || !strings.HasSuffix(norm, ")") {
+	if len(parts) == 3 {
+		// ab before 2.2 counted no receive failures:
+		// "(Connect: 0, Length: 5, Exceptions: 0)".
+		names = []string{"Connect", "Length", "Exceptions"}
+		dst = []*int64{&p.conn, &p.length, &p.except}
+	}
+	if len(parts) != len(names) || !strings.HasSuffix(norm, ")") {
 		return l.Errorf(1, "expected \"(Connect: <n>, Receive: <n>, Length: <n>, Exceptions: <n>)\", found %q", clipQuote(norm))
 	}
 	for i, part := range parts {
@@ -452,50 +583,25 @@ func (p *abParser) percentRow(pct, norm string) error {
 		return l.Errorf(1, "percentage table rows out of order at %q", clipQuote(norm))
 	}
 	p.percentiles = append(p.percentiles, model.Percentile{Percentile: pv, LatencyMS: float64(ms)})
+	p.percentDone = pv == 100
 	return nil
 }
 
-// abRequired are the lines every ab report prints, in order.
-var abRequired = []string{"Concurrency Level", "Time taken for tests", "Complete requests", "Failed requests", "Total transferred", "HTML transferred"}
-
+// finish fills the run from the report's lines. A report needs only its
+// "Complete requests:" line and every table it opened in full: an excerpt
+// may leave out any other line, and the columns of what it left out stay
+// NULL.
 func (p *abParser) finish() error {
 	l := p.l
 	r := p.run
 	end := l.Line() + 1
-	for _, k := range abRequired {
-		if p.seen[k] == 0 {
-			return Errorf(l.in.Name, end, 0, "ab report ends early: expected %q", k+":")
-		}
+	if p.seen["Complete requests"] == 0 {
+		return Errorf(l.in.Name, end, 0, "ab report ends early: expected %q", "Complete requests:")
+	}
+	if t := p.openTable(); t != "" {
+		return Errorf(l.in.Name, end, 0, "ab report ends early: expected %s", t)
 	}
 	done := p.requestsV
-	// ab prints the rates when the run took time and completed requests,
-	// and the Connection Times table when it completed any.
-	if done > 0 && !p.durationZero {
-		for _, k := range []string{"Requests per second", "Time per request", "Transfer rate"} {
-			if p.seen[k] == 0 {
-				return Errorf(l.in.Name, end, 0, "ab report ends early: expected %q", k+":")
-			}
-		}
-		if !p.timePerRequestAll || !p.timePerRequest {
-			return Errorf(l.in.Name, end, 0, "ab report ends early: expected both \"Time per request:\" lines")
-		}
-	}
-	if done > 0 {
-		if p.seen["Connection Times"] == 0 {
-			return Errorf(l.in.Name, end, 0, "ab report ends early: expected the Connection Times table")
-		}
-		for _, k := range []string{"Connect", "Processing", "Waiting", "Total"} {
-			if _, ok := p.times[k]; !ok {
-				return Errorf(l.in.Name, end, 0, "ab report ends early: expected the %s: row of the Connection Times table", k)
-			}
-		}
-	}
-	if p.percentTable && len(p.percentiles) == 0 {
-		return Errorf(l.in.Name, end, 0, "ab report ends early: expected the rows of the percentage table")
-	}
-	if p.failed > 0 && !p.breakdown {
-		return Errorf(l.in.Name, p.seen["Failed requests"]+1, 0, "expected the failed-requests breakdown \"(Connect: …, Receive: …, Length: …, Exceptions: …)\"")
-	}
 
 	// Counts (ab.c): Failed requests adds up failure events, not
 	// requests. A connect failure or an exception (POLLERR) makes ab
@@ -510,16 +616,32 @@ func (p *abParser) finish() error {
 	// failures; Length failures are answered requests whose body length
 	// differs from the first response's; Non-2xx responses are not among
 	// the failed at all.
-	r.Non2xx = model.Some(p.non2xx)
-	r.Errors = model.Some(p.recv + p.write)
-	if ok2xx := done - p.non2xx - p.recv - p.write; ok2xx >= 0 {
-		r.Responses2xx = model.Some(ok2xx)
+	//
+	// ab prints the breakdown, "Write errors:" and "Non-2xx responses:"
+	// only when they are not zero (abOrder): a count is known where its
+	// line is read, or where the report goes on past its place.
+	recvKnown := p.breakdown || (p.seen["Failed requests"] != 0 && p.failed == 0)
+	writeKnown := p.seen["Write errors"] != 0 || p.reached > abOrder["Write errors"]
+	nonKnown := p.seen["Non-2xx responses"] != 0 || p.reached > abOrder["Non-2xx responses"]
+	if nonKnown {
+		r.Non2xx = model.Some(p.non2xx)
 	}
-	for k, v := range map[string]int64{
-		"ab_failed": p.failed, "ab_failed_connect": p.conn, "ab_failed_receive": p.recv,
-		"ab_failed_length": p.length, "ab_failed_exceptions": p.except, "ab_write_errors": p.write,
-	} {
-		runLabel(p.run, k, strconv.FormatInt(v, 10))
+	if recvKnown && writeKnown {
+		r.Errors = model.Some(p.recv + p.write)
+		if ok2xx := done - p.non2xx - p.recv - p.write; ok2xx >= 0 && nonKnown {
+			r.Responses2xx = model.Some(ok2xx)
+		}
+	}
+	if p.seen["Failed requests"] != 0 {
+		runLabel(p.run, "ab_failed", strconv.FormatInt(p.failed, 10))
+	}
+	if recvKnown {
+		for k, v := range map[string]int64{"ab_failed_connect": p.conn, "ab_failed_receive": p.recv, "ab_failed_length": p.length, "ab_failed_exceptions": p.except} {
+			runLabel(p.run, k, strconv.FormatInt(v, 10))
+		}
+	}
+	if writeKnown {
+		runLabel(p.run, "ab_write_errors", strconv.FormatInt(p.write, 10))
 	}
 
 	// Latency: "Time per request (mean)" is the mean (concurrency x time

@@ -41,6 +41,10 @@ type reportFormat struct {
 	read func(l *Lines, sink model.Sink) (*model.Run, error)
 	// settings are the labels that make two runs of a file the same test.
 	settings []string
+	// body, when set, reports whether a trimmed line can only be part of
+	// a report: met outside any report, it tells that the report above
+	// ended at a line it could not read, which is then the error.
+	body func(t string) bool
 }
 
 // readReports reads every report of a file (see reportFormat).
@@ -48,6 +52,7 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 	l := NewLines(in)
 	var runs []*model.Run
 	other, otherText := 0, ""
+	end, endText := 0, "" // the first line after the last report
 	for l.Scan() {
 		t := strings.TrimSpace(l.Text())
 		if t == "" {
@@ -56,6 +61,9 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		if !f.begins(t) {
 			if other == 0 {
 				other, otherText = l.Line(), t
+			}
+			if end != 0 && f.body != nil && f.body(t) {
+				return Errorf(in.Name, end, 1, "unexpected line in %s report: %q (the report's lines go on at line %d)", article(f.tool), clipQuote(endText), l.Line())
 			}
 			continue
 		}
@@ -66,6 +74,14 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		}
 		r.Index = len(runs)
 		runs = append(runs, r)
+		end = 0
+		for l.Scan() {
+			if t := strings.TrimSpace(l.Text()); t != "" {
+				end, endText = l.Line(), t
+				l.Unread()
+				break
+			}
+		}
 	}
 	if err := l.Err(); err != nil {
 		return err
@@ -85,6 +101,14 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		}
 	}
 	return nil
+}
+
+// article is "a" or "an" before a tool's name.
+func article(tool string) string {
+	if strings.ContainsRune("aeio", rune(tool[0])) {
+		return "an " + tool
+	}
+	return "a " + tool
 }
 
 // numberRounds numbers the runs of one file that have the same settings

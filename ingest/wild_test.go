@@ -51,9 +51,6 @@ type wildFile struct {
 // fails with that text: when a reader learns the layout, the test fails
 // and the entry is to be deleted, so that the file's numbers are checked.
 var stillRefused = map[string]string{
-	"ab/nginz-2016-06-rev655654-c10000-with-command.txt":                "nginz-2016-06-rev655654-c10000-with-command.txt: no known format",
-	"ab/nginz-2016-banner-report-then-excerpt-failed-receive.txt":       "nginz-2016-banner-report-then-excerpt-failed-receive.txt: no known format",
-	"ab/peopleig-four-reports-script-separators.txt":                    "peopleig-four-reports-script-separators.txt: no known format",
 	"bombardier/bombardier-readme-2016-05-errored-n10000-latencies.txt": "bombardier-readme-2016-05-errored-n10000-latencies.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
 	"bombardier/bombardier-readme-2016-06-d10s-bar-done-same-line.txt":  "bombardier-readme-2016-06-d10s-bar-done-same-line.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
 	"bombardier/bombardier-readme-2016-08-n10m-others.txt":              "bombardier-readme-2016-08-n10m-others.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
@@ -75,10 +72,6 @@ var stillRefused = map[string]string{
 	"oha/tosic-http-tosic-http-bench.txt":                               "tosic-http-tosic-http-bench.txt:2:1: hey Summary: unexpected line \"Success rate:\\t100.00%\"",
 	"vegeta/budruntime-six-rates-with-headers.txt":                      "budruntime-six-rates-with-headers.txt:1:1: vegeta report: expected \"Name [keys] values\", found \"Duration: 1s\"",
 	"vegeta/ottingbob-2020-six-attacks-markdown-headers.txt":            "ottingbob-2020-six-attacks-markdown-headers.txt:1:1: vegeta report: expected \"Name [keys] values\", found \"# Python Benchmark Results\"",
-	"wrk/katewhee-six-excerpts-no-running-line.txt":                     "katewhee-six-excerpts-no-running-line.txt: no known format",
-	"wrk/noear-solon-jetty-five-runs-md.txt":                            "noear-solon-jetty-five-runs-md.txt: no known format",
-	"wrk/uvicore-wiki-five-runs-dollar-commands.txt":                    "uvicore-wiki-five-runs-dollar-commands.txt: no known format",
-	"wrk2/polis-dht-stage4-put-three-runs-with-notes.txt":               "polis-dht-stage4-put-three-runs-with-notes.txt: no known format",
 }
 
 // stillWrong lists the files that load today with a number other than the

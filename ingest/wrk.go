@@ -79,16 +79,19 @@ func isWrk2Line(line string) bool {
 // so that a log of many runs with other lines around them is read too.
 func detectWrkFamily(head []byte) (isWrk, isWrk2 bool) {
 	if !strings.HasPrefix(firstTextLine(head), wrkUsagePrefix) {
-		running, found := false, false
+		running, found, stats, rate := false, false, false, false
 		hasLine(head, func(line string) bool {
 			if line == "" {
 				return false
 			}
 			found = running && isWrkThreads(line)
 			running = isWrkRunning(line)
-			return found
+			// An excerpt from the Thread Stats table on.
+			stats = stats || isWrkStatsHeader(line)
+			rate = rate || stats && strings.HasPrefix(line, "Requests/sec:")
+			return found || rate
 		})
-		if !found {
+		if !found && !rate {
 			return false, false
 		}
 	}
@@ -115,7 +118,7 @@ func wrkFormat(tool string) *reportFormat {
 		tool:  tool,
 		first: `"Running <duration> test @ <url>"`,
 		begins: func(t string) bool {
-			return isWrkRunning(t) || strings.HasPrefix(t, wrkUsagePrefix)
+			return isWrkRunning(t) || strings.HasPrefix(t, wrkUsagePrefix) || isWrkStatsHeader(t)
 		},
 		read: func(l *Lines, _ model.Sink) (*model.Run, error) {
 			p := &wrkParser{l: l, tool: tool, run: &model.Run{Tool: tool}}
@@ -192,6 +195,11 @@ func (p *wrkParser) parse() error {
 		return l.Errorf(0, "%s printed its usage text, not a report (a command-line option was rejected)", p.tool)
 	}
 	p.run.Line = l.Line()
+	if isWrkStatsHeader(trimmed) {
+		// An excerpt that leaves out the Running and threads lines.
+		p.stats = true
+		return p.body()
+	}
 	rest := strings.TrimPrefix(trimmed, wrkRunningStart)
 	dur, url, _ := strings.Cut(rest, " test @ ")
 	runLabel(p.run, "requested_duration", dur)
@@ -216,7 +224,12 @@ func (p *wrkParser) parse() error {
 		}
 		*c.dst = model.Some(n)
 	}
+	return p.body()
+}
 
+// body reads the report's lines after its first ones, up to its last.
+func (p *wrkParser) body() error {
+	l := p.l
 	for {
 		line, ok := p.next()
 		if !ok {
@@ -264,6 +277,12 @@ func (p *wrkParser) missing() string {
 	return ""
 }
 
+// isWrkStatsHeader reports whether a trimmed line is the header of the
+// Thread Stats table.
+func isWrkStatsHeader(t string) bool {
+	return strings.Join(strings.Fields(t), " ") == "Thread Stats Avg Stdev Max +/- Stdev"
+}
+
 // isWrkThreads reports whether a trimmed line is "2 threads and 20 connections".
 func isWrkThreads(t string) bool {
 	f := strings.Fields(t)
@@ -284,7 +303,7 @@ func (p *wrkParser) line(line, t string) error {
 		return p.calibration(t)
 	case strings.HasPrefix(t, "Thread Stats"):
 		if p.stats {
-			return l.Errorf(1, "a second \"Thread Stats\" table in one report (a report starts with its \"Running\" line)")
+			return l.Errorf(1, "a second \"Thread Stats\" table in one report")
 		}
 		p.stats = true
 		return nil
@@ -358,7 +377,7 @@ func (p *wrkParser) line(line, t string) error {
 			return l.Errorf(40, "expected Recorded Latency or Uncorrected Latency, found %q", clipQuote(kind))
 		}
 		if *dst != nil {
-			return l.Errorf(1, "a second %q block in one report (a report starts with its \"Running\" line)", clipQuote(t))
+			return l.Errorf(1, "a second %q block in one report", clipQuote(t))
 		}
 		b, err := p.hdrBlock(corrected)
 		if err != nil {
@@ -452,7 +471,7 @@ func (p *wrkParser) calibration(t string) error {
 func (p *wrkParser) wrkDistribution() error {
 	l := p.l
 	if p.wrkPercentile {
-		return l.Errorf(1, "a second latency distribution in one report (a report starts with its \"Running\" line)")
+		return l.Errorf(1, "a second latency distribution in one report")
 	}
 	p.wrkPercentile = true
 	want := []string{"50%", "75%", "90%", "99%"}
@@ -656,7 +675,7 @@ func (p *wrkParser) footer(line, k1, k2 string) ([2]exactDecimal, error) {
 func (p *wrkParser) requestsLine(f []posField) error {
 	l := p.l
 	if p.requests {
-		return l.Errorf(1, "a second requests line in one report (a report starts with its \"Running\" line)")
+		return l.Errorf(1, "a second requests line in one report")
 	}
 	if !p.stats || len(f) != 6 || f[5].text != "read" || !strings.HasSuffix(f[3].text, ",") {
 		return l.Errorf(1, "expected \"<N> requests in <duration>, <size> read\" after the Thread Stats table")
