@@ -117,4 +117,25 @@
 // table from its -g per-request data: sorted[(n * percent) / 100] with
 // integer division (a nearest-rank rule, not type 7), and ABCSVPercentile
 // its -e file, sorted[(int)(0.5 + n * percent / 100.0)].
+//
+// # Findings
+//
+// The rules of findings.go turn a report's figures into findings and fire
+// only with at least MinPasses passes of every compared figure and an
+// effect beyond their noise (FindingRules, DefaultFindingRules).
+// IdleCost: CPU per request falls at every rising rate, by at least
+// IdleMinFall and by more than the spread of any rate's passes, with a
+// one-sided Jonckheere–Terpstra test p < Alpha (DecreasingTrend: exact
+// from the convolution of Mann–Whitney distributions without ties, as R's
+// clinfun::jonckheere.test; the normal approximation otherwise). Split:
+// servers ordered by median, the k largest gaps cut, the partition with
+// the most groups whose every cut gap exceeds the range of medians inside
+// every group and whose neighbouring groups differ by MannWhitneyU at p <
+// Alpha. OutlierTails: a lowest pass above the median of the peers'
+// median p99s plus TailMADs times the larger of their MAD and their
+// median pass MAD. UnstableSlope: Cochran's Q over the passes' slopes and
+// standard errors, chi-squared with k-1 degrees of freedom.
+// BrokenCounters, ErrorsInOneServer, SharedLimit and FirstStepFailed
+// check counters, failures in one server, level throughputs with CPU per
+// request that splits, and a ladder that never held.
 package stats

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func ingested(t *testing.T, dir string) string {
 // and the runs behind them; golden in every format.
 func TestFindingsPublished(t *testing.T) {
 	db := ingested(t, findingsCorpus(t, "published", ""))
-	for _, f := range []string{"table", "markdown", "csv", "json"} {
+	for _, f := range []string{"table", "markdown", "csv", "json", "html"} {
 		r := wra(t, db, "--format", f, "findings")
 		if r.code != 0 {
 			t.Fatalf("--format %s: exit %d: %s", f, r.code, r.stderr)
@@ -162,6 +163,47 @@ func TestAnalyzeFindingsFirst(t *testing.T) {
 		direct := wra(t, db, "--format", f, "findings")
 		if got := string(files["tables/findings."+ext]); got != direct.stdout {
 			t.Errorf("tables/findings.%s differs from wra findings --format %s:\n%s\n---\n%s", ext, f, got, direct.stdout)
+		}
+	}
+}
+
+// The shipped corpus shows go-pq's database CPU per request above
+// go-pgx's at equal load (lib/pq prepares every statement, pgx caches
+// them); a re-recording keeps that, whatever else it shows.
+func TestFindingsShippedCorpus(t *testing.T) {
+	db := ingested(t, "../../data")
+	r := wra(t, db, "--quiet", "--format", "csv", "findings")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	split := 0
+	for _, row := range rows[1:] {
+		text := row[1]
+		if row[0] != "split at equal load" || !strings.Contains(text, "database CPU per request") {
+			continue
+		}
+		cut := strings.Index(text, "} and {")
+		pgx, pq := strings.Index(text, "go-pgx "), strings.Index(text, "go-pq ")
+		if cut < 0 || pgx < 0 || pq < 0 || !(pgx < cut && cut < pq) {
+			t.Errorf("a split of database CPU with go-pgx not below go-pq: %s", text)
+			continue
+		}
+		if !strings.HasPrefix(row[3], "data/records/fixed-rate.csv:") {
+			t.Errorf("split without its runs: %q", row[3])
+		}
+		split++
+		t.Log(text)
+	}
+	if split == 0 {
+		t.Errorf("no split of database CPU per request between go-pgx and go-pq:\n%s", r.stdout)
+	}
+	for _, row := range rows[1:] {
+		if row[0] == "idle cost" && strings.HasPrefix(row[1], "node-pg's stack CPU") {
+			t.Log(row[1])
 		}
 	}
 }

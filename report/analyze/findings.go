@@ -101,10 +101,11 @@ func (a *analysis) findings(res *Result) (*Section, error) {
 		Columns: []report.Column{col("rule", "rule", nil), {Name: "finding", Wrap: 72},
 			{Name: "rows", Title: "rows behind it", Wrap: 28}, {Name: "runs", Wrap: 40}},
 	}
+	// The runs column lists the runs in every format, so the table has
+	// no RowSources: the page would list them twice.
 	rows := rowIndex(res)
 	for _, f := range all {
 		d.Rows = append(d.Rows, []any{f.rule, f.text, nullIfEmpty(rows.behind(f.section, f.srcs)), nullIfEmpty(sourcesText(f.srcs))})
-		d.RowSources = append(d.RowSources, f.srcs)
 	}
 	if len(all) == 0 {
 		d.Notes = append(d.Notes, "no rule fired")
