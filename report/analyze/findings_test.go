@@ -7,7 +7,8 @@ import (
 )
 
 func TestSourcesText(t *testing.T) {
-	srcs := []report.Source{{"b.csv", 7}, {"a.csv", 3}, {"b.csv", 5}, {"b.csv", 6}, {"b.csv", 9}, {"k6/run.ndjson", 0}, {"b.csv", 6}}
+	src := func(file string, line int) report.Source { return report.Source{File: file, Line: line} }
+	srcs := []report.Source{src("b.csv", 7), src("a.csv", 3), src("b.csv", 5), src("b.csv", 6), src("b.csv", 9), src("k6/run.ndjson", 0), src("b.csv", 6)}
 	if got, want := sourcesText(srcs), "b.csv:5-7,9; a.csv:3; k6/run.ndjson"; got != want {
 		t.Errorf("sourcesText = %q, want %q", got, want)
 	}
