@@ -57,7 +57,10 @@ var stillRefused = map[string]string{
 	"bombardier/bombardier-readme-2025-d10s-errors-block.txt":           "bombardier-readme-2025-d10s-errors-block.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
 	"bombardier/darlanmoraes-2017-requests-using-connections.txt":       "darlanmoraes-2017-requests-using-connections.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
 	"bombardier/issue28-2018-statistics-only-no-header.txt":             "issue28-2018-statistics-only-no-header.txt:1:1: bombardier report: expected the Statistics table, found \"# ./bombardier -n 100 -c 1 http://www.google.ca -l\"",
+	"hey/boom-readme-2014-01-06-speed-index-503.txt":                    "boom-readme-2014-01-06-speed-index-503.txt: no known format",
+	"hey/boom-readme-2014-01-08-hash-histogram-tabs.txt":                "boom-readme-2014-01-08-hash-histogram-tabs.txt: no known format",
 	"hey/caasmo-restinpieces-indented-two-reports-and-fragments.txt":    "caasmo-restinpieces-indented-two-reports-and-fragments.txt:1:1: hey report: expected \"Summary:\", found \"# 3fd3986 sqlite read and writes with ratio, no logging, 2 reads when reading...\"",
+	"hey/hatoo-oha-readme-2020-03-hey-with-shell-prompt.txt":            "hatoo-oha-readme-2020-03-hey-with-shell-prompt.txt:1:1: hey report: expected \"Summary:\", found \"kon on \\ue0a0 master is 📦 v0.1.0 via 🦀 v1.43.0-nightly took 3s\"",
 	"hgrm/hdrhistogram-java-charts-12krps-co-corrected.hgrm":            "hdrhistogram-java-charts-12krps-co-corrected.hgrm:109:1: unexpected row after the percentile 1 row",
 	"hgrm/hdrhistogram-java-charts-example2-no-footer.hgrm":             "hdrhistogram-java-charts-example2-no-footer.hgrm:30: truncated HdrHistogram distribution: expected the #[Mean, #[Max and #[Buckets footer",
 	"hgrm/hdrhistogram-net-islastvaluebug-bom-12-decimals.hgrm":         "hdrhistogram-net-islastvaluebug-bom-12-decimals.hgrm: no known format",
@@ -67,11 +70,19 @@ var stillRefused = map[string]string{
 	"k6/nordfjord-express-2023-checkmarks.txt":                          "nordfjord-express-2023-checkmarks.txt:26: metric http_req_failed: gauge value \"0.00%\" is not a number",
 	"k6/sidmohanty-heavy-get-posts-piped-trend-stats-ms.txt":            "sidmohanty-heavy-get-posts-piped-trend-stats-ms.txt:43: metric http_req_failed: gauge value \"0.00%\" is not a number",
 	"oha/hatoo-oha-readme-2020-v0.1.0.txt":                              "hatoo-oha-readme-2020-v0.1.0.txt:2:1: hey Summary: unexpected line \"Success rate:\\t1.0000\"",
+	"oha/oha-issue100-2020-rate-limited-q10.txt":                        "oha-issue100-2020-rate-limited-q10.txt:1:1: hey report: expected \"Summary:\", found \"# oha -q 10 -c 100 \\\"${DESTINATION}\\\"\"",
+	"oha/oha-issue212-2023-429-and-200.txt":                             "oha-issue212-2023-429-and-200.txt:1:1: hey report: expected \"Summary:\", found \"./oha -H \\\"accept-language: ru\\\" -c 50 -t 5s -z 30s -q 20 --disable-keepalive h...\"",
 	"oha/tosic-http-actix-web-bench.txt":                                "tosic-http-actix-web-bench.txt:2:1: hey Summary: unexpected line \"Success rate:\\t100.00%\"",
 	"oha/tosic-http-axum-bench.txt":                                     "tosic-http-axum-bench.txt:2:1: hey Summary: unexpected line \"Success rate:\\t100.00%\"",
 	"oha/tosic-http-tosic-http-bench.txt":                               "tosic-http-tosic-http-bench.txt:2:1: hey Summary: unexpected line \"Success rate:\\t100.00%\"",
+	"vegeta/aws-bidder-aggregated-report-204-408-500.txt":               "aws-bidder-aggregated-report-204-408-500.txt:1:1: vegeta report: expected \"Name [keys] values\", found \"Aggregated report\"",
 	"vegeta/budruntime-six-rates-with-headers.txt":                      "budruntime-six-rates-with-headers.txt:1:1: vegeta report: expected \"Name [keys] values\", found \"Duration: 1s\"",
 	"vegeta/ottingbob-2020-six-attacks-markdown-headers.txt":            "ottingbob-2020-six-attacks-markdown-headers.txt:1:1: vegeta report: expected \"Name [keys] values\", found \"# Python Benchmark Results\"",
+	"vegeta/vegeta-readme-2013-json-mean95.json":                        "vegeta-readme-2013-json-mean95.json: no known format",
+	"vegeta/vegeta-readme-2013-text-total-only.txt":                     "vegeta-readme-2013-text-total-only.txt: no known format",
+	"vegeta/vegeta-readme-2014-json-50th-duration.json":                 "vegeta-readme-2014-json-50th-duration.json: no known format",
+	"vegeta/vegeta-readme-2014-text-duration-no-rate.txt":               "vegeta-readme-2014-text-duration-no-rate.txt: no known format",
+	"vegeta/vegeta-readme-head-json-buckets-pretty.json":                "vegeta-readme-head-json-buckets-pretty.json: no known format",
 }
 
 // stillWrong lists the files that load today with a number other than the
@@ -174,7 +185,7 @@ func compareWild(w wildFile, runs []*model.Run) []string {
 func TestWildCorpus(t *testing.T) {
 	exp := readWildExpected(t)
 	files := wildFiles(t)
-	if len(files) < 40 {
+	if len(files) < 70 {
 		t.Fatalf("only %d files under %s", len(files), wildDir)
 	}
 	seen := map[string]bool{}
