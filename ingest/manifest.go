@@ -46,6 +46,12 @@ type Manifest struct {
 	// (stats.FindingSettings), e.g. alpha = 0.01; the labels of the files
 	// do not depend on them.
 	Findings map[string]float64 `toml:"findings"`
+	// NoSplit names labels that never tell experiments apart (a
+	// timestamp or a host name per run): every other label the manifest
+	// or the command line sets is listed in the run's label_keys label,
+	// and the tables of wra split by it rather than pool runs that differ
+	// in it.
+	NoSplit []string `toml:"no_split"`
 
 	ignore []*regexp.Regexp
 }
@@ -76,7 +82,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, [labels], [findings] or [[files]] with pattern or glob and labels", und[0].String())
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, [labels], [findings] or [[files]] with pattern or glob and labels", und[0].String())
 	}
 	for _, g := range m.Ignore {
 		re, err := compileTemplate(g, false)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -327,7 +328,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	labels := j.man.LabelsFor(j.rel)
 	file.Format = f.Name
 	rows, err := st.Load(ctx, file, func(s model.Sink) error {
-		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, name: j.source}})
+		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, noSplit: j.man.NoSplit, name: j.source}})
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -412,8 +413,15 @@ type labelSink struct {
 	model.Sink
 	manifest map[string]string
 	override map[string]string
+	noSplit  []string
 	name     string
 }
+
+// LabelKeysLabel is the label that lists, comma-separated and sorted, the
+// labels without a column of their own that the manifest or the command
+// line set on a run, but for the manifest's no_split: the labels that
+// tell experiments apart.
+const LabelKeysLabel = "label_keys"
 
 func (s *labelSink) Run(r *model.Run) error {
 	for _, k := range model.SortedKeys(s.manifest) {
@@ -427,6 +435,18 @@ func (s *labelSink) Run(r *model.Run) error {
 		if err := r.SetLabel(k, s.override[k]); err != nil {
 			return &LabelError{File: s.name, Err: fmt.Errorf("--label %w", err)}
 		}
+	}
+	var keys []string
+	for _, set := range []map[string]string{s.manifest, s.override} {
+		for k := range set {
+			if _, own := r.Labels[k]; own && !slices.Contains(s.noSplit, k) && !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	if len(keys) > 0 {
+		slices.Sort(keys)
+		r.Labels[LabelKeysLabel] = strings.Join(keys, ",")
 	}
 	applyExecutorLabel(r)
 	return s.Sink.Run(r)

@@ -90,6 +90,10 @@ type Column struct {
 	// Wrap, when positive, wraps the column's text at word boundaries
 	// to lines of at most this many characters on a terminal.
 	Wrap int
+	// People columns are written only in the human formats (terminal,
+	// Markdown, HTML), for text that machines read from other columns as
+	// numbers (a cell "31,550 (2.5)" beside rps and p99 columns).
+	People bool
 }
 
 // Data is a table of values: nil (NULL), string, bool, int64 (or int),
@@ -225,26 +229,32 @@ func isNumber(v any) bool {
 	return false
 }
 
+// forMachines is d without its people-only columns.
+func forMachines(d *Data) *Data { return keepColumns(d, func(c Column) bool { return !c.People }) }
+
 // forPeople is d without its machine-only columns.
-func forPeople(d *Data) *Data {
-	keep := make([]int, 0, len(d.Columns))
+func forPeople(d *Data) *Data { return keepColumns(d, func(c Column) bool { return !c.Machine }) }
+
+// keepColumns is d with the columns keep accepts.
+func keepColumns(d *Data, keep func(Column) bool) *Data {
+	idx := make([]int, 0, len(d.Columns))
 	for i, c := range d.Columns {
-		if !c.Machine {
-			keep = append(keep, i)
+		if keep(c) {
+			idx = append(idx, i)
 		}
 	}
-	if len(keep) == len(d.Columns) {
+	if len(idx) == len(d.Columns) {
 		return d
 	}
 	out := *d
-	out.Columns = make([]Column, len(keep))
-	for j, i := range keep {
+	out.Columns = make([]Column, len(idx))
+	for j, i := range idx {
 		out.Columns[j] = d.Columns[i]
 	}
 	out.Rows = make([][]any, len(d.Rows))
 	for r, row := range d.Rows {
-		out.Rows[r] = make([]any, len(keep))
-		for j, i := range keep {
+		out.Rows[r] = make([]any, len(idx))
+		for j, i := range idx {
 			out.Rows[r][j] = row[i]
 		}
 	}
@@ -333,6 +343,7 @@ func neutralise(s string) string {
 }
 
 func writeCSV(w io.Writer, d *Data) error {
+	d = forMachines(d)
 	cw := csv.NewWriter(w)
 	hdr := make([]string, len(d.Columns))
 	for i, c := range d.Columns {
@@ -384,6 +395,7 @@ func jsonValue(v any) any {
 }
 
 func writeJSON(w io.Writer, d *Data) error {
+	d = forMachines(d)
 	var b strings.Builder
 	b.WriteString("[")
 	for ri, r := range d.Rows {

@@ -208,42 +208,13 @@ func (n *notes) add(msg string) {
 	}
 }
 
-// Human formats: three significant figures, thousands grouped.
-
-// Sig formats v with three significant figures for people.
+// Sig formats v with three significant figures for people (report.Sig3).
 func Sig(v any) string {
 	x := f(v)
 	if math.IsNaN(x) {
 		return s(v)
 	}
-	if x == 0 {
-		return "0"
-	}
-	digits := 2 - int(math.Floor(math.Log10(math.Abs(x))))
-	if digits < 0 {
-		digits = 0
-	}
-	return group(strconv.FormatFloat(x, 'f', digits, 64))
-}
-
-// group puts thousands separators into the integer part of a decimal.
-func group(d string) string {
-	sign := ""
-	if strings.HasPrefix(d, "-") {
-		sign, d = "-", d[1:]
-	}
-	intPart, frac, hasFrac := strings.Cut(d, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		return sign + b.String() + "." + frac
-	}
-	return sign + b.String()
+	return report.Sig3(x)
 }
 
 // Pct formats a fraction as a percentage.

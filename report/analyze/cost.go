@@ -147,5 +147,5 @@ func money(v any) string {
 	if math.IsNaN(x) {
 		return s(v)
 	}
-	return "$" + group(fmt.Sprintf("%.2f", x))
+	return "$" + report.Thousands(fmt.Sprintf("%.2f", x))
 }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/projection"
+)
+
+type tableOptions struct {
+	metric  string
+	cell    string
+	rows    []string
+	cols    []string
+	where   string
+	noSplit []string
+	sort    string
+	spread  bool
+}
+
+func (o *tableOptions) AddFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&o.metric, "metric", "m", "", "the figure of each cell: a column of run_figures (rps, latency_p99_ms, cpu_user_us, ...)")
+	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps} ({latency_p99_ms})"`)
+	f.StringSliceVar(&o.rows, "row", nil, "the keys of the rows: columns or labels, comma-separated (server,database)")
+	f.StringSliceVar(&o.cols, "col", nil, "the keys of the columns: columns or labels, comma-separated (connections)")
+	f.StringVar(&o.where, "where", "", `a SQL condition on the columns of run_figures, e.g. "test = 'db'"`)
+	f.StringSliceVar(&o.noSplit, "no-split", nil, "labels that never split a table (a timestamp per run)")
+	f.StringVar(&o.sort, "sort", "", `order the rows by a figure of the cell, highest first ("rps") or lowest first ("+latency_p99_ms")`)
+	f.BoolVar(&o.spread, "spread", false, "show the min and max of the rounds of every figure (and their number, in csv and json)")
+}
+
+func newTableCmd(e *env, g *globals) *cobra.Command {
+	o := &tableOptions{}
+	cmd := &cobra.Command{
+		Use:   "table --metric M | --cell TEMPLATE [--row KEYS] [--col KEYS] [--where SQL]",
+		Short: "Lay out any figure of the runs by any labels, as rows and columns",
+		Long: `Lay out a figure of the runs (any column of the run_figures view: rps,
+latency percentiles, CPU per request parts, memory, errors ...) with any
+labels as rows and columns. A cell is the median of its rounds: the runs
+that agree on every label but round. A label that varies beyond the keys
+(another tool, a variant the manifest sets) splits the table instead of
+being pooled, and a footnote names it. In csv and json every cell is a
+number, one column per column-key value and figure.`,
+		Example: `  wra table --metric rps --row server --col connections --where "test = 'db'"
+  wra table --cell "{rps} ({latency_p99_ms})" --row server --col connections --format markdown
+  wra table --cell "{cpu_user_us} + {cpu_kernel_us}; {cpu_db_us}" --row server --col test`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTable(cmd.Context(), e, g, o)
+		},
+	}
+	o.AddFlags(cmd)
+	return cmd
+}
+
+func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
+	cell := o.cell
+	switch {
+	case o.metric != "" && o.cell != "":
+		return usagef("give --metric or --cell, not both")
+	case o.metric != "":
+		cell = "{" + o.metric + "}"
+	case cell == "":
+		return usagef("give --metric M (e.g. rps) or --cell TEMPLATE")
+	}
+	format, err := g.outputFormat(e)
+	if err != nil {
+		return err
+	}
+	st, err := g.openStore(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t, err := st.RunFigures(ctx, o.where)
+	if err != nil {
+		return usageError{err}
+	}
+	spec := projection.Spec{Cell: cell, Rows: o.rows, Cols: o.cols, NoSplit: o.noSplit, Sort: o.sort, Spread: o.spread}
+	tables, err := projection.Project(projection.Runs{Columns: t.Names(), Rows: t.Rows}, spec)
+	if errors.Is(err, projection.ErrNoRuns) {
+		return err
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	for i, d := range tables {
+		if i > 0 {
+			if _, err := fmt.Fprintln(e.stdout); err != nil {
+				return err
+			}
+		}
+		if len(tables) > 1 && (format == report.CSV || format == report.JSON) && !g.quiet {
+			fmt.Fprintf(e.stderr, "wra: table %d: %s\n", i+1, d.Title)
+		}
+		if err := writeTable(e, g, format, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,327 @@
+// Package projection lays out any figure of the runs as a table, the way
+// benchstat projects benchmarks: the runs (one row each, as the store's
+// run_figures view gives them) are grouped into cells by the values of
+// the row keys and the column keys, a cell shows the median of its rounds
+// for each metric of a cell template, and every label that varies beyond
+// the keys splits the table rather than being pooled into one cell.
+package projection
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// MinRounds is the number of rounds a cell needs before its median is
+// published without a footnote.
+const MinRounds = 3
+
+// DriftTolerancePct is the calibration drift, in percent, beyond which
+// the runs of a table are footnoted as suspect (stats.DefaultDriftTolerance).
+const DriftTolerancePct = 100 * stats.DefaultDriftTolerance
+
+// SplitLabels are the labels that tell experiments apart: a table whose
+// cells would pool runs that differ in one of them is split by it. Labels
+// named in the runs' label_keys (those a manifest or the command line
+// set) split too.
+var SplitLabels = []string{"tool", "format", "server", "database", "test", "connections", "threads", "target_rps"}
+
+// notMetrics are the columns of runs that are labels or bookkeeping, not
+// figures to lay out.
+var notMetrics = []string{"run_id", "source", "source_line", "tool", "format", "server", "database", "test", "round",
+	"connections", "threads", "target_rps", "duration_s", "latency_corrected", "started_at", "labels"}
+
+// Spec is a layout: which figures, laid out by which keys.
+type Spec struct {
+	// Title, when set, heads every table of the layout (with the labels
+	// that split it appended).
+	Title string
+	// Cell is the template of a cell: "{rps}", "{rps} ({latency_p99_ms})".
+	Cell string
+	// Rows and Cols are the keys: columns of the runs or labels.
+	Rows, Cols []string
+	// NoSplit names labels that never split a table (a timestamp per
+	// run): runs that differ only in them are rounds of one cell.
+	NoSplit []string
+	// Spread adds the min and max of the rounds and their number to
+	// every figure.
+	Spread bool
+	// Sort orders the rows by a metric of the template, highest first
+	// ("rps") or lowest first ("+latency_p99_ms"), taken from the first
+	// column that has it; empty orders by the row keys.
+	Sort string
+}
+
+// Runs are the runs to lay out: column names and one row of values per
+// run (nil, bool, int64, float64, string, time.Time, json.Number), with at
+// least run_id and, for the footnotes, round, source, source_line, tool,
+// latency_corrected, drift_pct and labels (JSON text).
+type Runs struct {
+	Columns []string
+	Rows    [][]any
+}
+
+// ErrNoRuns is returned when there is nothing to lay out.
+var ErrNoRuns = errors.New("no runs to lay out (is the --where condition too narrow?)")
+
+// run is one run with its labels.
+type run struct {
+	vals   []any
+	labels map[string]any
+}
+
+type projector struct {
+	spec    Spec
+	tmpl    template
+	col     map[string]int
+	runs    []run
+	metrics []int // column of each template metric
+}
+
+// Project lays out runs as spec says: one table, or one per combination
+// of the labels that split it.
+func Project(runs Runs, spec Spec) ([]*report.Data, error) {
+	p := &projector{spec: spec, col: map[string]int{}}
+	for i, c := range runs.Columns {
+		p.col[c] = i
+	}
+	if _, ok := p.col["run_id"]; !ok {
+		return nil, errors.New("projection: the runs have no run_id column")
+	}
+	var err error
+	if p.tmpl, err = parseTemplate(spec.Cell); err != nil {
+		return nil, err
+	}
+	for _, m := range p.tmpl.metrics {
+		i, ok := p.col[m]
+		if !ok || slices.Contains(notMetrics, m) {
+			return nil, fmt.Errorf("no metric %q: the metrics are %s", m, strings.Join(p.metricNames(runs.Columns), ", "))
+		}
+		p.metrics = append(p.metrics, i)
+	}
+	for _, r := range runs.Rows {
+		rr := run{vals: r}
+		if i, ok := p.col["labels"]; ok {
+			if text, ok := r[i].(string); ok && text != "" {
+				if err := json.Unmarshal([]byte(text), &rr.labels); err != nil {
+					return nil, fmt.Errorf("projection: labels of run %v: %w", r[p.col["run_id"]], err)
+				}
+			}
+		}
+		p.runs = append(p.runs, rr)
+	}
+	if len(p.runs) == 0 {
+		return nil, ErrNoRuns
+	}
+	for _, k := range append(slices.Clone(spec.Rows), spec.Cols...) {
+		if !p.known(k) {
+			return nil, fmt.Errorf("no column or label %q in the runs: the columns are %s", k, strings.Join(runs.Columns, ", "))
+		}
+	}
+	if spec.Sort != "" && !slices.Contains(p.tmpl.metrics, strings.TrimPrefix(spec.Sort, "+")) {
+		return nil, fmt.Errorf("sort by %q: not a metric of the cell %q", spec.Sort, spec.Cell)
+	}
+	split := p.splitting()
+	var out []*report.Data
+	for _, part := range p.partition(split) {
+		out = append(out, p.table(part, split))
+	}
+	return out, nil
+}
+
+func (p *projector) metricNames(cols []string) []string {
+	var out []string
+	for _, c := range cols {
+		if !slices.Contains(notMetrics, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// known says whether a key is a column or a label of some run.
+func (p *projector) known(k string) bool {
+	if _, ok := p.col[k]; ok {
+		return true
+	}
+	for _, r := range p.runs {
+		if _, ok := r.labels[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// value is a run's value of a key: its column, or else its label.
+func (p *projector) value(r run, k string) any {
+	if i, ok := p.col[k]; ok {
+		return r.vals[i]
+	}
+	if v, ok := r.labels[k]; ok {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		return fmt.Sprint(v)
+	}
+	return nil
+}
+
+func (p *projector) num(r run, k string) float64 {
+	switch x := p.value(r, k).(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	case json.Number:
+		f, err := x.Float64()
+		if err == nil {
+			return f
+		}
+	}
+	return math.NaN()
+}
+
+// keyText is a value as a grouping key and a column name: the exact
+// decimal of a number, the text of a string, "" for NULL.
+func keyText(v any) string { return report.Exact(v) }
+
+// candidates are the labels that may split: SplitLabels and every
+// run's label_keys, but for the table's keys and spec.NoSplit.
+func (p *projector) candidates() []string {
+	var out []string
+	add := func(k string) {
+		if !slices.Contains(out, k) && !slices.Contains(p.spec.Rows, k) && !slices.Contains(p.spec.Cols, k) &&
+			!slices.Contains(p.spec.NoSplit, k) && k != "round" {
+			out = append(out, k)
+		}
+	}
+	for _, k := range SplitLabels {
+		add(k)
+	}
+	var extra []string
+	for _, r := range p.runs {
+		if s, ok := r.labels["label_keys"].(string); ok {
+			for _, k := range strings.Split(s, ",") {
+				if k = strings.TrimSpace(k); k != "" && !slices.Contains(extra, k) {
+					extra = append(extra, k)
+				}
+			}
+		}
+	}
+	slices.Sort(extra)
+	for _, k := range extra {
+		add(k)
+	}
+	return out
+}
+
+// cellKey is the key of a run's cell: its row and column key values.
+func (p *projector) cellKey(r run) string {
+	var b strings.Builder
+	for _, k := range append(slices.Clone(p.spec.Rows), p.spec.Cols...) {
+		b.WriteString(keyText(p.value(r, k)))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// splitting lists the candidate labels on which the runs of some cell
+// disagree: pooling them would mix experiments.
+func (p *projector) splitting() []string {
+	var out []string
+	for _, k := range p.candidates() {
+		seen := map[string]string{}
+		for _, r := range p.runs {
+			c, v := p.cellKey(r), keyText(p.value(r, k))
+			if prev, ok := seen[c]; ok && prev != v {
+				out = append(out, k)
+				break
+			}
+			seen[c] = v
+		}
+	}
+	return out
+}
+
+// partition groups the runs by their values of the splitting labels, in
+// the order of those values.
+func (p *projector) partition(split []string) [][]run {
+	by := map[string][]run{}
+	var keys []string
+	rep := map[string]run{}
+	for _, r := range p.runs {
+		var b strings.Builder
+		for _, k := range split {
+			b.WriteString(keyText(p.value(r, k)))
+			b.WriteByte(0)
+		}
+		k := b.String()
+		if _, ok := by[k]; !ok {
+			keys = append(keys, k)
+			rep[k] = r
+		}
+		by[k] = append(by[k], r)
+	}
+	slices.SortStableFunc(keys, func(a, b string) int {
+		for _, k := range split {
+			if c := compareValues(p.value(rep[a], k), p.value(rep[b], k)); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	out := make([][]run, len(keys))
+	for i, k := range keys {
+		out[i] = by[k]
+	}
+	return out
+}
+
+// compareValues orders key values: NULL first, numbers by value and
+// before text, text by bytes.
+func compareValues(a, b any) int {
+	if a == nil || b == nil {
+		switch {
+		case a == nil && b == nil:
+			return 0
+		case a == nil:
+			return -1
+		}
+		return 1
+	}
+	fa, aNum := number(a)
+	fb, bNum := number(b)
+	switch {
+	case aNum && bNum:
+		return cmp.Compare(fa, fb)
+	case aNum:
+		return -1
+	case bNum:
+		return 1
+	}
+	return cmp.Compare(keyText(a), keyText(b))
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}

@@ -1,0 +1,180 @@
+package projection
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/report"
+)
+
+var cols = []string{"run_id", "source", "source_line", "tool", "server", "round", "connections", "rps", "latency_p99_ms", "latency_corrected", "drift_pct", "labels"}
+
+type r struct {
+	server    string
+	round     int64
+	conns     int64
+	rps, p99  float64
+	labels    string
+	drift     float64
+	corrected bool
+}
+
+func runsOf(rs ...r) Runs {
+	out := Runs{Columns: cols}
+	for i, x := range rs {
+		out.Rows = append(out.Rows, []any{"f:" + string(rune('a'+i)), "f", int64(i + 1), "records", x.server, x.round, x.conns,
+			x.rps, x.p99, x.corrected, x.drift, x.labels})
+	}
+	return out
+}
+
+func write(t *testing.T, d *report.Data, f report.Format) string {
+	t.Helper()
+	var b strings.Builder
+	if err := report.Write(&b, d, f); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Two experiments kept apart only by a label the manifest set (variant)
+// are two tables of three rounds per cell, never one of six.
+func TestSplitByManifestLabel(t *testing.T) {
+	var rs []r
+	for _, v := range []struct {
+		variant string
+		base    float64
+	}{{"no-auth", 100}, {"jwt", 50}} {
+		for round := int64(1); round <= 3; round++ {
+			labels := `{"label_keys":"utc,variant","variant":"` + v.variant + `","utc":"t` + string(rune('0'+round)) + `"}`
+			rs = append(rs, r{server: "a", round: round, conns: 8, rps: v.base + float64(round), p99: 1, labels: labels, corrected: true})
+		}
+	}
+	// utc differs in every run: with it in NoSplit the rounds are cells.
+	tables, err := Project(runsOf(rs...), Spec{Cell: "{rps}", Rows: []string{"server"}, Cols: []string{"connections"}, NoSplit: []string{"utc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 2 {
+		t.Fatalf("%d tables, want 2 (one per variant)", len(tables))
+	}
+	for i, want := range []struct{ title, csv string }{
+		{"rps by server (rows) and connections (columns): variant jwt", "server,8\na,52\n"},
+		{"rps by server (rows) and connections (columns): variant no-auth", "server,8\na,102\n"},
+	} {
+		if tables[i].Title != want.title || write(t, tables[i], report.CSV) != want.csv {
+			t.Errorf("table %d: %q\n%s", i, tables[i].Title, write(t, tables[i], report.CSV))
+		}
+		if !strings.Contains(strings.Join(tables[i].Notes, "\n"), "split by variant") {
+			t.Errorf("table %d notes: %q", i, tables[i].Notes)
+		}
+	}
+	// Without NoSplit, a timestamp per run splits every run apart: each
+	// cell is one round, and the footnote says so.
+	tables, err = Project(runsOf(rs...), Spec{Cell: "{rps}", Rows: []string{"server"}, Cols: []string{"connections"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 6 || !strings.Contains(strings.Join(tables[0].Notes, "\n"), "1 of 1 cells have fewer than 3 rounds") {
+		t.Errorf("%d tables; notes %q", len(tables), tables[0].Notes)
+	}
+	// The variant as a column key is an axis, not a split.
+	tables, err = Project(runsOf(rs...), Spec{Cell: "{rps}", Rows: []string{"server"}, Cols: []string{"variant"}, NoSplit: []string{"utc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 1 || write(t, tables[0], report.CSV) != "server,jwt,no-auth\na,52,102\n" {
+		t.Errorf("variant as a column: %d tables\n%s", len(tables), write(t, tables[0], report.CSV))
+	}
+}
+
+// A label set by no manifest (a tool's own figure) never splits.
+func TestToolLabelsDoNotSplit(t *testing.T) {
+	rs := []r{
+		{server: "a", round: 1, conns: 8, rps: 10, labels: `{"ab_failed_length":"3"}`},
+		{server: "a", round: 2, conns: 8, rps: 20, labels: `{"ab_failed_length":"4"}`},
+		{server: "a", round: 3, conns: 8, rps: 30, labels: `{}`},
+	}
+	tables, err := Project(runsOf(rs...), Spec{Cell: "{rps}", Rows: []string{"server"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 1 || write(t, tables[0], report.CSV) != "server,rps\na,20\n" {
+		t.Errorf("%d tables\n%s", len(tables), write(t, tables[0], report.CSV))
+	}
+}
+
+func TestTemplateSpreadAndNotes(t *testing.T) {
+	rs := []r{
+		{server: "a", round: 1, conns: 8, rps: 31000, p99: 2.4, drift: 7},
+		{server: "a", round: 2, conns: 8, rps: 31550, p99: 2.5},
+		{server: "a", round: 3, conns: 8, rps: 32000, p99: 2.9},
+		{server: "b", round: 1, conns: 8, rps: 31224, p99: 7.8},
+		{server: "b", round: 1, conns: 32, rps: 1, p99: 1},
+		{server: "b", round: 1, conns: 32, rps: 3, p99: 3},
+	}
+	tables, err := Project(runsOf(rs...), Spec{Cell: "{rps} ({latency_p99_ms})", Rows: []string{"server"}, Cols: []string{"connections"}, Spread: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := tables[0]
+	if got, want := write(t, d, report.Markdown), "### {rps} ({latency\\_p99\\_ms}) by server (rows) and connections (columns)\n\n"+
+		"| server | 8 | 32 |\n|---|---|---|\n"+
+		"| a | 31,550 \\[31,000–32,000\\] (2.50 \\[2.40–2.90\\]) |  |\n"+
+		"| b | 31,224 (7.80) | 2.00 \\[1.00–3.00\\] (2.00 \\[1.00–3.00\\]) |\n\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("markdown:\n%s\nwant prefix\n%s", got, want)
+	}
+	csv := write(t, d, report.CSV)
+	if !strings.HasPrefix(csv, "server,8_rps,8_rps_min,8_rps_max,8_rps_rounds,8_latency_p99_ms,") ||
+		!strings.Contains(csv, "\na,31550,31000,32000,3,2.5,2.4,2.9,3,,,,,,,,\n") {
+		t.Errorf("csv:\n%s", csv)
+	}
+	notes := strings.Join(d.Notes, "\n")
+	for _, want := range []string{
+		"2 of 3 cells have fewer than 3 rounds (the fewest 1)",
+		"1 cells hold two runs of the same round",
+		"records: latencies not corrected",
+		"1 of 6 runs are covered by a calibration drift above 5% (the largest 7.00%)",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+}
+
+func TestSortAndErrors(t *testing.T) {
+	rs := runsOf(r{server: "a", round: 1, rps: 5, p99: 9}, r{server: "b", round: 1, rps: 7, p99: 3}, r{server: "c", round: 1, rps: 6, p99: 1})
+	for sort, want := range map[string]string{"": "a,b,c", "rps": "b,c,a", "+latency_p99_ms": "c,b,a"} {
+		tables, err := Project(rs, Spec{Cell: "{rps} {latency_p99_ms}", Rows: []string{"server"}, Sort: sort})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, row := range tables[0].Rows {
+			got = append(got, row[0].(string))
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("sort %q: %v, want %s", sort, got, want)
+		}
+	}
+	for _, c := range []struct {
+		spec Spec
+		msg  string
+	}{
+		{Spec{Cell: "{nope}"}, `no metric "nope": the metrics are rps, latency_p99_ms, drift_pct`},
+		{Spec{Cell: "{server}"}, `no metric "server"`},
+		{Spec{Cell: "rps"}, "names no metric"},
+		{Spec{Cell: "{rps"}, "is not closed"},
+		{Spec{Cell: "rps}"}, "has no {"},
+		{Spec{Cell: "{rps}", Rows: []string{"variant"}}, `no column or label "variant"`},
+		{Spec{Cell: "{rps}", Sort: "cpu_db_us"}, `sort by "cpu_db_us": not a metric of the cell`},
+	} {
+		_, err := Project(rs, c.spec)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%+v: error %v, want %q", c.spec, err, c.msg)
+		}
+	}
+	if _, err := Project(Runs{Columns: cols}, Spec{Cell: "{rps}"}); err != ErrNoRuns {
+		t.Errorf("no runs: %v", err)
+	}
+}

@@ -1,0 +1,345 @@
+package projection
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// axis is the distinct values of some keys, in order.
+type axis struct {
+	texts []string         // grouping text of each value tuple
+	vals  map[string][]any // the values behind a text
+}
+
+func (p *projector) axis(runs []run, keys []string) axis {
+	a := axis{vals: map[string][]any{}}
+	for _, r := range runs {
+		var vals []any
+		var b strings.Builder
+		for _, k := range keys {
+			v := p.value(r, k)
+			vals = append(vals, v)
+			b.WriteString(keyText(v))
+			b.WriteByte(0)
+		}
+		t := b.String()
+		if _, ok := a.vals[t]; !ok {
+			a.texts = append(a.texts, t)
+			a.vals[t] = vals
+		}
+	}
+	slices.SortStableFunc(a.texts, func(x, y string) int {
+		for i := range keys {
+			if c := compareValues(a.vals[x][i], a.vals[y][i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return a
+}
+
+func (p *projector) keyOf(r run, keys []string) string {
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(keyText(p.value(r, k)))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// figure is one metric of one cell.
+type figure struct {
+	median, min, max float64
+	n                int
+}
+
+func (p *projector) figure(runs []run, m string) figure {
+	var xs []float64
+	for _, r := range runs {
+		if x := p.num(r, m); !math.IsNaN(x) {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) == 0 {
+		return figure{median: math.NaN(), min: math.NaN(), max: math.NaN()}
+	}
+	s := stats.Summarize(xs)
+	return figure{median: s.Median, min: s.Min, max: s.Max, n: s.N}
+}
+
+func human(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return report.Sig3(x)
+}
+
+func value(x float64) any {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return x
+}
+
+func sig(v any) string {
+	if x, ok := number(v); ok {
+		return report.Sig3(x)
+	}
+	return report.Exact(v)
+}
+
+// table lays out the runs of one part of the split.
+func (p *projector) table(runs []run, split []string) *report.Data {
+	spec := p.spec
+	rows, cols := p.axis(runs, spec.Rows), p.axis(runs, spec.Cols)
+	cells := map[string][]run{}
+	for _, r := range runs {
+		k := p.keyOf(r, spec.Rows) + "\x01" + p.keyOf(r, spec.Cols)
+		cells[k] = append(cells[k], r)
+	}
+	d := &report.Data{Title: p.title(runs, split)}
+	for _, k := range spec.Rows {
+		d.Columns = append(d.Columns, report.Column{Name: k})
+	}
+	simple := len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" && !spec.Spread
+	for _, ct := range cols.texts {
+		var heading []string
+		for _, v := range cols.vals[ct] {
+			heading = append(heading, orNone(report.Exact(v)))
+		}
+		cv := strings.Join(heading, "/")
+		name := func(m string) string {
+			switch {
+			case len(spec.Cols) == 0:
+				return m
+			case len(p.tmpl.metrics) == 1 && m == p.tmpl.metrics[0]:
+				return cv
+			}
+			return cv + "_" + m
+		}
+		title := cv
+		if len(spec.Cols) == 0 {
+			title = spec.Cell
+			if simple {
+				title = p.tmpl.metrics[0]
+			}
+		}
+		if simple {
+			d.Columns = append(d.Columns, report.Column{Name: name(p.tmpl.metrics[0]), Title: title, Human: sig})
+			continue
+		}
+		d.Columns = append(d.Columns, report.Column{Name: title, People: true})
+		for _, m := range p.tmpl.metrics {
+			d.Columns = append(d.Columns, report.Column{Name: name(m), Machine: true})
+			if spec.Spread {
+				d.Columns = append(d.Columns, report.Column{Name: name(m) + "_min", Machine: true},
+					report.Column{Name: name(m) + "_max", Machine: true}, report.Column{Name: name(m) + "_rounds", Machine: true})
+			}
+		}
+	}
+	n := &notes{}
+	few, fewest, cellsN, twice := 0, math.MaxInt, 0, 0
+	sortKey := map[int]float64{}
+	for ri, rt := range rows.texts {
+		row := slices.Clone(rows.vals[rt])
+		var srcs []report.Source
+		for _, ct := range cols.texts {
+			cr := cells[rt+"\x01"+ct]
+			if len(cr) > 0 {
+				cellsN++
+				if len(cr) < MinRounds {
+					few++
+					fewest = min(fewest, len(cr))
+				}
+				if p.sameRoundTwice(cr) {
+					twice++
+				}
+			}
+			var texts []string
+			var machine []any
+			for _, m := range p.tmpl.metrics {
+				fg := p.figure(cr, m)
+				if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && !math.IsNaN(fg.median) {
+					sortKey[ri] = fg.median
+				}
+				t := human(fg.median)
+				if spec.Spread && fg.n > 1 {
+					t += " [" + human(fg.min) + "–" + human(fg.max) + "]"
+				}
+				texts = append(texts, t)
+				machine = append(machine, value(fg.median))
+				if spec.Spread {
+					machine = append(machine, value(fg.min), value(fg.max), int64(fg.n))
+				}
+			}
+			switch {
+			case simple:
+				row = append(row, machine[0])
+			case len(cr) == 0:
+				row = append(row, nil)
+				row = append(row, make([]any, len(machine))...)
+			default:
+				row = append(row, p.tmpl.render(texts))
+				row = append(row, machine...)
+			}
+			for _, r := range cr {
+				srcs = append(srcs, p.source(r))
+			}
+		}
+		slices.SortFunc(srcs, func(a, b report.Source) int { return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line)) })
+		d.Rows = append(d.Rows, row)
+		d.RowSources = append(d.RowSources, srcs)
+	}
+	if spec.Sort != "" {
+		p.sortRows(d, sortKey)
+	}
+	n.add("each cell is the median (type 7) of its rounds: the runs that agree on every label but round")
+	if len(split) > 0 {
+		n.add(fmt.Sprintf("split by %s: runs differ in it beyond the table's rows and columns, and are not pooled", strings.Join(split, ", ")))
+	}
+	if few > 0 {
+		n.add(fmt.Sprintf("%d of %d cells have fewer than %d rounds (the fewest %d): their median is of what there is", few, cellsN, MinRounds, fewest))
+	}
+	if twice > 0 {
+		n.add(fmt.Sprintf("%d cells hold two runs of the same round (the same run kept twice, or a label no file sets): both are counted", twice))
+	}
+	p.latencyNote(n, runs)
+	p.driftNote(n, runs)
+	d.Notes = n.list
+	return d
+}
+
+func (p *projector) sortRows(d *report.Data, key map[int]float64) {
+	order := make([]int, len(d.Rows))
+	for i := range order {
+		order[i] = i
+	}
+	asc := strings.HasPrefix(p.spec.Sort, "+")
+	slices.SortStableFunc(order, func(a, b int) int {
+		ka, oka := key[a]
+		kb, okb := key[b]
+		switch {
+		case !oka && !okb:
+			return 0
+		case !oka:
+			return 1
+		case !okb:
+			return -1
+		case asc:
+			return cmp.Compare(ka, kb)
+		}
+		return cmp.Compare(kb, ka)
+	})
+	rows, srcs := make([][]any, len(order)), make([][]report.Source, len(order))
+	for j, i := range order {
+		rows[j], srcs[j] = d.Rows[i], d.RowSources[i]
+	}
+	d.Rows, d.RowSources = rows, srcs
+}
+
+func (p *projector) source(r run) report.Source {
+	s := report.Source{File: keyText(p.value(r, "source"))}
+	if x, ok := number(p.value(r, "source_line")); ok {
+		s.Line = int(x)
+	}
+	return s
+}
+
+func (p *projector) sameRoundTwice(runs []run) bool {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		k := keyText(p.value(r, "round"))
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+	}
+	return false
+}
+
+func (p *projector) title(runs []run, split []string) string {
+	t := p.spec.Title
+	if t == "" {
+		t = p.spec.Cell
+		if len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" {
+			t = p.tmpl.metrics[0]
+		}
+		if len(p.spec.Rows) > 0 {
+			t += " by " + strings.Join(p.spec.Rows, ", ")
+		}
+		if len(p.spec.Cols) > 0 {
+			t += " (rows) and " + strings.Join(p.spec.Cols, ", ") + " (columns)"
+		}
+	}
+	var parts []string
+	for _, k := range split {
+		v := keyText(p.value(runs[0], k))
+		if k == "format" && strings.HasPrefix(v, keyText(p.value(runs[0], "tool"))) {
+			continue // the tool's own format says nothing the tool does not
+		}
+		parts = append(parts, k+" "+orNone(v))
+	}
+	if len(parts) > 0 {
+		t += ": " + strings.Join(parts, ", ")
+	}
+	return t
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func (p *projector) latencyNote(n *notes, runs []run) {
+	uses := false
+	for _, m := range p.tmpl.metrics {
+		uses = uses || strings.HasPrefix(m, "latency_")
+	}
+	if !uses {
+		return
+	}
+	var tools []string
+	for _, r := range runs {
+		if p.value(r, "latency_corrected") == false {
+			if t := keyText(p.value(r, "tool")); !slices.Contains(tools, t) {
+				tools = append(tools, t)
+			}
+		}
+	}
+	slices.Sort(tools)
+	if len(tools) > 0 {
+		n.add(strings.Join(tools, ", ") + ": latencies not corrected for coordinated omission; they understate waiting under load")
+	}
+}
+
+func (p *projector) driftNote(n *notes, runs []run) {
+	count, worst := 0, 0.0
+	for _, r := range runs {
+		if d := p.num(r, "drift_pct"); d > DriftTolerancePct {
+			count++
+			worst = max(worst, d)
+		}
+	}
+	if count > 0 {
+		n.add(fmt.Sprintf("%d of %d runs are covered by a calibration drift above %g%% (the largest %s%%): the machine's speed moved, so their figures are suspect",
+			count, len(runs), DriftTolerancePct, report.Sig3(worst)))
+	}
+}
+
+// notes collects footnotes without repeating one.
+type notes struct{ list []string }
+
+func (n *notes) add(msg string) {
+	if !slices.Contains(n.list, msg) {
+		n.list = append(n.list, msg)
+	}
+}
