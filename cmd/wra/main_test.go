@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -176,4 +179,20 @@ func TestUsageAndErrors(t *testing.T) {
 	if r.code != exitError || !strings.Contains(strings.ToLower(r.stderr), "read-only") {
 		t.Errorf("write without --write: exit %d, %q", r.code, r.stderr)
 	}
+}
+
+// TestEveryCommandHasExamples: the help of each of wra's own commands
+// shows how it is called.
+func TestEveryCommandHasExamples(t *testing.T) {
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if strings.TrimSpace(c.Example) == "" {
+			t.Errorf("%s has no examples in its help", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(e, &globals{}))
 }

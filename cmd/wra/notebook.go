@@ -40,6 +40,8 @@ Results sit between <!-- wra:result --> and <!-- /wra:result --> lines,
 so a notebook run again has them replaced. Plots are SVG files beside
 the Markdown output (NAME.N.svg for the N-th block), or inline in an
 HTML page. See notebooks/README.md.`,
+		Example: `  wra notebook run notebooks/cpu-per-request-vs-rate.md
+  wra notebook run --out /tmp/ladders.html notebooks/ladder-headroom.md`,
 	}
 	o := &notebookOptions{}
 	run := &cobra.Command{
