@@ -111,12 +111,10 @@
 // # Latency spectra
 //
 // MergeSpectra adds HdrHistogram-style spectra (value, cumulative count)
-// of several passes by value and recomputes percentiles; ValueAt uses
-// HdrHistogram's rank, int(p/100 * total + 0.5). ABPercentile reproduces
-// ApacheBench's "Percentage of the requests served within a certain time"
-// table from its -g per-request data: sorted[(n * percent) / 100] with
-// integer division (a nearest-rank rule, not type 7), and ABCSVPercentile
-// its -e file, sorted[(int)(0.5 + n * percent / 100.0)].
+// of several passes by value and recomputes percentiles. ABPercentile
+// reproduces ApacheBench's "Percentage of the requests served within a
+// certain time" table from its -g per-request data: sorted[(n * percent)
+// / 100] with integer division (a nearest-rank rule, not type 7).
 //
 // # Findings
 //

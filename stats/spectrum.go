@@ -82,29 +82,6 @@ func MergeSpectra(spectra ...[]SpectrumPoint) (Spectrum, []Warning) {
 	return s, ws
 }
 
-// ValueAt returns the smallest value whose cumulative count reaches the
-// rank HdrHistogram uses for a percentile (0–100): rank = int(percentile/100
-// * Total + 0.5), at least 1 and at most Total. It returns NaN for an empty
-// spectrum.
-func (s Spectrum) ValueAt(percentile float64) float64 {
-	if s.Total == 0 || len(s.Points) == 0 {
-		return math.NaN()
-	}
-	p := math.Min(percentile, 100)
-	rank := p/100*float64(s.Total) + 0.5
-	var r int64
-	switch {
-	case !(rank >= 1):
-		r = 1
-	case rank >= float64(s.Total):
-		r = s.Total
-	default:
-		r = int64(rank)
-	}
-	i, _ := slices.BinarySearchFunc(s.Points, r, func(pt SpectrumPoint, r int64) int { return cmp.Compare(pt.Count, r) })
-	return s.Points[i].ValueMS
-}
-
 // ABPercents are the percentages ApacheBench prints under "Percentage of
 // the requests served within a certain time (ms)".
 var ABPercents = []int{50, 66, 75, 80, 90, 95, 98, 99, 100}
@@ -127,22 +104,4 @@ func ABPercentile(sorted []float64, percent int) float64 {
 		return sorted[n-1]
 	}
 	return sorted[n*percent/100]
-}
-
-// ABCSVPercentile returns the value ApacheBench writes for percent in its
-// -e CSV file: the smallest value for 0, else
-// sorted[(int)(0.5 + n * percent / 100.0)] (rounded to the nearest index),
-// and the largest value for 100 (a row newer ab versions write; the index
-// is clamped to the last value, where older ones would read past their
-// array).
-func ABCSVPercentile(sorted []float64, percent int) float64 {
-	n := len(sorted)
-	if n == 0 || percent < 0 {
-		return math.NaN()
-	}
-	if percent == 0 {
-		return sorted[0]
-	}
-	i := int(0.5 + float64(n)*float64(percent)/100.0)
-	return sorted[min(i, n-1)]
 }
