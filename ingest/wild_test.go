@@ -25,17 +25,56 @@ import (
 
 const wildDir = "testdata/wild"
 
-// wildRun holds the numbers one report of a file prints; a nil field is
-// not printed (or not derivable) and is not compared. Latencies are in
-// milliseconds, converted by hand from the printed unit.
+// wildRun holds the numbers one report of a file prints. A field left
+// out is not compared; a field given as null is one the report does not
+// print (and cannot be derived from what it prints), so the run must leave
+// it NULL rather than invent a zero. Latencies are in milliseconds,
+// converted by hand from the printed unit.
 type wildRun struct {
-	Requests *int64   `json:"requests"`
-	RPS      *float64 `json:"rps"`
-	Errors   *int64   `json:"errors"`
-	Non2xx   *int64   `json:"non2xx"`
-	MeanMS   *float64 `json:"mean_ms"`
-	P50MS    *float64 `json:"p50_ms"`
-	P99MS    *float64 `json:"p99_ms"`
+	Requests wildNum[int64]   `json:"requests"`
+	RPS      wildNum[float64] `json:"rps"`
+	Errors   wildNum[int64]   `json:"errors"`
+	Non2xx   wildNum[int64]   `json:"non2xx"`
+	MeanMS   wildNum[float64] `json:"mean_ms"`
+	P50MS    wildNum[float64] `json:"p50_ms"`
+	P99MS    wildNum[float64] `json:"p99_ms"`
+}
+
+// wildNum is an expected number: absent, null (not printed) or a value.
+type wildNum[T int64 | float64] struct {
+	set, null bool
+	v         T
+}
+
+func (n *wildNum[T]) UnmarshalJSON(b []byte) error {
+	n.set = true
+	if string(b) == "null" {
+		n.null = true
+		return nil
+	}
+	return json.Unmarshal(b, &n.v)
+}
+
+// compareNum words the difference between a loaded value and an expected
+// one, or returns "" when they agree.
+func compareNum[T int64 | float64](run int, name string, got model.Opt[T], want wildNum[T]) string {
+	switch {
+	case !want.set:
+	case want.null && got.Valid:
+		return fmt.Sprintf("run %d %s %v, want NULL (not printed)", run, name, got.V)
+	case want.null:
+	case !got.Valid:
+		return fmt.Sprintf("run %d %s NULL, want %v", run, name, want.v)
+	case !closeTo(float64(got.V), float64(want.v)) || (isInt(want.v) && got.V != want.v):
+		return fmt.Sprintf("run %d %s %v, want %v", run, name, got.V, want.v)
+	}
+	return ""
+}
+
+// isInt reports whether a value is a count, compared exactly.
+func isInt[T int64 | float64](v T) bool {
+	_, ok := any(v).(int64)
+	return ok
 }
 
 // wildFile is the entry of one file: the tool its runs name and its runs
@@ -147,32 +186,17 @@ func compareWild(w wildFile, runs []*model.Run) []string {
 		if r.Tool != w.Tool {
 			bad = append(bad, fmt.Sprintf("run %d tool %q, want %q", i, r.Tool, w.Tool))
 		}
-		ints := []struct {
-			name string
-			got  model.Opt[int64]
-			want *int64
-		}{{"requests", r.Requests, e.Requests}, {"errors", r.Errors, e.Errors}, {"non2xx", r.Non2xx, e.Non2xx}}
-		for _, c := range ints {
-			switch {
-			case c.want == nil:
-			case !c.got.Valid:
-				bad = append(bad, fmt.Sprintf("run %d %s NULL, want %d", i, c.name, *c.want))
-			case c.got.V != *c.want:
-				bad = append(bad, fmt.Sprintf("run %d %s %d, want %d", i, c.name, c.got.V, *c.want))
-			}
-		}
-		floats := []struct {
-			name string
-			got  model.Opt[float64]
-			want *float64
-		}{{"rps", r.RPS, e.RPS}, {"mean_ms", r.LatencyMeanMS, e.MeanMS}, {"p50_ms", r.LatencyP50MS, e.P50MS}, {"p99_ms", r.LatencyP99MS, e.P99MS}}
-		for _, c := range floats {
-			switch {
-			case c.want == nil:
-			case !c.got.Valid:
-				bad = append(bad, fmt.Sprintf("run %d %s NULL, want %v", i, c.name, *c.want))
-			case !closeTo(c.got.V, *c.want):
-				bad = append(bad, fmt.Sprintf("run %d %s %v, want %v", i, c.name, c.got.V, *c.want))
+		for _, d := range []string{
+			compareNum(i, "requests", r.Requests, e.Requests),
+			compareNum(i, "rps", r.RPS, e.RPS),
+			compareNum(i, "errors", r.Errors, e.Errors),
+			compareNum(i, "non2xx", r.Non2xx, e.Non2xx),
+			compareNum(i, "mean_ms", r.LatencyMeanMS, e.MeanMS),
+			compareNum(i, "p50_ms", r.LatencyP50MS, e.P50MS),
+			compareNum(i, "p99_ms", r.LatencyP99MS, e.P99MS),
+		} {
+			if d != "" {
+				bad = append(bad, d)
 			}
 		}
 	}
