@@ -159,17 +159,11 @@ type RunStep struct {
 // RunSteps reads the ladder steps with a target rate, ordered by run and
 // target rate.
 func (s *Store) RunSteps(ctx context.Context) ([]RunStep, error) {
-	var out []RunStep
-	_, err := s.each(ctx, `SELECT run, step, target_rps, achieved_rps, p95_ms, error_rate, requests, failed
-FROM ladder_steps WHERE target_rps IS NOT NULL ORDER BY run, target_rps`, nil, func(row []any) error {
+	return readAll(ctx, s, "ladder steps", `SELECT run, step, target_rps, achieved_rps, p95_ms, error_rate, requests, failed
+FROM ladder_steps WHERE target_rps IS NOT NULL ORDER BY run, target_rps`, nil, func(row []any) RunStep {
 		st := RunStep{Run: Text(row[0]), Step: Text(row[1]), TargetRPS: Float(row[2]), AchievedRPS: Float(row[3]), P95MS: Float(row[4]), ErrorRate: Float(row[5])}
 		st.Requests, _ = Int(row[6])
 		st.Failed, _ = Int(row[7])
-		out = append(out, st)
-		return nil
+		return st
 	})
-	if err != nil {
-		return nil, fmt.Errorf("reading ladder steps: %w", err)
-	}
-	return out, nil
 }

@@ -225,6 +225,26 @@ func Int(v any) (int64, bool) {
 	return 0, false
 }
 
+// Bool reads a boolean value as given by Value: false for NULL.
+func Bool(v any) bool {
+	b, _ := v.(bool)
+	return b
+}
+
+// readAll runs query and reads each row, its values typed by Value, into
+// a T; what names the rows in an error.
+func readAll[T any](ctx context.Context, s *Store, what, query string, args []any, read func(row []any) T) ([]T, error) {
+	var out []T
+	_, err := s.each(ctx, query, args, func(row []any) error {
+		out = append(out, read(row))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", what, err)
+	}
+	return out, nil
+}
+
 // queryRow runs a query of one row and returns its values; no row gives
 // sql.ErrNoRows.
 func (s *Store) queryRow(ctx context.Context, query string, args ...any) ([]any, error) {
