@@ -94,6 +94,7 @@ var stillRefused = map[string]string{
 	"bombardier/bombardier-readme-2016-06-d10s-bar-done-same-line.txt":  "bombardier-readme-2016-06-d10s-bar-done-same-line.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
 	"bombardier/bombardier-readme-2016-08-n10m-others.txt":              "bombardier-readme-2016-08-n10m-others.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
 	"bombardier/bombardier-readme-2025-d10s-errors-block.txt":           "bombardier-readme-2025-d10s-errors-block.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
+	"bombardier/crank-docs-bombardier-json-reindented-nested.json":      "crank-docs-bombardier-json-reindented-nested.json: no known format",
 	"bombardier/darlanmoraes-2017-requests-using-connections.txt":       "darlanmoraes-2017-requests-using-connections.txt:1:1: bombardier report: expected \"Bombarding URL for D|with N request(s) using C connection(s)\"",
 	"bombardier/issue28-2018-statistics-only-no-header.txt":             "issue28-2018-statistics-only-no-header.txt:1:1: bombardier report: expected the Statistics table, found \"# ./bombardier -n 100 -c 1 http://www.google.ca -l\"",
 	"hey/boom-readme-2014-01-06-speed-index-503.txt":                    "boom-readme-2014-01-06-speed-index-503.txt: no known format",
