@@ -125,6 +125,11 @@ func open(path, name string) (*opened, error) {
 		r = bufio.NewReaderSize(&limitedReader{r: zr, left: limit, name: name, limit: limit}, 256<<10)
 	}
 	rb := r.(*bufio.Reader)
+	// A UTF-8 byte order mark (as Windows editors and .NET write text) is
+	// no part of the content: detection and the readers start after it.
+	if bom, _ := rb.Peek(3); bytes.Equal(bom, []byte{0xef, 0xbb, 0xbf}) {
+		rb.Discard(3)
+	}
 	head, err := rb.Peek(HeadBytes)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		f.Close()

@@ -93,13 +93,16 @@ func readVegetaHdrplot(in *Input, sink model.Sink) error {
 // readHgrmAs reads one percentile distribution; tool names the run's tool.
 // requests is the footer's Total count, else the last row's TotalCount;
 // mean, stdev and max come from the footer (vegeta's hdrplot has none, and
-// its last row, at percentile 1, is the maximum).
+// its last row, at percentile 1, is the maximum). A distribution whose
+// rows are complete (up to the row of 1/(1-Percentile) inf) but whose
+// footer was left out is stored with what it has: requests and max from
+// its last row, no mean and deviation, and a warning label that says so.
 func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 	l := NewLines(in)
 	r := &model.Run{Tool: tool}
 	kind := ""
-	var lastCount int64 = -1
-	sawInf, footer := false, false
+	footer := false
+	var rows hdrRows
 	var total model.Opt[int64]
 	for l.Scan() {
 		t := strings.TrimSpace(l.Text())
@@ -111,6 +114,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 			if kind == "" {
 				return l.Errorf(1, "HdrHistogram distribution: expected the Value Percentile TotalCount 1/(1-Percentile) header, found %q", clipLine(t))
 			}
+			rows.endAtOne = kind == "vegeta"
 			r.Line = l.Line()
 			continue
 		}
@@ -121,7 +125,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 			if kind == "vegeta" || kind == "csv" {
 				return l.Errorf(1, "unexpected footer line in a %s distribution", kind)
 			}
-			if err := hgrmFooter(l, t, r, exp, &total); err != nil {
+			if err := hgrmFooter(l, r, exp, &total); err != nil {
 				return err
 			}
 			footer = true
@@ -130,53 +134,16 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 		if footer {
 			return l.Errorf(1, "unexpected line %q after the #[ footer", clipLine(t))
 		}
-		if sawInf {
-			return l.Errorf(1, "unexpected row after the percentile 1 row")
-		}
-		var f []string
+		f := posFields(l.Text())
 		if kind == "csv" {
-			f = strings.Split(t, ",")
-		} else {
-			f = strings.Fields(t)
+			f = csvPosFields(l.Text())
 		}
-		if len(f) != 4 && !(len(f) == 3 && kind == "plain") {
+		if len(f) == 3 && kind != "plain" {
 			return l.Errorf(1, "expected Value, Percentile, TotalCount and 1/(1-Percentile), found %q", clipLine(t))
 		}
-		v, err1 := decimalMS(strings.TrimSpace(f[0]), exp)
-		q, err2 := strconv.ParseFloat(f[1], 64)
-		n, err3 := strconv.ParseInt(f[2], 10, 64)
-		switch {
-		case err1 != nil:
-			return l.Errorf(hgrmCol(l.Text(), f, 0), "Value: expected a number >= 0, found %q", f[0])
-		case err2 != nil || !(q >= 0 && q <= 1):
-			return l.Errorf(hgrmCol(l.Text(), f, 1), "Percentile: expected a fraction from 0 to 1, found %q", f[1])
-		case err3 != nil || n < 0:
-			return l.Errorf(hgrmCol(l.Text(), f, 2), "TotalCount: expected a count >= 0, found %q", f[2])
-		case n < lastCount:
-			return l.Errorf(hgrmCol(l.Text(), f, 2), "TotalCount %d is below the previous row's %d", n, lastCount)
+		if err := rows.add(l, f); err != nil {
+			return err
 		}
-		if k := len(r.Percentiles); k > 0 && (q*100 < r.Percentiles[k-1].Percentile-1e-9 || v < r.Percentiles[k-1].LatencyMS) {
-			return l.Errorf(1, "rows out of order: percentile and value must not decrease")
-		}
-		if len(f) == 4 {
-			inv := strings.TrimSpace(f[3])
-			if inv == "inf" || inv == "Infinity" {
-				sawInf = true
-			} else if _, err := strconv.ParseFloat(inv, 64); err != nil {
-				return l.Errorf(hgrmCol(l.Text(), f, 3), "1/(1-Percentile): expected a number or inf, found %q", f[3])
-			}
-		} else {
-			sawInf = true // Java prints the percentile 1 row without its last column
-		}
-		if q == 1 {
-			sawInf = true
-		}
-		lastCount = n
-		pct := q * 100
-		if !strings.ContainsAny(f[1], "eE") {
-			pct, _ = strconv.ParseFloat(strings.TrimSpace(f[1])+"e2", 64) // a decimal shift: 0.55 is 55, not 55.00000000000001
-		}
-		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: pct, LatencyMS: v, Count: model.Some(n)})
 	}
 	if err := l.Err(); err != nil {
 		return err
@@ -184,21 +151,30 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 	switch {
 	case kind == "":
 		return Errorf(in.Name, l.Line()+1, 0, "empty HdrHistogram distribution: expected its header")
-	case len(r.Percentiles) == 0:
+	case len(rows.rows) == 0:
 		return Errorf(in.Name, l.Line()+1, 0, "truncated HdrHistogram distribution: header without rows")
-	case kind == "plain" && !footer:
-		return Errorf(in.Name, l.Line()+1, 0, "truncated HdrHistogram distribution: expected the #[Mean, #[Max and #[Buckets footer")
-	case kind != "plain" && !sawInf:
+	case !rows.done && kind == "plain" && !footer:
+		return Errorf(in.Name, l.Line()+1, 0, "truncated HdrHistogram distribution: expected rows up to the one of 1/(1-Percentile) inf and the #[Mean, #[Max and #[Buckets footer")
+	case !rows.done && kind != "plain":
 		return Errorf(in.Name, l.Line()+1, 0, "truncated HdrHistogram distribution: expected rows up to percentile 1")
+	case kind == "plain" && !footer:
+		runLabel(r, "warning", "the HdrHistogram distribution has no #[Mean, #[Max and #[Buckets footer: no mean and standard deviation; requests and max are its last row's")
+	}
+	for _, row := range rows.rows {
+		d, ok := row.value.shift(exp)
+		if !ok {
+			return Errorf(in.Name, r.Line, 0, "Value %v does not fit in milliseconds", row.value.float())
+		}
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: row.pct, LatencyMS: d.float(), Count: model.Some(row.count)})
 	}
 	last := r.Percentiles[len(r.Percentiles)-1]
 	switch {
 	case total.Valid:
 		r.Requests = total
-	case last.Percentile == 100:
+	case last.Percentile == 100 || rows.done:
 		r.Requests = last.Count
 	}
-	if !r.LatencyMaxMS.Valid && last.Percentile == 100 {
+	if !r.LatencyMaxMS.Valid && (last.Percentile == 100 || rows.done) {
 		r.LatencyMaxMS = model.Some(last.LatencyMS)
 	}
 	if kind == "vegeta" {
@@ -210,63 +186,50 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 
 // hgrmFooter reads "#[Mean = a, StdDeviation = b]", "#[Max = c, Total
 // count = n]" or "#[Buckets = x, SubBuckets = y]".
-func hgrmFooter(l *Lines, t string, r *model.Run, exp int, total *model.Opt[int64]) error {
-	body, ok := strings.CutSuffix(strings.TrimPrefix(t, "#["), "]")
-	if !ok {
-		return l.Errorf(1, `footer: expected "#[Name = value, Name = value]", found %q`, clipLine(t))
+func hgrmFooter(l *Lines, r *model.Run, exp int, total *model.Opt[int64]) error {
+	kvs, err := hdrFooter(l)
+	if err != nil {
+		return err
 	}
-	for _, kv := range strings.Split(body, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		k, v = strings.Join(strings.Fields(k), " "), strings.TrimSpace(v)
-		if !ok {
-			return l.Errorf(1, `footer: expected "Name = value", found %q`, strings.TrimSpace(kv))
-		}
-		bad := func() error {
-			return l.Errorf(strings.Index(t, v)+1, "footer %s: expected a number >= 0, found %q", k, v)
-		}
-		x, err := decimalMS(v, exp)
+	for _, kv := range kvs {
+		d, nan, err := hdrFooterNumber(l, kv)
 		if err != nil {
-			if v == "NaN" || v == "nan" { // the mean and deviation of an empty histogram
-				continue
-			}
-			return bad()
+			return err
 		}
-		switch k {
+		if nan { // the mean and deviation of an empty histogram
+			continue
+		}
+		ms := func(dst *model.Opt[float64]) error {
+			x, ok := d.shift(exp)
+			if !ok {
+				return l.Errorf(kv.col, "footer %s: %q does not fit in milliseconds", kv.key, kv.value)
+			}
+			*dst = model.Some(x.float())
+			return nil
+		}
+		switch kv.key {
 		case "Mean":
-			r.LatencyMeanMS = model.Some(x)
+			err = ms(&r.LatencyMeanMS)
 		case "StdDeviation":
-			r.LatencyStdevMS = model.Some(x)
+			err = ms(&r.LatencyStdevMS)
 		case "Max":
-			r.LatencyMaxMS = model.Some(x)
+			err = ms(&r.LatencyMaxMS)
 		case "Total count":
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return bad()
+			n, perr := strconv.ParseInt(kv.value, 10, 64)
+			if perr != nil {
+				return l.Errorf(kv.col, "footer %s: expected a count >= 0, found %q", kv.key, kv.value)
 			}
 			*total = model.Some(n)
 		case "Buckets", "SubBuckets":
-			runLabel(r, "hdr_"+strings.ToLower(k), v)
+			runLabel(r, "hdr_"+strings.ToLower(kv.key), kv.value)
 		default:
-			return l.Errorf(strings.Index(t, k)+1, "footer: unknown field %q", k)
+			return l.Errorf(strings.Index(l.Text(), kv.key)+1, "footer: unknown field %q", kv.key)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-// hgrmCol is the 1-based column of field i of a row.
-func hgrmCol(line string, f []string, i int) int {
-	off := 0
-	for j := 0; j <= i; j++ {
-		k := strings.Index(line[off:], f[j])
-		if k < 0 {
-			return 0
-		}
-		if j == i {
-			return off + k + 1
-		}
-		off += k + len(f[j])
-	}
-	return 0
 }
 
 // spectrumLevels are the percentile columns of runs.

@@ -106,12 +106,12 @@ func TestHgrmErrors(t *testing.T) {
 	checkLoadToolErrors(t, []loadToolErrorCase{
 		{"empty", "hdrhistogram", "", "f.txt:1: empty HdrHistogram distribution: expected its header"},
 		{"header only", "hdrhistogram", headLines(plain, 2), "f.txt:3: truncated HdrHistogram distribution: header without rows"},
-		{"no footer", "hdrhistogram", headLines(plain, 40),
-			"f.txt:41: truncated HdrHistogram distribution: expected the #[Mean, #[Max and #[Buckets footer"},
+		{"cut in the rows", "hdrhistogram", headLines(plain, 40),
+			"f.txt:41: truncated HdrHistogram distribution: expected rows up to the one of 1/(1-Percentile) inf and the #[Mean, #[Max and #[Buckets footer"},
 		{"csv cut", "hdrhistogram", headLines(csvText, 30), "f.txt:31: truncated HdrHistogram distribution: expected rows up to percentile 1"},
 		{"two distributions", "hdrhistogram", plain + plain, "f.txt:67:1: a second percentile distribution starts here: a file holds one"},
 		{"bad value", "hdrhistogram", strings.Replace(plain, "0.171 0.1", "0,171 0.1", 1),
-			`f.txt:4:8: Value: expected a number >= 0, found "0,171"`},
+			`f.txt:4:8: Value: expected a number >= 0, not below the row above, found "0,171"`},
 		{"count goes down", "hdrhistogram", strings.Replace(plain, "        303 ", "          0 ", 1),
 			"f.txt:4:38: TotalCount 0 is below the previous row's 1"},
 		{"wrk2 report", "hdrhistogram", readTestdata(t, "testdata/wrk2/wrk2_short_6s_go1_ping_R500.txt"),
@@ -125,4 +125,39 @@ func FuzzHgrm(f *testing.F) {
 	addFuzzSeeds(f, "testdata/hdrhistogram/*", "testdata/vegeta/vegeta_hdrplot_go1*", "testdata/wrk2/wrk2_short*")
 	addWildSeeds(f, "hgrm", "vegeta")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "hdrhistogram", "vegeta-hdrplot") })
+}
+
+// A distribution whose rows end at its last row (Java prints it without
+// 1/(1-Percentile)) but whose footer was left out loads with what it has:
+// requests and max from the last row (3000 at 18.127 ms), no mean, and a
+// warning; rows printed as percentile 1 before that last row do not end
+// it.
+func TestHgrmNoFooterAndRowsAtOne(t *testing.T) {
+	plain := readTestdata(t, "testdata/hdrhistogram/hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
+	noFooter := plain[:strings.Index(plain, "#[Mean")]
+	c, err := readAsFormat(t, "hdrhistogram", "f.hgrm", noFooter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	expectI(t, "requests", r.Requests, 3000)
+	expectF(t, "latency_max_ms", r.LatencyMaxMS, 18.127)
+	expectF(t, "latency_mean_ms", r.LatencyMeanMS, nullWant)
+	if !strings.Contains(r.Labels["warning"], "no #[Mean, #[Max and #[Buckets footer") {
+		t.Errorf("warning %q", r.Labels["warning"])
+	}
+	// Several rows print 1.000000 before the last (C's layout, as wrk2
+	// prints its spectrum): all are kept, and the inf row ends the rows.
+	atOne := strings.Replace(plain, "      18.127 0.999707031250       3000        3413.33\n",
+		"      18.127 0.999707031250       3000        3413.33\n      18.127 1.000000000000       3000        4096.00\n", 1)
+	c, err = readAsFormat(t, "hdrhistogram", "f.hgrm", atOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, m := len(c.Runs[0].Percentiles), len(r.Percentiles); n != m+1 {
+		t.Errorf("%d rows, want %d", n, m+1)
+	}
+	if _, err := readAsFormat(t, "hdrhistogram", "f.hgrm", atOne+"      18.127 1.000000000000       3000\n"); err == nil {
+		t.Errorf("a row after the footer was accepted")
+	}
 }

@@ -30,10 +30,11 @@ type exactDecimal struct {
 }
 
 // parseExactDecimal reads an unsigned decimal such as "619.77" or "12"
-// (at most 18 significant digits; no sign, no exponent).
+// (at most 18 significant digits, not counting zeros after the point
+// that no other digit follows; no sign, no exponent).
 func parseExactDecimal(s string) (exactDecimal, bool) {
 	var d exactDecimal
-	digits, dot := 0, false
+	digits, dot, zeros := 0, false, 0 // zeros: after the point, not yet applied
 	if s == "" || s == "." {
 		return d, false
 	}
@@ -48,6 +49,17 @@ func parseExactDecimal(s string) (exactDecimal, bool) {
 					d.scale++
 				}
 				continue
+			}
+			if dot && c == '0' {
+				zeros++
+				continue
+			}
+			for ; zeros > 0; zeros-- {
+				if digits++; digits > 18 {
+					return d, false
+				}
+				d.mant *= 10
+				d.scale++
 			}
 			digits++
 			if digits > 18 {
@@ -263,9 +275,10 @@ func percentValue(s string) (float64, bool) {
 	return d.float(), ok
 }
 
-// isPrintedNaN reports whether a value is C's printout of a NaN.
+// isPrintedNaN reports whether a value is C's printout of a NaN, with or
+// without the unit printed after it ("-nan", "-nanus", "nan%").
 func isPrintedNaN(s string) bool {
-	s = strings.TrimSuffix(s, "%")
+	s = strings.TrimRight(s, "%usmh")
 	return s == "-nan" || s == "nan" || s == "NaN" || s == "-NaN"
 }
 

@@ -120,3 +120,21 @@ func TestLexCSVError(t *testing.T) {
 }
 
 func readAllCSV(s string) ([][]string, error) { return csv.NewReader(strings.NewReader(s)).ReadAll() }
+
+// Zeros after the point that no other digit follows do not count against
+// the 18 digits: wrk2 prints a calibration of no sample as
+// 9223372036854776.000ms.
+func TestLexExactDecimalDigits(t *testing.T) {
+	for s, want := range map[string]float64{"9223372036854776.000": 9223372036854776, "1.0500": 1.05, "0.000100": 0.0001, "100.00": 100, "1.000000000000000000001": 1} {
+		d, ok := parseExactDecimal(s)
+		if s == "1.000000000000000000001" {
+			if ok {
+				t.Errorf("%s: accepted, want refused (22 significant digits)", s)
+			}
+			continue
+		}
+		if !ok || d.float() != want {
+			t.Errorf("%s = %v %v, want %v", s, d.float(), ok, want)
+		}
+	}
+}

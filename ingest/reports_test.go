@@ -92,3 +92,46 @@ func TestSinkLabelThroughGuard(t *testing.T) {
 		t.Errorf("sinkLabel = %q %v, want us", v, ok)
 	}
 }
+
+// wrk2_no_latency_calibration_outlasts_run.txt is wrk2's report of a run
+// whose calibration outlasted it (784 requests in 10.04s, calibration
+// intervals of 15.7 s): wrk2 records no latency during its calibration, so
+// it prints NaN statistics and an empty histogram (one row of count 0,
+// -nan footers), while the request count and rate are real.
+func TestWrk2NoLatency(t *testing.T) {
+	wrk2NoLatency := readTestdata(t, "testdata/wrk2/wrk2_no_latency_calibration_outlasts_run.txt")
+	for name, in := range map[string]string{
+		"one row of count 0": wrk2NoLatency,
+		"no rows":            strings.Replace(wrk2NoLatency, "       0.000     1.000000            0          inf\n", "", 1),
+	} {
+		if f := Detect([]byte(in)); f == nil || f.Name != "wrk2" {
+			t.Fatalf("%s: detected as %v, want wrk2", name, f)
+		}
+		c, err := readAsFormat(t, "wrk2", "x.txt", in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r := c.Runs[0]
+		expectI(t, "requests", r.Requests, 784)
+		expectF(t, "rps", r.RPS, 78.05)
+		expectF(t, "duration_s", r.DurationS, 10.04)
+		for _, col := range []struct {
+			name string
+			v    model.Opt[float64]
+		}{{"mean", r.LatencyMeanMS}, {"stdev", r.LatencyStdevMS}, {"max", r.LatencyMaxMS}, {"p50", r.LatencyP50MS}, {"p99", r.LatencyP99MS}} {
+			expectF(t, col.name, col.v, nullWant)
+		}
+		if len(r.Percentiles) != 0 {
+			t.Errorf("%s: %d percentiles, want none", name, len(r.Percentiles))
+		}
+		want := "wrk2 recorded no latency (it printed -nanus -nanus for the mean and deviation): the latency columns are NULL; its calibration (a rate sampling interval of 15695 ms) outlasted the 10.04 s run"
+		if got := r.Labels["warning"]; got != want {
+			t.Errorf("%s: warning %q\nwant %q", name, got, want)
+		}
+	}
+	// A mean of NaN beside a histogram that counted requests is broken.
+	bad := strings.NewReplacer("Total count    =            0", "Total count    =            5", "1.000000            0", "1.000000            5").Replace(wrk2NoLatency)
+	if _, err := readAsFormat(t, "wrk2", "x.txt", bad); err == nil || err.Error() != "x.txt:22:21: a mean and deviation of NaN for a Total count of 5" {
+		t.Errorf("got %v", err)
+	}
+}

@@ -542,10 +542,9 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 		return nil, err
 	}
 	// Rows up to the #[Mean …] footer.
-	var values []exactDecimal
-	var footers [4]exactDecimal // mean, stdev, max, total count
-	lastCount := int64(-1)
-	lastPct := -1.0
+	rows := hdrRows{}
+	var mean, stdev []hdrKV
+	meanLine := 0
 	for {
 		line, ok := p.next()
 		if !ok {
@@ -556,44 +555,16 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 			continue
 		}
 		if strings.HasPrefix(t, "#[Mean") {
-			vals, err := p.footer(line, "Mean", "StdDeviation")
+			kvs, err := p.footer("Mean", "StdDeviation")
 			if err != nil {
 				return nil, err
 			}
-			footers[0], footers[1] = vals[0], vals[1]
+			mean, stdev, meanLine = kvs[:1], kvs[1:], l.Line()
 			break
 		}
-		f := posFields(line)
-		if len(f) != 4 {
-			return nil, l.Errorf(1, "expected a spectrum row \"<value> <percentile> <total count> <1/(1-percentile)>\", found %q", clipQuote(t))
+		if err := rows.add(l, posFields(line)); err != nil {
+			return nil, err
 		}
-		value, ok := parseExactDecimal(f[0].text)
-		if !ok {
-			return nil, l.Errorf(f[0].col, "expected a latency in ms, found %q", f[0].text)
-		}
-		d, ok := parseExactDecimal(f[1].text)
-		if ok {
-			d, ok = d.shift(2)
-		}
-		pct := d.float()
-		if !ok || pct > 100 || pct < lastPct {
-			return nil, l.Errorf(f[1].col, "expected a percentile between 0 and 1 not below the row above, found %q", f[1].text)
-		}
-		n, err := strconv.ParseInt(f[2].text, 10, 64)
-		if err != nil || n < 0 || n < lastCount {
-			return nil, l.Errorf(f[2].col, "expected a total count not below the row above, found %q", f[2].text)
-		}
-		if f[3].text != "inf" {
-			if _, err := strconv.ParseFloat(f[3].text, 64); err != nil {
-				return nil, l.Errorf(f[3].col, "expected 1/(1-percentile) or inf, found %q", f[3].text)
-			}
-		}
-		lastPct, lastCount = pct, n
-		values = append(values, value)
-		b.spectrum = append(b.spectrum, model.Percentile{Percentile: pct, Count: model.Some(n), Corrected: corrected})
-	}
-	if len(b.spectrum) == 0 {
-		return nil, l.Errorf(1, "the percentile spectrum has no rows")
 	}
 	line, ok := p.next()
 	if !ok {
@@ -602,15 +573,38 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 	if !strings.HasPrefix(strings.TrimSpace(line), "#[Max") {
 		return nil, l.Errorf(1, "expected the #[Max = …, Total count = …] footer, found %q", clipQuote(strings.TrimSpace(line)))
 	}
-	vals, err := p.footer(line, "Max", "Total count")
+	kvs, err := p.footer("Max", "Total count")
 	if err != nil {
 		return nil, err
 	}
-	footers[2], footers[3] = vals[0], vals[1]
-	if footers[3].scale != 0 {
-		return nil, l.Errorf(1, "expected a whole Total count, found %v", footers[3].float())
+	var footers [4]exactDecimal // mean, stdev, max, total count
+	var nan [4]bool
+	for i, kv := range []hdrKV{mean[0], stdev[0], kvs[0], kvs[1]} {
+		if footers[i], nan[i], err = hdrFooterNumber(l, kv); err != nil {
+			return nil, err
+		}
+	}
+	if footers[3].scale != 0 || nan[3] || nan[2] {
+		return nil, l.Errorf(kvs[1].col, "expected a whole Total count and a Max, found %q and %q", kvs[1].value, kvs[0].value)
 	}
 	b.total = int64(footers[3].mant)
+	switch {
+	case b.total == 0:
+		// An empty histogram (wrk2 recorded no latency: its calibration
+		// outlasted the run): a NaN mean and deviation, no rows, or rows
+		// of count 0.
+		if n := len(rows.rows); n > 0 && rows.rows[n-1].count != 0 {
+			return nil, l.Errorf(1, "Total count 0 differs from the last spectrum row's count %d", rows.rows[n-1].count)
+		}
+		b.spectrum = nil
+		return p.hdrClose(b)
+	case len(rows.rows) == 0:
+		return nil, l.Errorf(1, "the percentile spectrum has no rows")
+	case nan[0] || nan[1]:
+		return nil, Errorf(l.in.Name, meanLine, mean[0].col, "a mean and deviation of NaN for a Total count of %d", b.total)
+	case !rows.done:
+		return nil, l.Errorf(1, "the spectrum ends before its last row (the row whose 1/(1-Percentile) is inf)")
+	}
 	// The summary lines carry their unit; the spectrum does not. Its
 	// largest value is the 100% summary value in the same unit (ms), or
 	// a thousand times it (us, early wrk2).
@@ -623,13 +617,20 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 		}
 		return d.float()
 	}
-	for i := range b.spectrum {
-		b.spectrum[i].LatencyMS = conv(values[i])
+	for _, r := range rows.rows {
+		b.spectrum = append(b.spectrum, model.Percentile{Percentile: r.pct, LatencyMS: conv(r.value), Count: model.Some(r.count), Corrected: corrected})
 	}
 	b.mean, b.stdev, b.max = conv(footers[0]), conv(footers[1]), conv(footers[2])
 	if last := b.spectrum[len(b.spectrum)-1].Count.V; last != b.total {
 		return nil, l.Errorf(1, "Total count %d differs from the last spectrum row's count %d", b.total, last)
 	}
+	return p.hdrClose(b)
+}
+
+// hdrClose reads the end of an HdrHistogram block: an optional #[Buckets
+// footer and the dashed line.
+func (p *wrkParser) hdrClose(b *hdrBlock) (*hdrBlock, error) {
+	l := p.l
 	for {
 		line, ok := p.next()
 		if !ok {
@@ -646,29 +647,17 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 	}
 }
 
-// footer reads "#[Mean    =        6.373, StdDeviation   =        0.620]".
-func (p *wrkParser) footer(line, k1, k2 string) ([2]exactDecimal, error) {
-	var out [2]exactDecimal
-	t := strings.TrimSpace(line)
-	inner, ok := strings.CutPrefix(t, "#[")
-	inner, ok2 := strings.CutSuffix(inner, "]")
-	a, b, ok3 := strings.Cut(inner, ",")
-	if !ok || !ok2 || !ok3 {
-		return out, p.l.Errorf(1, "expected \"#[%s = <n>, %s = <n>]\", found %q", k1, k2, clipQuote(t))
+// footer reads "#[Mean    =        6.373, StdDeviation   =        0.620]":
+// the two keys, in order.
+func (p *wrkParser) footer(k1, k2 string) ([]hdrKV, error) {
+	kvs, err := hdrFooter(p.l)
+	if err != nil {
+		return nil, err
 	}
-	for i, part := range []struct{ kv, key string }{{a, k1}, {b, k2}} {
-		k, v, ok := strings.Cut(part.kv, "=")
-		if !ok || strings.TrimSpace(k) != part.key {
-			return out, p.l.Errorf(1, "expected \"#[%s = <n>, %s = <n>]\", found %q", k1, k2, clipQuote(t))
-		}
-		v = strings.TrimSpace(v)
-		x, ok := parseExactDecimal(v)
-		if !ok {
-			return out, p.l.Errorf(strings.Index(line, v)+1, "expected a number for %s, found %q", part.key, v)
-		}
-		out[i] = x
+	if len(kvs) != 2 || kvs[0].key != k1 || kvs[1].key != k2 {
+		return nil, p.l.Errorf(1, "expected \"#[%s = <n>, %s = <n>]\", found %q", k1, k2, clipQuote(strings.TrimSpace(p.l.Text())))
 	}
-	return out, nil
+	return kvs, nil
 }
 
 // requestsLine reads "29943 requests in 15.00s, 3.40MB read".
@@ -740,6 +729,23 @@ func (p *wrkParser) socketErrors(line string) error {
 	return nil
 }
 
+// noLatencyWarning says why a run that recorded no latency has none: wrk
+// prints NaN statistics when no request was answered in time, and wrk2
+// also when its calibration, during which it records nothing, outlasts
+// the run.
+func (p *wrkParser) noLatencyWarning() string {
+	msg := fmt.Sprintf("%s recorded no latency (it printed %s %s for the mean and deviation): the latency columns are NULL", p.tool, p.latency[0], p.latency[1])
+	longest := 0.0
+	for _, v := range p.calibInterval {
+		x, _ := strconv.ParseFloat(v, 64)
+		longest = max(longest, x)
+	}
+	if d := p.run.DurationS; d.Valid && longest > 0 && longest/1000 >= d.V {
+		msg += fmt.Sprintf("; its calibration (a rate sampling interval of %s ms) outlasted the %s s run", fmtLabelNum(longest), fmtLabelNum(d.V))
+	}
+	return msg
+}
+
 // finish fills the run from what was read.
 func (p *wrkParser) finish() error {
 	r := p.run
@@ -767,7 +773,10 @@ func (p *wrkParser) finish() error {
 	if p.latencyLine == 0 {
 		return Errorf(p.l.in.Name, p.reqLine, 0, "the Thread Stats table has no Latency line")
 	}
-	if !isPrintedNaN(p.latency[3]) {
+	noLatency := isPrintedNaN(p.latency[0]) || isPrintedNaN(p.latency[1]) || isPrintedNaN(p.latency[3])
+	if noLatency {
+		runLabel(p.run, "warning", p.noLatencyWarning())
+	} else {
 		mean, _ := durationMS(p.latency[0])
 		stdev, _ := durationMS(p.latency[1])
 		mx, _ := durationMS(p.latency[2])
@@ -786,7 +795,7 @@ func (p *wrkParser) finish() error {
 
 	switch p.tool {
 	case "wrk":
-		if isPrintedNaN(p.latency[3]) {
+		if noLatency {
 			// Nothing recorded: the 0.00us of the --latency lines are no
 			// measurement either.
 			r.Percentiles = nil

@@ -375,7 +375,7 @@ func TestWrkBadInput(t *testing.T) {
 		{"garbage line", "wrk", strings.Replace(plain, "Requests/sec:", "Reqs/sec:", 1),
 			`x.txt:7:1: unexpected line in a wrk report: "Reqs/sec:  25280.18"`},
 		{"spectrum percentile going down", "wrk2", strings.Replace(latency, "0.200000", "0.050000", 1),
-			`x.txt:23:18: expected a percentile between 0 and 1 not below the row above, found "0.050000"`},
+			`x.txt:23:18: Percentile: expected a fraction from 0 to 1, not below the row above, found "0.050000"`},
 		{"total count differs", "wrk2", strings.Replace(latency, "Total count    =        24351", "Total count    =        24350", 1),
 			"x.txt:98:1: Total count 24350 differs from the last spectrum row's count 24351"},
 		{"calibration in wrk", "wrk", latency, "x.txt:3:1: wrk2's calibration line in a wrk report"},

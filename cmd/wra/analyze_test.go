@@ -239,3 +239,29 @@ func TestAnalyzeRankingTies(t *testing.T) {
 		t.Errorf("a shared place must print as =N:\n%s", r.stdout)
 	}
 }
+
+// A wrk2 run that recorded no latency is stored with NULL latencies and
+// the reader's warning, which analyze prints as a footnote of the table
+// that shows the run.
+func TestAnalyzeRunWarning(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nolat")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("../../ingest/testdata/wrk2/wrk2_no_latency_calibration_outlasts_run.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go-r100.txt"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	r := wra(t, filepath.Join(t.TempDir(), "s.duckdb"), "--quiet", "analyze", "--out", out, dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	want := "nolat/go-r100.txt:1: wrk2 recorded no latency (it printed -nanus -nanus for the mean and deviation): the latency columns are NULL; its calibration (a rate sampling interval of 15695 ms) outlasted the 10.04 s run"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("no footnote %q in:\n%s", want, r.stdout)
+	}
+}

@@ -25,6 +25,8 @@ type runRow struct {
 	// driftPct is the largest calibration drift covering the run, in
 	// percent (0 when no calibration pair covers it).
 	driftPct float64
+	// warning is what the reader said of the run (label warning), or "".
+	warning string
 }
 
 // runsQuery reads runs with their file's format: one run is often kept
@@ -37,7 +39,7 @@ SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format |
        coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0)
+       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0), coalesce(r.labels->>'warning', '')
 FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
 LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) c ON c.run_id = r.run_id
 WHERE r.rps IS NOT NULL AND r.round IS %s NULL
@@ -57,9 +59,16 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 		out[i] = runRow{test: s(r[0]), tool: s(r[1]), server: s(r[2]), connections: i64(r[3]), targetRPS: f(r[4]),
 			rps: f(r[5]), mean: f(r[6]), p50: f(r[7]), p95: f(r[8]), p99: f(r[9]),
 			failed: i64(r[10]), requests: i64(r[11]), corrected: r[12] == true,
-			source: report.Source{File: s(r[13]), Line: int(i64(r[14]))}, driftPct: f(r[15])}
+			source: report.Source{File: s(r[13]), Line: int(i64(r[14]))}, driftPct: f(r[15]), warning: s(r[16])}
 	}
 	return out, nil
+}
+
+// warningNote footnotes what the reader said of a run (label warning).
+func warningNote(n *notes, r runRow) {
+	if r.warning != "" {
+		n.add(fmt.Sprintf("%s:%d: %s", r.source.File, r.source.Line, r.warning))
+	}
 }
 
 func connsText(c int64) any {
@@ -138,6 +147,7 @@ func (a *analysis) rounds() (*Section, error) {
 			requests += r.requests
 			srcs = append(srcs, r.source)
 			drift = max(drift, r.driftPct)
+			warningNote(n, r)
 		}
 		sum := stats.Summarize(rps)
 		summaryNotes(n, "requests/s", sum)
@@ -355,6 +365,7 @@ func (a *analysis) rankTable(cur []runRow) *report.Data {
 		if r.requests > 0 && float64(r.failed) > 0.01*float64(r.requests) {
 			n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", serverName(r.server), r.tool, r.failed, r.requests))
 		}
+		warningNote(n, r)
 	}
 	if tied {
 		n.add("=N: a place shared by neighbours inside the noise (" + a.tieRule().String() + ")")
@@ -390,6 +401,7 @@ func (a *analysis) heldAtRate(cur []runRow) *report.Data {
 		if math.IsNaN(r.p95) {
 			n.add(fmt.Sprintf("%s has no p95 latency: held is false for want of it", serverName(r.server)))
 		}
+		warningNote(n, r)
 		if !r.corrected {
 			n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission", r.tool))
 		}
