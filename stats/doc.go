@@ -97,10 +97,7 @@
 // result of a run is the highest step held before the first failing step,
 // with "+" when every step held, and the step size beside it; across runs
 // the median (type 7) with every run listed. Steps come from a step tag on
-// each request (StepsFromTags), from a stage schedule such as
-// "1500:3s,3000:3s" (ParseSchedule, WindowsFromSchedule,
-// StepsFromWindows), or from plateaus of the per-second request rate
-// (RatePerSecond, DetectPlateaus).
+// each request (StepsFromTags).
 //
 // # Calibration drift
 //

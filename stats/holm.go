@@ -64,19 +64,14 @@ type Comparison struct {
 	Warnings    []Warning
 }
 
-// Compare summarizes base and vs, tests them with MannWhitneyU and decides
+// CompareAt summarizes base and vs, tests them with MannWhitneyU and decides
 // significance at alpha (DefaultAlpha when alpha is not in (0, 1)).
 // Warnings of both summaries are kept (prefixed "base: " and "vs: "); a
 // warning is added when the samples are too small for the test ever to
 // reach alpha: with n1 and n2 values and no ties, the smallest two-sided
 // exact p-value is 2 / C(n1+n2, n1) (0.1 for 3 against 3, 0.029 for 4
-// against 4).
-func Compare(base, vs []float64, alpha float64) Comparison {
-	return CompareAt(base, vs, alpha, DefaultConfidence)
-}
-
-// CompareAt is Compare with the medians' intervals at the given confidence
-// level (see SummarizeAt).
+// against 4). The medians' intervals are at the given confidence level
+// (see SummarizeAt).
 func CompareAt(base, vs []float64, alpha, confidence float64) Comparison {
 	if !(alpha > 0 && alpha < 1) {
 		alpha = DefaultAlpha

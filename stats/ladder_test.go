@@ -1,10 +1,8 @@
 package stats
 
 import (
-	"errors"
 	"math"
 	"testing"
-	"time"
 )
 
 func TestEvaluateLadder(t *testing.T) {
@@ -93,99 +91,30 @@ func TestMedianLadder(t *testing.T) {
 	}
 }
 
-func TestParseSchedule(t *testing.T) {
-	got, err := ParseSchedule("1500:3s, 3000:500ms,6000:1m")
-	want := []Stage{{1500, 3 * time.Second}, {3000, 500 * time.Millisecond}, {6000, time.Minute}}
-	if err != nil || len(got) != len(want) {
-		t.Fatalf("ParseSchedule = %v, %v", got, err)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("stage %d = %v, want %v", i, got[i], want[i])
-		}
-	}
-	for _, tc := range []struct {
-		in   string
-		want ScheduleError
-	}{
-		{"1500:3s,3000", ScheduleError{Stage: 2, Col: 9, Text: "3000", Msg: "want <rate>:<duration>, for example 1500:3s"}},
-		{"x:3s", ScheduleError{Stage: 1, Col: 1, Text: "x:3s", Msg: "rate must be a non-negative number of requests per second"}},
-		{"1500:3s,3000:0s", ScheduleError{Stage: 2, Col: 9, Text: "3000:0s", Msg: "duration must be positive, for example 3s or 500ms"}},
-		{"1500:3", ScheduleError{Stage: 1, Col: 1, Text: "1500:3", Msg: "duration must be positive, for example 3s or 500ms"}},
-		{"", ScheduleError{Stage: 1, Col: 1, Text: "", Msg: "want <rate>:<duration>, for example 1500:3s"}},
-	} {
-		_, err := ParseSchedule(tc.in)
-		var se *ScheduleError
-		if !errors.As(err, &se) || *se != tc.want {
-			t.Errorf("ParseSchedule(%q) error = %v, want %v", tc.in, err, &tc.want)
-		}
-	}
-	if got := (&ScheduleError{Stage: 2, Col: 9, Text: "3000", Msg: "m"}).Error(); got != `schedule stage 2 (column 9) "3000": m` {
-		t.Errorf("Error() = %q", got)
-	}
-}
-
-func TestWindowsAndSteps(t *testing.T) {
-	// Ramp 1 s + hold 2 s per rate, as a k6 stage list: two windows of 3 s.
-	w := WindowsFromSchedule(100, []Stage{{10, time.Second}, {10, 2 * time.Second}, {20, time.Second}, {20, 2 * time.Second}})
-	want := []StepWindow{{"10", 10, 100, 103}, {"20", 20, 103, 106}}
-	if len(w) != 2 || w[0] != want[0] || w[1] != want[1] {
-		t.Fatalf("windows = %v, want %v", w, want)
-	}
-	// By hand: window 1 gets durations 1..5 ms (one failed), window 2
-	// 10, 20, 30 ms; 106.5 is outside. p95 type 7 of 1..5 = 4.8; of 10,20,30
-	// = 29.
+func TestStepsFromTagsByHand(t *testing.T) {
+	// By hand: step 10 gets durations 1..5 ms (one failed) over 2.9 s,
+	// step 20 gets 10, 20, 30 ms, and the last request has no tag. p95
+	// type 7 of 1..5 = 4.8; of 10, 20, 30 = 29; achieved (5-1)/2.9 rps.
 	reqs := []Request{
-		{TimeS: 100, DurationMS: 1}, {TimeS: 100.5, DurationMS: 2}, {TimeS: 101, DurationMS: 3, Failed: true},
-		{TimeS: 102, DurationMS: 4}, {TimeS: 102.9, DurationMS: 5},
-		{TimeS: 103, DurationMS: 10}, {TimeS: 104, DurationMS: 20}, {TimeS: 105.99, DurationMS: 30},
+		{TimeS: 100, DurationMS: 1, Step: "10"}, {TimeS: 100.5, DurationMS: 2, Step: "10"}, {TimeS: 101, DurationMS: 3, Failed: true, Step: "10"},
+		{TimeS: 102, DurationMS: 4, Step: "10"}, {TimeS: 102.9, DurationMS: 5, Step: "10"},
+		{TimeS: 103, DurationMS: 10, Step: "20"}, {TimeS: 104, DurationMS: 20, Step: "20"}, {TimeS: 105.99, DurationMS: 30, Step: "20"},
 		{TimeS: 106.5, DurationMS: 99},
 	}
-	steps, ws := StepsFromWindows(reqs, w)
-	if len(ws) != 1 || ws[0].Msg != "1 requests outside every step window left out" {
-		t.Errorf("warnings = %v", ws)
+	steps, ws := StepsFromTags(reqs)
+	if len(ws) != 1 || len(steps) != 2 {
+		t.Fatalf("steps %+v, warnings %v", steps, ws)
 	}
 	wantSteps := []LadderStep{
-		{Step: "10", TargetRPS: 10, AchievedRPS: 5.0 / 3, P95MS: 4.8, ErrorRate: 0.2, Requests: 5, Failed: 1},
-		{Step: "20", TargetRPS: 20, AchievedRPS: 1, P95MS: 29, ErrorRate: 0, Requests: 3},
+		{Step: "10", TargetRPS: 10, AchievedRPS: 4 / 2.9, P95MS: 4.8, ErrorRate: 0.2, Requests: 5, Failed: 1},
+		{Step: "20", TargetRPS: 20, AchievedRPS: 2 / 2.99, P95MS: 29, ErrorRate: 0, Requests: 3},
 	}
 	for i := range wantSteps {
 		g, e := steps[i], wantSteps[i]
-		if g.Step != e.Step || g.Requests != e.Requests || g.Failed != e.Failed || !closeTo(g.P95MS, e.P95MS, 1e-12) ||
+		if g.Step != e.Step || g.TargetRPS != e.TargetRPS || g.Requests != e.Requests || g.Failed != e.Failed || !closeTo(g.P95MS, e.P95MS, 1e-12) ||
 			!closeTo(g.AchievedRPS, e.AchievedRPS, 1e-12) || g.ErrorRate != e.ErrorRate {
 			t.Errorf("step %d = %+v, want %+v", i, g, e)
 		}
-	}
-	// The same requests tagged: 10 -> span 2.9 s, (5-1)/2.9 rps.
-	for i := range reqs[:8] {
-		reqs[i].Step = w[0].Step
-		if i >= 5 {
-			reqs[i].Step = w[1].Step
-		}
-	}
-	steps, ws = StepsFromTags(reqs)
-	if len(ws) != 1 || len(steps) != 2 || !closeTo(steps[0].AchievedRPS, 4/2.9, 1e-12) || !closeTo(steps[1].P95MS, 29, 1e-12) {
-		t.Errorf("tags: %+v %v", steps, ws)
-	}
-}
-
-func TestDetectPlateaus(t *testing.T) {
-	// By hand: 0 (idle), 100, 101, 99 (plateau 100), 150 (ramp), 200,
-	// 205, 198, 202 (plateau 201), 50 (tail, one second).
-	rate := []float64{0, 100, 101, 99, 150, 200, 205, 198, 202, 50}
-	got := DetectPlateaus(1000, rate, 0.1, 2)
-	want := []StepWindow{{"100", 100, 1001, 1004}, {"201", 201, 1005, 1009}}
-	if len(got) != len(want) {
-		t.Fatalf("plateaus = %v, want %v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("plateau %d = %v, want %v", i, got[i], want[i])
-		}
-	}
-	t0, counts := RatePerSecond([]Request{{TimeS: 10.2}, {TimeS: 10.9}, {TimeS: 12.1}})
-	if t0 != 10 || len(counts) != 3 || counts[0] != 2 || counts[1] != 0 || counts[2] != 1 {
-		t.Errorf("RatePerSecond = %v, %v", t0, counts)
 	}
 }
 
@@ -233,54 +162,5 @@ func TestLadderRealK6Capture(t *testing.T) {
 	// the target. The optional achieved-rate rule sees it too.
 	if s := r.Steps[3]; !(s.AchievedRPS < 0.6*s.TargetRPS) {
 		t.Errorf("12000 step achieved %v rps", s.AchievedRPS)
-	}
-
-	// From the per-second rate alone the plateaus near 1500, 3000 and the
-	// server's ~5700 rps limit are found without any tag.
-	t0, rate := RatePerSecond(reqs)
-	pl := DetectPlateaus(t0, rate, 0.1, 2)
-	if len(pl) < 3 || math.Abs(pl[0].TargetRPS-1500) > 50 || math.Abs(pl[1].TargetRPS-3000) > 100 {
-		t.Errorf("plateaus = %v", pl)
-	}
-}
-
-func TestLadderScheduleRealK6(t *testing.T) {
-	// The same capture, steps taken from the stage schedule of its
-	// ladder.js (STEPS=1500,3000,6000,12000, HOLD=3: a 1 s ramp and a 3 s
-	// hold per step) instead of the tags. ladder.js tags a request by the
-	// time its iteration started, so requests are placed by their start
-	// (end time - duration), from the first start on.
-	reqs, err := k6LadderRequests()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stages, err := ParseSchedule("1500:1s,1500:3s,3000:1s,3000:3s,6000:1s,6000:3s,12000:1s,12000:3s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	starts := make([]Request, len(reqs))
-	t0 := math.Inf(1)
-	for i, r := range reqs {
-		r.TimeS -= r.DurationMS / 1000
-		starts[i] = r
-		t0 = math.Min(t0, r.TimeS)
-	}
-	byWindow, _ := StepsFromWindows(starts, WindowsFromSchedule(t0, stages))
-	byTag, _ := StepsFromTags(reqs)
-	if len(byWindow) != 4 {
-		t.Fatalf("%d windows", len(byWindow))
-	}
-	for i := range byTag {
-		w, g := byWindow[i], byTag[i]
-		// The windows start at the first request rather than at k6's
-		// scenario start, so a few requests near each boundary move (seen:
-		// 6004 against 5992 at 1500, p95 1.7895 against 1.7790 ms).
-		if w.Step != g.Step || math.Abs(float64(w.Requests-g.Requests)) > 0.005*float64(g.Requests) ||
-			math.Abs(w.P95MS-g.P95MS) > 0.01*g.P95MS {
-			t.Errorf("step %s: schedule %d requests p95 %v; tags %d requests p95 %v", g.Step, w.Requests, w.P95MS, g.Requests, g.P95MS)
-		}
-	}
-	if r := EvaluateLadder(byWindow, DefaultLadderRule); r.String() != "6000" {
-		t.Errorf("schedule ladder = %s, tags give 6000", r)
 	}
 }

@@ -107,7 +107,7 @@ func TestHolmBonferroni(t *testing.T) {
 func TestCompare(t *testing.T) {
 	// benchstat on old = 10.2 11.5 9.8 12.3 and new = 13.1 12.9 14.2 13.6
 	// (ns/op) prints "10.85n ± ∞ ¹   13.35n ± ∞ ¹  +23.04% (p=0.029 n=4)".
-	c := Compare([]float64{10.2, 11.5, 9.8, 12.3}, []float64{13.1, 12.9, 14.2, 13.6}, 0.05)
+	c := CompareAt([]float64{10.2, 11.5, 9.8, 12.3}, []float64{13.1, 12.9, 14.2, 13.6}, 0.05, DefaultConfidence)
 	if got, want := c.String(), "+23.04% (p=0.029 n=4)"; got != want {
 		t.Errorf("String = %q, want %q", got, want)
 	}
@@ -117,7 +117,7 @@ func TestCompare(t *testing.T) {
 	// Not significant: R wilcox.test(c(1,3,5), c(2,4,6)) gives W = 3,
 	// p = 0.7; with 3 values a side no difference can reach 0.05 (the
 	// smallest p is 2/C(6,3) = 0.1), which the warning says.
-	c = Compare([]float64{1, 3, 5}, []float64{2, 4, 6}, 0.05)
+	c = CompareAt([]float64{1, 3, 5}, []float64{2, 4, 6}, 0.05, DefaultConfidence)
 	if got, want := c.String(), "~ (p=0.700 n=3)"; got != want {
 		t.Errorf("String = %q, want %q", got, want)
 	}
@@ -132,13 +132,13 @@ func TestCompare(t *testing.T) {
 	}
 	// Unequal sizes print n=5+7 (p from R above: 0.047979797979797983);
 	// medians 5.1 and 6.6 by hand, 6.6/5.1 - 1 = +29.41%.
-	c = Compare([]float64{5.1, 4.7, 6.3, 5.8, 4.9}, []float64{6.0, 6.8, 5.5, 7.1, 6.6, 7.4, 5.2}, 0.05)
+	c = CompareAt([]float64{5.1, 4.7, 6.3, 5.8, 4.9}, []float64{6.0, 6.8, 5.5, 7.1, 6.6, 7.4, 5.2}, 0.05, DefaultConfidence)
 	if got, want := c.String(), "+29.41% (p=0.048 n=5+7)"; got != want {
 		t.Errorf("String = %q, want %q", got, want)
 	}
 	// Holm across two rows: 0.048 and 0.029 become 2*0.0286 = 0.0571 and
 	// max(0.0571, 0.048) = 0.0571: neither stays significant.
-	cs := []Comparison{c, Compare([]float64{10.2, 11.5, 9.8, 12.3}, []float64{13.1, 12.9, 14.2, 13.6}, 0.05)}
+	cs := []Comparison{c, CompareAt([]float64{10.2, 11.5, 9.8, 12.3}, []float64{13.1, 12.9, 14.2, 13.6}, 0.05, DefaultConfidence)}
 	AdjustHolm(cs)
 	for i, c := range cs {
 		if !c.Adjusted || c.Significant || !closeTo(c.P, 2*0.028571428571428571, 1e-12) {
