@@ -80,7 +80,7 @@ func (a *analysis) findings(res *Result) (*Section, error) {
 	var all []found
 	all = append(all, a.idleCosts(r, t)...)
 	all = append(all, a.splits(r, t)...)
-	all = append(all, a.tails(r, t)...)
+	all = append(all, a.tails(r)...)
 	all = append(all, a.slopes(r, t)...)
 	counters, err := a.counters(r)
 	if err != nil {
@@ -111,14 +111,14 @@ func (a *analysis) findings(res *Result) (*Section, error) {
 		d.Notes = append(d.Notes, "no rule fired")
 	}
 	d.Notes = append(d.Notes, fmt.Sprintf("a rule fires only with at least %d passes of every figure it compares and an effect beyond the noise of those passes; wra analyze --help and the README give each rule and its threshold", r.MinPasses))
-	if n := t[ruleIdleCost] + t[ruleSplit] + t[ruleTail] + t[ruleUnstableSlope] + t[ruleSharedLimit]; n > 0 {
+	if n := t[ruleIdleCost] + t[ruleSplit] + t[ruleUnstableSlope] + t[ruleSharedLimit]; n > 0 {
 		var parts []string
-		for _, k := range []string{ruleIdleCost, ruleSplit, ruleTail, ruleUnstableSlope, ruleSharedLimit} {
+		for _, k := range []string{ruleIdleCost, ruleSplit, ruleUnstableSlope, ruleSharedLimit} {
 			if t[k] > 0 {
 				parts = append(parts, fmt.Sprintf("%s %d", k, t[k]))
 			}
 		}
-		d.Notes = append(d.Notes, fmt.Sprintf("tests made at alpha %g: %s; were no effect real, about %s of them would fire by chance",
+		d.Notes = append(d.Notes, fmt.Sprintf("tests made at alpha %g: %s; were no effect real, at most about %s of them would fire by chance",
 			r.Alpha, strings.Join(parts, ", "), Sig(float64(n)*r.Alpha)))
 	}
 	d.Notes = append(d.Notes, "rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined")
@@ -330,7 +330,7 @@ func runSources(rs []runRow) []report.Source {
 
 // tails applies stats.OutlierTails to the p99 of the servers at each
 // configuration of the rounds tables.
-func (a *analysis) tails(r stats.FindingRules, t tested) []found {
+func (a *analysis) tails(r stats.FindingRules) []found {
 	var out []found
 	for _, g := range groupRuns(a.roundRuns) {
 		var p99 [][]float64
@@ -344,9 +344,6 @@ func (a *analysis) tails(r stats.FindingRules, t tested) []found {
 			p99 = append(p99, ps)
 		}
 		tails := stats.OutlierTails(p99, r)
-		if eligible := len(slices.DeleteFunc(slices.Clone(p99), func(p []float64) bool { return len(p) < r.MinPasses })); eligible > r.TailMinPeers {
-			t[ruleTail] += eligible
-		}
 		for _, tl := range tails {
 			sv := g.servers[tl.Server]
 			var peers []float64
