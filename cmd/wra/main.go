@@ -23,6 +23,7 @@ func main() {
 		stdout:    os.Stdout,
 		stderr:    os.Stderr,
 		getenv:    os.Getenv,
+		stdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 		stdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		stderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 		lookPath:  exec.LookPath,

@@ -28,6 +28,7 @@ type env struct {
 	stdout    io.Writer
 	stderr    io.Writer
 	getenv    func(string) string
+	stdinTTY  bool
 	stdoutTTY bool
 	stderrTTY bool
 	// lookPath and start find and start a program (wra analyze --open);

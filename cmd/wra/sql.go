@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 )
 
@@ -26,15 +27,23 @@ func newSQLCmd(e *env, g *globals) *cobra.Command {
 	o := &sqlOptions{}
 	cmd := &cobra.Command{
 		Use:   "sql [QUERY | -f FILE | -]",
-		Short: "Run SQL against the store",
+		Short: "Run SQL against the store, or open a SQL shell on it",
 		Long: `Run SQL against the store and print the result in --format.
+
+With no query on a terminal, open a shell: statements end with a
+semicolon and may span lines; .tables, .schema [NAME] and \d [NAME] list
+the tables, views and macros with their columns; .format sets the
+format; .help lists the commands; .quit or Ctrl-D leaves. History is
+kept in $WRA_SQL_HISTORY, else $XDG_STATE_HOME/wra/sql_history, else
+~/.local/state/wra/sql_history.
 
 The store opens read-only unless --write is given. The tables and views
 are documented in the README; DuckDB's SQL applies, including
 read_parquet, read_csv and read_json over files.`,
 		Example: `  wra sql "SELECT server, round, cpu_server_s FROM runs ORDER BY 1, 2"
   wra sql --format markdown -f questions/cpu.sql
-  echo "SELECT * FROM cpu_per_request" | wra sql --format json -`,
+  echo "SELECT * FROM cpu_per_request" | wra sql --format json -
+  wra sql                      # the shell, on a terminal`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSQL(cmd.Context(), e, g, o, args)
@@ -45,29 +54,14 @@ read_parquet, read_csv and read_json over files.`,
 }
 
 func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []string) error {
+	tty, interactive := e.stdin.(*os.File)
+	interactive = interactive && e.stdinTTY && o.file == "" && len(args) == 0
 	var query string
-	switch {
-	case o.file != "" && len(args) > 0:
-		return usagef("give a query or -f FILE, not both")
-	case o.file != "":
-		b, err := os.ReadFile(o.file)
-		if err != nil {
+	if !interactive {
+		var err error
+		if query, err = sqlQuery(e, o, args); err != nil {
 			return err
 		}
-		query = string(b)
-	case len(args) == 1 && args[0] == "-":
-		b, err := io.ReadAll(e.stdin)
-		if err != nil {
-			return err
-		}
-		query = string(b)
-	case len(args) == 1:
-		query = args[0]
-	default:
-		return usagef("give a query, -f FILE, or - to read it from stdin")
-	}
-	if strings.TrimSpace(query) == "" {
-		return usagef("the query is empty")
 	}
 	format, err := g.outputFormat(e)
 	if err != nil {
@@ -78,15 +72,49 @@ func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []strin
 		return err
 	}
 	defer st.Close()
-	t, err := st.Query(ctx, query)
-	if err != nil {
-		return fmt.Errorf("%v\nquery: %s", err, strings.TrimSpace(query))
+	var t *store.Table
+	if interactive {
+		err = runShell(ctx, e, g, st, format, tty, o.write)
+	} else if t, err = st.Query(ctx, query); err != nil {
+		err = fmt.Errorf("%v\nquery: %s", err, strings.TrimSpace(query))
 	}
 	if o.write {
 		// The store may have changed: cached analyses must not be re-used.
-		if err := st.Bump(ctx); err != nil {
-			return err
+		if berr := st.Bump(ctx); err == nil {
+			err = berr
 		}
 	}
+	if err != nil || t == nil {
+		return err
+	}
 	return report.Write(e.stdout, tableData(t), format)
+}
+
+// sqlQuery is the query of wra sql: its argument, -f FILE, or stdin.
+func sqlQuery(e *env, o *sqlOptions, args []string) (string, error) {
+	var query string
+	switch {
+	case o.file != "" && len(args) > 0:
+		return "", usagef("give a query or -f FILE, not both")
+	case o.file != "":
+		b, err := os.ReadFile(o.file)
+		if err != nil {
+			return "", err
+		}
+		query = string(b)
+	case len(args) == 1 && args[0] == "-":
+		b, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return "", err
+		}
+		query = string(b)
+	case len(args) == 1:
+		query = args[0]
+	default:
+		return "", usagef("give a query, -f FILE, or - to read it from stdin")
+	}
+	if strings.TrimSpace(query) == "" {
+		return "", usagef("the query is empty")
+	}
+	return query, nil
 }

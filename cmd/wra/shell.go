@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/shell"
+)
+
+// runShell is wra sql with no query on a terminal.
+func runShell(ctx context.Context, e *env, g *globals, st *store.Store, format report.Format, tty *os.File, write bool) error {
+	mode := "read-only"
+	if write {
+		mode = "read-write"
+	}
+	return shell.Run(ctx, st, tty, e.stdout, e.stderr, shell.Options{
+		Format:      format,
+		HistoryFile: shell.HistoryPath(e.getenv),
+		Banner:      fmt.Sprintf("wra sql on %s (%s); .help for the commands, Ctrl-D to leave", g.db, mode),
+	})
+}

@@ -1,0 +1,149 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report"
+)
+
+// script is a lineReader that types its lines; errInterrupt stands for
+// Ctrl-C. It records the prompt each line was typed at, and history.
+type script struct {
+	lines   []any // string or error
+	prompts []string
+	prompt  string
+	history []string
+}
+
+func (s *script) SetPrompt(p string)           { s.prompt = p }
+func (s *script) SaveToHistory(h string) error { s.history = append(s.history, h); return nil }
+func (s *script) Readline() (string, error) {
+	if len(s.lines) == 0 {
+		return "", io.EOF
+	}
+	l := s.lines[0]
+	s.lines = s.lines[1:]
+	s.prompts = append(s.prompts, s.prompt)
+	if err, ok := l.(error); ok {
+		return "", err
+	}
+	return l.(string), nil
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "t.duckdb"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func TestLoop(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	lr := &script{lines: []any{
+		"SELECT 1 AS a,", errInterrupt, // dropped
+		"SELECT 2 AS b", ";",
+		"CREATE MACRO twice(x) AS x * 2;",
+		".format json", "SELECT twice(21) AS c;",
+		`\d twice`, ".schema twice",
+		".format csv", `\d calibration`, ".tables drift",
+		".format nope", ".bogus", "SELECT nope;",
+		".quit", "SELECT 'never';",
+	}}
+	var out, errOut bytes.Buffer
+	s := &session{st: st, out: &out, err: &errOut, format: report.CSV}
+	if err := s.loop(ctx, lr); err != nil {
+		t.Fatal(err)
+	}
+	wantOut := `b
+2
+[
+  {"c": 42}
+]
+[
+  {"macro": "twice", "parameters": "x", "definition": "CREATE MACRO twice(x) AS (x * 2);"}
+]
+CREATE MACRO twice(x) AS (x * 2);
+column,type,comment
+source,VARCHAR,
+phase,VARCHAR,
+utc,TIMESTAMP,
+processes,BIGINT,
+ms,DOUBLE,
+source_line,INTEGER,
+name,kind,columns,parameters,comment
+calibration_drift,view,11,,
+`
+	if out.String() != wantOut {
+		t.Errorf("out:\n%s\nwant:\n%s", out.String(), wantOut)
+	}
+	for _, want := range []string{"Error: --format must be one of", "Error: unknown command .bogus: .help lists the commands", `Error: Binder Error: Referenced column "nope" was not found`} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("errors:\n%s\nwant a line with %q", errOut.String(), want)
+		}
+	}
+	wantPrompts := []string{Prompt, MorePrompt, Prompt, MorePrompt}
+	if !reflect.DeepEqual(lr.prompts[:4], wantPrompts) {
+		t.Errorf("prompts %q, want %q first", lr.prompts[:4], wantPrompts)
+	}
+	if len(lr.lines) != 1 {
+		t.Errorf(".quit left %d lines unread, want 1", len(lr.lines))
+	}
+	wantHistory := []string{"SELECT 2 AS b ;", "CREATE MACRO twice(x) AS x * 2;", ".format json", "SELECT twice(21) AS c;", `\d twice`, ".schema twice",
+		".format csv", `\d calibration`, ".tables drift", ".format nope", ".bogus", "SELECT nope;", ".quit"}
+	if !reflect.DeepEqual(lr.history, wantHistory) {
+		t.Errorf("history\n%q\nwant\n%q", lr.history, wantHistory)
+	}
+}
+
+func TestHistoryPath(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"WRA_SQL_HISTORY": "/h/x", "XDG_STATE_HOME": "/s", "HOME": "/home/u"}, "/h/x"},
+		{map[string]string{"XDG_STATE_HOME": "/s", "HOME": "/home/u"}, "/s/wra/sql_history"},
+		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/wra/sql_history"},
+		{nil, ""},
+	} {
+		if got := HistoryPath(func(k string) string { return tc.env[k] }); got != filepath.FromSlash(tc.want) {
+			t.Errorf("%v: %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}
+
+func TestCompleter(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	c := &completer{ctx: ctx, st: st}
+	for _, tc := range []struct {
+		line string
+		want []string
+		n    int
+	}{
+		{"SELECT * FROM cpu_per", []string{"_request"}, 7},
+		{"SELECT latency_p9", []string{"0_ms", "5_ms", "9_ms", "99_ms", "9_ms_median", "9_ms_min", "9_ms_max"}, 10},
+		{".ta", []string{"bles"}, 3},
+		{".format ma", []string{"rkdown"}, 2},
+		{"SELECT x FROM nothing_like", nil, 12},
+	} {
+		got, n := c.Do([]rune(tc.line), len([]rune(tc.line)))
+		var gs []string
+		for _, g := range got {
+			gs = append(gs, string(g))
+		}
+		if !reflect.DeepEqual(gs, tc.want) || n != tc.n {
+			t.Errorf("%q: %q, %d; want %q, %d", tc.line, gs, n, tc.want, tc.n)
+		}
+	}
+}
