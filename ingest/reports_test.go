@@ -135,3 +135,32 @@ func TestWrk2NoLatency(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// An excerpt may start at the threads line or at the Thread Stats table;
+// wrk 1.x began its report with "Making N requests to url".
+func TestWrkReportStarts(t *testing.T) {
+	plain := readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt")
+	running, rest, _ := strings.Cut(plain, "\n")
+	threads, stats, _ := strings.Cut(rest, "\n")
+	for name, c := range map[string]struct {
+		in          string
+		conns, line int64
+		url         string
+	}{
+		"threads line": {"# the run\n" + rest, 32, 2, ""},
+		"thread stats": {stats, int64(nullWant), 1, ""},
+		"wrk 1.x":      {"Making 10000000 requests to http://localhost:8080/index.html\n" + rest, 32, 1, "http://localhost:8080/index.html"},
+		"running":      {running + "\n" + threads + "\n" + stats, 32, 1, "http://127.0.0.1:8080/static.json"},
+	} {
+		col, err := readAsFormat(t, "wrk", "x.txt", c.in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r := col.Runs[0]
+		expectI(t, name+" connections", r.Connections, c.conns)
+		expectI(t, name+" requests", r.Requests, 204051)
+		if int64(r.Line) != c.line || r.Labels["url"] != c.url {
+			t.Errorf("%s: line %d url %q, want %d %q", name, r.Line, r.Labels["url"], c.line, c.url)
+		}
+	}
+}

@@ -56,7 +56,14 @@ func firstTextLine(head []byte) string {
 
 // isWrkRunning reports whether a line is wrk's "Running 15s test @ url".
 func isWrkRunning(line string) bool {
-	return strings.HasPrefix(line, wrkRunningStart) && strings.Contains(line, " test @ ")
+	return strings.HasPrefix(line, wrkRunningStart) && strings.Contains(line, " test @ ") || isWrkMaking(line)
+}
+
+// isWrkMaking reports whether a line is wrk 1.x's first line, "Making
+// 10000000 requests to url", its form of the Running line.
+func isWrkMaking(line string) bool {
+	f := strings.Fields(line)
+	return len(f) == 5 && f[0] == "Making" && f[2] == "requests" && f[3] == "to"
 }
 
 // isWrk2Line reports whether a trimmed line only appears in wrk2's output.
@@ -118,7 +125,7 @@ func wrkFormat(tool string) *reportFormat {
 		tool:  tool,
 		first: `"Running <duration> test @ <url>"`,
 		begins: func(t string) bool {
-			return isWrkRunning(t) || strings.HasPrefix(t, wrkUsagePrefix) || isWrkStatsHeader(t)
+			return isWrkRunning(t) || strings.HasPrefix(t, wrkUsagePrefix) || isWrkThreads(t) || isWrkStatsHeader(t)
 		},
 		read: func(l *Lines, _ model.Sink) (*model.Run, error) {
 			p := &wrkParser{l: l, tool: tool, run: &model.Run{Tool: tool}}
@@ -127,7 +134,7 @@ func wrkFormat(tool string) *reportFormat {
 			}
 			return p.run, nil
 		},
-		settings: []string{"url", "requested_duration"},
+		settings: []string{"url", "requested_duration", "requested_requests"},
 	}
 }
 
@@ -200,16 +207,23 @@ func (p *wrkParser) parse() error {
 		p.stats = true
 		return p.body()
 	}
-	rest := strings.TrimPrefix(trimmed, wrkRunningStart)
-	dur, url, _ := strings.Cut(rest, " test @ ")
-	runLabel(p.run, "requested_duration", dur)
-	runLabel(p.run, "url", url)
-
-	// "  2 threads and 20 connections"
-	line, ok := p.next()
-	if !ok {
-		return p.eof(`"<N> threads and <M> connections"`)
+	if !isWrkThreads(trimmed) {
+		if f := strings.Fields(trimmed); isWrkMaking(trimmed) {
+			runLabel(p.run, "requested_requests", f[1])
+			runLabel(p.run, "url", f[4])
+		} else {
+			rest := strings.TrimPrefix(trimmed, wrkRunningStart)
+			dur, url, _ := strings.Cut(rest, " test @ ")
+			runLabel(p.run, "requested_duration", dur)
+			runLabel(p.run, "url", url)
+		}
+		// "  2 threads and 20 connections"
+		var ok bool
+		if line, ok = p.next(); !ok {
+			return p.eof(`"<N> threads and <M> connections"`)
+		}
 	}
+	// An excerpt may start here, leaving out the Running line.
 	f := posFields(line)
 	if !isWrkThreads(strings.TrimSpace(line)) {
 		return l.Errorf(1, "expected \"<N> threads and <M> connections\", found %q", clipQuote(strings.TrimSpace(line)))
