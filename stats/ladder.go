@@ -81,12 +81,24 @@ func (r LadderResult) String() string {
 }
 
 // EvaluateLadder marks every step held or not under rule and finds the
-// highest step held before the first failure. Steps are taken in
-// increasing TargetRPS order (a copy is sorted; the order of equal targets
-// is kept). Steps above the first failure are marked but do not count,
-// even when they held again.
+// highest step held before the first failure (see LadderOf).
 func EvaluateLadder(steps []LadderStep, rule LadderRule) LadderResult {
-	res := LadderResult{Rule: rule, StepRPS: math.NaN()}
+	marked := slices.Clone(steps)
+	for i := range marked {
+		marked[i].Held = rule.Holds(marked[i])
+	}
+	res := LadderOf(marked)
+	res.Rule = rule
+	return res
+}
+
+// LadderOf finds the highest step held before the first failure of steps
+// whose Held is already set (by the store's ladder_steps macro, which
+// holds the rule, or by EvaluateLadder). Steps are taken in increasing
+// TargetRPS order (a copy is sorted; the order of equal targets is kept).
+// Steps above the first failure do not count, even when they held again.
+func LadderOf(steps []LadderStep) LadderResult {
+	res := LadderResult{StepRPS: math.NaN()}
 	res.Steps = slices.Clone(steps)
 	slices.SortStableFunc(res.Steps, func(a, b LadderStep) int { return cmp.Compare(a.TargetRPS, b.TargetRPS) })
 	if len(res.Steps) == 0 {
@@ -95,7 +107,6 @@ func EvaluateLadder(steps []LadderStep, rule LadderRule) LadderResult {
 	}
 	firstFail := -1
 	for i := range res.Steps {
-		res.Steps[i].Held = rule.Holds(res.Steps[i])
 		if !res.Steps[i].Held && firstFail < 0 {
 			firstFail = i
 		}

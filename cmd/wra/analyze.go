@@ -13,7 +13,6 @@ import (
 
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/ingest"
-	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/stats"
@@ -48,7 +47,7 @@ func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f.DurationVar(&o.wait, "wait", 0, "cost table: time each request waits in the server without CPU, e.g. 20ms")
 	f.Float64Var(&o.util, "util", 0.6, "cost table: target CPU utilisation, in (0, 1]")
 	f.StringVar(&o.provider, "provider", "aws-fargate-x86", "cost table: price preset (see wra cost --list-providers)")
-	f.StringVar(&o.test, "test", "", "cost table: the test whose CPU per request is priced (default: the one with most fixed-rate passes)")
+	f.StringVar(&o.test, "test", "", "cost table: price only the stacks of this test (default: every stack, as wra cost)")
 	f.Float64Var(&o.alpha, "alpha", 0.05, "ties: rows with 3 or more rounds each share a place unless a Mann–Whitney test is significant at this level")
 	f.Float64Var(&o.tie, "tie", 2, "ties: single runs share a place within this many percent (or the calibration drift covering them, when larger)")
 	f.StringArrayVarP(&o.labels, "label", "l", nil, "a label key=value for every ingested file (repeatable)")
@@ -84,17 +83,6 @@ one-line note. The same store gives byte-identical files.`,
 	}
 	o.AddFlags(cmd)
 	return cmd
-}
-
-// storeQuerier runs the analysis's SQL on the store.
-type storeQuerier struct{ st *store.Store }
-
-func (q storeQuerier) Query(ctx context.Context, query string, args ...any) (*report.Data, error) {
-	t, err := q.st.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return tableData(t), nil
 }
 
 func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args []string) error {
@@ -166,7 +154,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
 	opts.Alpha, opts.TiePct = o.alpha, o.tie
 	opts.Findings = o.findings
-	res, err := analyze.Analyze(ctx, storeQuerier{st}, opts)
+	res, err := analyze.Analyze(ctx, st, opts)
 	if err != nil {
 		return err
 	}

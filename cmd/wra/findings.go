@@ -118,7 +118,7 @@ func runFindings(ctx context.Context, e *env, g *globals, o *findingsOptions, ar
 		return err
 	}
 	defer st.Close()
-	sec, err := analyze.Findings(ctx, storeQuerier{st}, opts)
+	sec, err := analyze.Findings(ctx, st, opts)
 	if err != nil {
 		return err
 	}

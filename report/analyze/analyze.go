@@ -1,8 +1,11 @@
 // Package analyze computes what a benchmarker publishes from a store of raw
 // records: the tables of CPU per request, rounds, memory, ladders,
 // single-run rankings, calibration and cost, their footnotes, and the plots
-// that go with them. It asks the store through SQL text (a Querier) and
-// computes with stats and cost, so that it links no database itself.
+// that go with them. It reads the per-row figures of the store's views and
+// table macros through typed readers (a Store: CPU per request, the runs
+// that price a stack, ladder steps under a rule, calibration pairs) and
+// aggregates them with stats and cost, so that it links no database
+// itself and every figure keeps the one definition its view gives it.
 package analyze
 
 import (
@@ -11,17 +14,28 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/wra-bench/wra/cost"
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
-// Querier runs SQL against the store and returns its rows.
-type Querier interface {
-	Query(ctx context.Context, query string, args ...any) (*report.Data, error)
+// Store gives the figures an analysis reads, each from its view or table
+// macro (model/store implements it).
+type Store interface {
+	CPURuns(ctx context.Context) ([]model.CPURun, error)
+	CostRuns(ctx context.Context, f model.StackFilter) ([]model.CostRun, error)
+	AllServers(ctx context.Context) ([]string, error)
+	RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error)
+	Spectra(ctx context.Context) ([]model.SpectrumRow, error)
+	PeakMemory(ctx context.Context) ([]model.PeakMemory, error)
+	MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error)
+	LadderSteps(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderStepRow, error)
+	CalibrationTimings(ctx context.Context) ([]model.CalibrationTiming, error)
+	RunCounters(ctx context.Context) ([]model.RunCounters, error)
+	RunsStartedBetween(ctx context.Context, from, to time.Time) ([]model.RunRef, error)
 }
 
 // Options are the settings of an analysis.
@@ -46,8 +60,8 @@ type Options struct {
 	// MinAchievedRatio: a fixed-rate run held its rate when it achieved at
 	// least this fraction of its target (and met the ladder rule).
 	MinAchievedRatio float64
-	// CostTest picks the test whose fixed-rate CPU per request prices the
-	// stacks; empty picks the test with the most fixed-rate passes.
+	// CostTest prices only the stacks of this test; empty prices every
+	// stack (server, database, test), as wra cost does.
 	CostTest string
 	// Findings are the thresholds of the rules of the Findings section.
 	Findings stats.FindingRules
@@ -86,8 +100,8 @@ type Result struct {
 }
 
 // Analyze computes every section the store has inputs for.
-func Analyze(ctx context.Context, q Querier, opts Options) (*Result, error) {
-	a := &analysis{ctx: ctx, q: q, opts: opts}
+func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
+	a := &analysis{ctx: ctx, st: st, opts: opts}
 	steps := []func() (*Section, error){
 		a.cpuFixedRate, a.spectra, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.calibration, a.cost,
 	}
@@ -106,13 +120,9 @@ func Analyze(ctx context.Context, q Querier, opts Options) (*Result, error) {
 	}
 	res.Sections = append([]*Section{found}, res.Sections...)
 	// One colour per server in every plot.
-	rows, err := a.query(`SELECT DISTINCT coalesce(server, '') FROM runs UNION SELECT DISTINCT coalesce(server, '') FROM memory_series ORDER BY 1`)
+	servers, err := st.AllServers(ctx)
 	if err != nil {
 		return nil, err
-	}
-	var servers []string
-	for _, r := range rows {
-		servers = append(servers, s(r[0]))
 	}
 	pal := report.NewPalette(servers...)
 	for _, sec := range res.Sections {
@@ -132,7 +142,7 @@ func Analyze(ctx context.Context, q Querier, opts Options) (*Result, error) {
 
 type analysis struct {
 	ctx  context.Context
-	q    Querier
+	st   Store
 	opts Options
 	// fixed holds the fixed-rate CPU groups, which the cost table reuses.
 	fixed []cpuGroup
@@ -147,15 +157,7 @@ type analysis struct {
 	ladderRuns         []ladderRuns
 }
 
-func (a *analysis) query(q string, args ...any) ([][]any, error) {
-	d, err := a.q.Query(a.ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("analyze: %w\nquery: %s", err, strings.TrimSpace(q))
-	}
-	return d.Rows, nil
-}
-
-// Values read from query rows.
+// Values of table cells.
 
 func s(v any) string {
 	if v == nil {
@@ -286,8 +288,8 @@ func dropEmpty(d *report.Data, names ...string) {
 }
 
 // Findings computes the analysis and returns its Findings section alone.
-func Findings(ctx context.Context, q Querier, opts Options) (*Section, error) {
-	res, err := Analyze(ctx, q, opts)
+func Findings(ctx context.Context, st Store, opts Options) (*Section, error) {
+	res, err := Analyze(ctx, st, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -2,23 +2,18 @@ package analyze
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"time"
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
-// phaseWord finds the before/after word of a calibration file name.
-var phaseWord = regexp.MustCompile(`(?i)(before|after|pre|post)`)
-
-// calibration pairs each before file with its after file (the same name
-// but for the phase word) and gives, per process count, the medians and
-// their ratio, flagged beyond the tolerance.
+// calibration gives, per calibration pair (the view calibration_pairs:
+// one rule for which before file goes with which after file) and process
+// count, the medians and their ratio, flagged beyond the tolerance.
 func (a *analysis) calibration() (*Section, error) {
 	sec := &Section{ID: "calibration", Title: "Calibration"}
-	rows, err := a.query(`SELECT source, phase, processes, ms, utc, coalesce(source_line, 0) FROM calibration ORDER BY source, processes, source_line`)
+	rows, err := a.st.CalibrationTimings(a.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -37,26 +32,25 @@ func (a *analysis) calibration() (*Section, error) {
 	var order []key
 	byKey := map[key]*times{}
 	for _, r := range rows {
-		k := key{phaseWord.ReplaceAllString(s(r[0]), "*"), i64(r[2])}
+		k := key{r.Pair, r.Processes}
 		t, ok := byKey[k]
 		if !ok {
 			t = &times{}
 			byKey[k] = t
 			order = append(order, k)
 		}
-		src := report.Source{File: s(r[0]), Line: int(i64(r[5]))}
-		utc, _ := r[4].(time.Time)
-		if s(r[1]) == "before" {
-			t.before = append(t.before, f(r[3]))
+		src := report.Source{File: r.Source, Line: r.Line}
+		if r.Phase == "before" {
+			t.before = append(t.before, r.MS)
 			t.window.before = append(t.window.before, src)
-			if utc.After(t.window.from) {
-				t.window.from = utc
+			if r.UTC.After(t.window.from) {
+				t.window.from = r.UTC
 			}
 		} else {
-			t.after = append(t.after, f(r[3]))
+			t.after = append(t.after, r.MS)
 			t.window.after = append(t.window.after, src)
-			if t.window.to.IsZero() || utc.Before(t.window.to) {
-				t.window.to = utc
+			if t.window.to.IsZero() || r.UTC.Before(t.window.to) {
+				t.window.to = r.UTC
 			}
 		}
 	}

@@ -15,7 +15,10 @@ type cpuRun struct {
 	stackUS, userUS, kernelUS, dbUS float64
 	p50MS, p99MS                    float64
 	failed                          int64
-	source                          report.Source
+	// fromRequests: the record has no 2xx count; the divisor is
+	// requests - non_2xx - errors
+	fromRequests bool
+	source       report.Source
 }
 
 // cpuGroup is the passes of one (test, rate or connections, server,
@@ -37,51 +40,33 @@ func (g *cpuGroup) values(get func(cpuRun) float64) []float64 {
 	return out
 }
 
-// cpuQuery fetches every run with CPU figures. The stack's CPU is user +
-// kernel of all its processes (cpu_server_s, or the sum of its parts);
-// the divisor is the successful responses, as published studies divide.
-const cpuQuery = `
-SELECT coalesce(test, ''), target_rps, coalesce(server, ''), coalesce(database, ''), coalesce(connections, -1),
-       coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) AS stack_s,
-       cpu_server_user_s, cpu_server_kernel_s, cpu_db_s,
-       coalesce(responses_2xx, requests - coalesce(non_2xx, 0) - coalesce(errors, 0)) AS ok,
-       latency_p99_ms, coalesce(errors, 0) + coalesce(non_2xx, 0) AS failed,
-       source, coalesce(source_line, 0), latency_p50_ms
-FROM runs
-WHERE coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) IS NOT NULL
-ORDER BY 1, 2 NULLS FIRST, 3, 4, 5, round, run_id`
-
+// cpuGroups reads the runs of the view cpu_per_request (the one
+// definition of CPU per successful response) and groups the passes of one
+// (test, rate, server, database) for fixed-rate runs, or of one (test,
+// server, database, connections) for runs at full speed.
 func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
-	rows, err := a.query(cpuQuery)
+	rows, err := a.st.CPURuns(a.ctx)
 	if err != nil {
 		return nil, err
 	}
 	var groups []cpuGroup
 	for _, r := range rows {
-		target := f(r[1])
-		if fixedRate != !math.IsNaN(target) {
+		if fixedRate != !math.IsNaN(r.TargetRPS) {
 			continue
 		}
-		g := cpuGroup{test: s(r[0]), targetRPS: target, server: s(r[2]), database: s(r[3])}
+		g := cpuGroup{test: r.Test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database}
 		if !fixedRate {
-			g.connections = i64(r[4])
+			g.connections = r.Connections
 		}
 		n := len(groups)
 		if n == 0 || !sameGroup(groups[n-1], g, fixedRate) {
 			groups = append(groups, g)
 			n++
 		}
-		ok := i64(r[9])
-		per := func(v any) float64 {
-			x := f(v)
-			if math.IsNaN(x) || ok <= 0 {
-				return math.NaN()
-			}
-			return x / float64(ok) * 1e6
-		}
 		groups[n-1].runs = append(groups[n-1].runs, cpuRun{
-			stackUS: per(r[5]), userUS: per(r[6]), kernelUS: per(r[7]), dbUS: per(r[8]),
-			p50MS: f(r[14]), p99MS: f(r[10]), failed: i64(r[11]), source: report.Source{File: s(r[12]), Line: int(i64(r[13]))},
+			stackUS: r.StackUS, userUS: r.UserUS, kernelUS: r.KernelUS, dbUS: r.DBUS,
+			p50MS: r.P50MS, p99MS: r.P99MS, failed: r.Failed, fromRequests: r.DivisorFrom == "requests",
+			source: report.Source{File: r.Source, Line: r.Line},
 		})
 	}
 	return groups, nil
@@ -158,11 +143,16 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 			}
 			var failed int64
 			var srcs []report.Source
+			fromRequests := false
 			for _, r := range g.runs {
 				failed += r.failed
 				srcs = append(srcs, r.source)
+				fromRequests = fromRequests || r.fromRequests
 			}
 			summaryNotes(n, "stack CPU", stack)
+			if fromRequests {
+				n.add(fmt.Sprintf("%s: no 2xx count recorded; successful responses are requests − non_2xx − errors", serverName(g.server)))
+			}
 			if failed > 0 {
 				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, failed, len(g.runs)))
 			}

@@ -396,17 +396,10 @@ func (a *analysis) slopes(r stats.FindingRules, t tested) []found {
 	return out
 }
 
-// countersQuery reads the counters of every run that stats.BrokenCounters
-// checks.
-const countersQuery = `
-SELECT coalesce(server, ''), coalesce(test, ''), tool, target_rps, rps, coalesce(requests, -1), coalesce(responses_2xx, -1),
-       cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s, source, coalesce(source_line, 0)
-FROM runs ORDER BY 2, 1, 3, run_id`
-
 // counters applies stats.BrokenCounters to every run, one finding per
 // problem, server, test and tool.
 func (a *analysis) counters(r stats.FindingRules) ([]found, error) {
-	rows, err := a.query(countersQuery)
+	rows, err := a.st.RunCounters(a.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -418,11 +411,11 @@ func (a *analysis) counters(r stats.FindingRules) ([]found, error) {
 	byKey := map[key]*found{}
 	detail := map[key][]string{}
 	for _, row := range rows {
-		c := stats.RunCounts{TargetRPS: f(row[3]), RPS: f(row[4]), Requests: i64(row[5]), Responses2xx: i64(row[6]),
-			CPUServerS: f(row[7]), CPUUserS: f(row[8]), CPUKernelS: f(row[9]), CPUDBS: f(row[10])}
-		src := report.Source{File: s(row[11]), Line: int(i64(row[12]))}
+		c := stats.RunCounts{TargetRPS: row.TargetRPS, RPS: row.RPS, Requests: row.Requests, Responses2xx: row.Responses2xx,
+			CPUServerS: row.CPUServerS, CPUUserS: row.CPUUserS, CPUKernelS: row.CPUKernelS, CPUDBS: row.CPUDBS}
+		src := report.Source{File: row.Source, Line: row.Line}
 		for _, p := range stats.BrokenCounters(c, r) {
-			k := key{p, s(row[0]), s(row[1]), s(row[2])}
+			k := key{p, row.Server, row.Test, row.Tool}
 			if byKey[k] == nil {
 				byKey[k] = &found{rule: ruleCounters}
 				order = append(order, k)
@@ -432,7 +425,7 @@ func (a *analysis) counters(r stats.FindingRules) ([]found, error) {
 			case stats.NegativeCPU:
 				var neg []string
 				for i, name := range []string{"stack", "user", "kernel", "database"} {
-					if v := f(row[7+i]); v < 0 {
+					if v := []float64{c.CPUServerS, c.CPUUserS, c.CPUKernelS, c.CPUDBS}[i]; v < 0 {
 						neg = append(neg, fmt.Sprintf("%s %s s", name, Sig(v)))
 					}
 				}
@@ -568,11 +561,6 @@ func (a *analysis) sharedLimits(r stats.FindingRules, t tested) []found {
 	return out
 }
 
-// runsBetween reads the runs that started between two times.
-const runsBetween = `
-SELECT coalesce(server, ''), source, coalesce(source_line, 0)
-FROM runs WHERE started_at >= ? AND started_at <= ? ORDER BY started_at, run_id`
-
 // driftFindings reports each calibration pair that drifted beyond the
 // tolerance (stats.Drift, as the calibration table flags it), with the
 // runs that started between its before and its after.
@@ -597,14 +585,14 @@ func (a *analysis) driftFindings() ([]found, error) {
 		}
 		covered := "the runs between them are suspect"
 		if !d.from.IsZero() && !d.to.IsZero() && d.to.After(d.from) {
-			rows, err := a.query(runsBetween, d.from, d.to)
+			rows, err := a.st.RunsStartedBetween(a.ctx, d.from, d.to)
 			if err != nil {
 				return nil, err
 			}
 			var servers []string
 			for _, r := range rows {
-				srcs = append(srcs, report.Source{File: s(r[1]), Line: int(i64(r[2]))})
-				if sv := serverName(s(r[0])); !slices.Contains(servers, sv) {
+				srcs = append(srcs, report.Source{File: r.Source, Line: r.Line})
+				if sv := serverName(r.Server); !slices.Contains(servers, sv) {
 					servers = append(servers, sv)
 				}
 			}

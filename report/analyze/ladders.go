@@ -5,110 +5,213 @@ import (
 	"math"
 	"strings"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
-// ladders gives the highest step held per server: the median of its runs
-// with every run listed, "+" where the last step still held.
+// A LadderRun is one run of a held-rate ladder as the store's
+// ladder_steps macro gives it, judged by stats.LadderOf.
+type LadderRun struct {
+	Kind, Server, Test, Tool, Run string
+	Round                         int64 // -1 where the runs have no round
+	Result                        stats.LadderResult
+	Sources                       []report.Source // of its steps
+}
+
+// LadderRuns groups the rows of ladder_steps (ordered by kind, server,
+// test, tool and run, as the store reads them) into ladder runs: the one
+// builder of ladders for wra analyze and wra compare. Steps whose name is
+// not a rate are left out, as the ladders macro leaves them out. rule is
+// the one the rows were read under (ladder_steps' parameters); it only
+// names the rule in the results, the rows' held says what held.
+func LadderRuns(rows []model.LadderStepRow, rule stats.LadderRule) []LadderRun {
+	var out []LadderRun
+	var steps []stats.LadderStep
+	flush := func() {
+		if len(out) > 0 {
+			out[len(out)-1].Result = stats.LadderOf(steps)
+			out[len(out)-1].Result.Rule = rule
+		}
+		steps = nil
+	}
+	for i, r := range rows {
+		if i == 0 || r.Kind != rows[i-1].Kind || r.Server != rows[i-1].Server || r.Test != rows[i-1].Test ||
+			r.Tool != rows[i-1].Tool || r.Run != rows[i-1].Run {
+			flush()
+			out = append(out, LadderRun{Kind: r.Kind, Server: r.Server, Test: r.Test, Tool: r.Tool, Run: r.Run, Round: r.Round})
+		}
+		if math.IsNaN(r.TargetRPS) {
+			continue
+		}
+		steps = append(steps, stats.LadderStep{Step: r.Step, TargetRPS: r.TargetRPS, AchievedRPS: r.AchievedRPS,
+			P95MS: r.P95MS, ErrorRate: r.ErrorRate, Requests: r.Requests, Failed: r.Failed, Held: r.Held})
+		cur := &out[len(out)-1]
+		cur.Sources = append(cur.Sources, report.Source{File: r.Source, Line: r.Line})
+	}
+	flush()
+	kept := out[:0]
+	for _, lr := range out {
+		if len(lr.Result.Steps) > 0 {
+			kept = append(kept, lr)
+		}
+	}
+	return kept
+}
+
+// ladderKind is how one kind of ladder is laid out in the report.
+type ladderKind struct {
+	kind, title, note string
+	// byTest: one row per (server, test, tool) instead of per server
+	byTest bool
+	// runWarnings: each run's own warnings are footnotes
+	runWarnings bool
+	// runSources: a row's sources are its runs (the run is a file), not
+	// its steps
+	runSources bool
+	figure     string // plot name, "" for none
+	caption    string
+	chartTitle string
+	// what names a row's ladder in the findings
+	what func(LadderRun) string
+}
+
+var ladderKinds = []ladderKind{
+	{kind: "samples", title: "Held-rate ladders: highest step held (requests/s)", runWarnings: true, runSources: true,
+		note:   "a step is held when its p95 latency and its error rate are under the rule; a run's result is the highest step held before the first step that failed, + when its last step still held (the limit is higher); the median is no more precise than the step",
+		figure: "ladders", caption: "Ladder steps: p95 latency against the target rate, held and failed steps marked", chartTitle: "Held-rate ladders",
+		what: func(LadderRun) string { return "the k6 ladder" }},
+	{kind: "summary", title: "Held-rate ladders from k6 summaries: highest step held (requests/s)", runSources: true,
+		note: "from the per-step p95 a k6 summary keeps (http_req_duration{step:N}); a summary has no per-step error count, so the error rule is applied to each run's overall error rate",
+		what: func(LadderRun) string { return "the k6 ladder (from its summaries)" }},
+	{kind: "fixed-rate", title: "Held-rate ladders from fixed-rate runs: highest rate held (requests/s)", byTest: true,
+		note:   "each round of fixed-rate runs at two or more target rates is one ladder run, its rates the steps; p95 is the tool's own, the error rate failed / requests",
+		figure: "ladders-fixed-rate", caption: "Fixed-rate runs as ladders: p95 latency against the target rate, held and failed rates marked", chartTitle: "Held-rate ladders from fixed-rate runs",
+		what: func(r LadderRun) string {
+			return fmt.Sprintf("the fixed-rate ladder of %s (%s)", orDash(r.Test), r.Tool)
+		}},
+}
+
+// ladders gives the highest step held per server (and, for fixed-rate
+// runs, per test and tool): the median of its runs with every run listed,
+// "+" where the last step still held. Every kind of ladder comes from the
+// store's ladder_steps macro under the rule of the options, so that
+// ladders(p95_ms := …) in SQL gives the same runs.
 func (a *analysis) ladders() (*Section, error) {
 	sec := &Section{ID: "ladders", Title: "Held-rate ladders"}
-	rows, err := a.query(`
-SELECT coalesce(server, ''), run, step, target_rps, achieved_rps, p95_ms, error_rate, requests, failed
-FROM ladder_steps ORDER BY 1, 2, 4, 3`)
+	rows, err := a.st.LadderSteps(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
 	if err != nil {
 		return nil, err
 	}
-	rule := stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate}
-	fixed, fixedChart, err := a.fixedRateLadders(rule)
-	if err != nil {
-		return nil, err
-	}
-	samplesServers := map[string]bool{}
-	for _, r := range rows {
-		samplesServers[s(r[0])] = true
-	}
-	fromSummaries, err := a.summaryLadders(rule, samplesServers)
-	if err != nil {
-		return nil, err
-	}
+	runs := LadderRuns(rows, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate})
+	kept := map[string][]ladderRuns{}
+	// The findings read the ladders in this order.
 	defer func() {
-		if fromSummaries != nil {
-			sec.Tables = append(sec.Tables, fromSummaries)
-			sec.Skipped = ""
+		for _, kind := range []string{"fixed-rate", "summary", "samples"} {
+			for _, lr := range kept[kind] {
+				a.keepLadder(lr.server, lr.what, lr.results, lr.names, lr.srcs)
+			}
 		}
-		if fixed == nil {
-			return
-		}
-		sec.Tables = append(sec.Tables, fixed)
-		sec.Skipped = ""
-		sec.Figures = append(sec.Figures, Figure{Name: "ladders-fixed-rate", Caption: "Fixed-rate runs as ladders: p95 latency against the target rate, held and failed rates marked",
-			Figure: &report.LadderChart{Title: "Held-rate ladders from fixed-rate runs", Series: fixedChart, ThresholdP95MS: rule.P95MS}})
 	}()
-	if len(rows) == 0 {
+	rule := fmt.Sprintf("p95 < %g ms and errors < %g%%", a.opts.P95MS, a.opts.MaxErrorRate*100)
+	threshold := a.opts.P95MS
+	if math.IsNaN(threshold) {
+		threshold = 0
+	}
+	for _, k := range ladderKinds {
+		var these []LadderRun
+		for _, r := range runs {
+			if r.Kind == k.kind {
+				these = append(these, r)
+			}
+		}
+		if len(these) == 0 {
+			continue
+		}
+		d, chart, keep := ladderTable(k, these, rule)
+		kept[k.kind] = keep
+		sec.Tables = append(sec.Tables, d)
+		if k.figure != "" {
+			sec.Figures = append(sec.Figures, Figure{Name: k.figure, Caption: k.caption,
+				Figure: &report.LadderChart{Title: k.chartTitle, Series: chart, ThresholdP95MS: threshold}})
+		}
+	}
+	if len(sec.Tables) == 0 {
 		sec.Skipped = "no k6 samples tagged with their step (a ramping-arrival-rate ladder with tags: {step: …}) and no fixed-rate runs at several rates"
-		return sec, nil
 	}
+	return sec, nil
+}
+
+// ladderTable lays out the runs of one kind: one row per server (or per
+// server, test and tool) with the median of its runs.
+func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
+	d = &report.Data{Title: k.title}
+	d.Columns = []report.Column{col("server", "server", nil)}
+	if k.byTest {
+		d.Columns = append(d.Columns, col("test", "test", nil), col("tool", "tool", nil))
+	}
+	d.Columns = append(d.Columns, col("runs", "runs", nil),
+		col("highest_held_rps", "highest held", nil), col("still_holding", "still holding", nil),
+		col("each_run", "each run", nil), col("step_rps", "step", Sig), col("rule", "rule", nil))
 	n := &notes{}
-	d := &report.Data{
-		Title: "Held-rate ladders: highest step held (requests/s)",
-		Columns: []report.Column{col("server", "server", nil), col("runs", "runs", nil),
-			col("highest_held_rps", "highest held", nil), col("still_holding", "still holding", nil),
-			col("each_run", "each run", nil), col("step_rps", "step", Sig), col("rule", "rule", nil)},
+	same := func(x, y LadderRun) bool {
+		return x.Server == y.Server && (!k.byTest || (x.Test == y.Test && x.Tool == y.Tool))
 	}
-	var chart []report.LadderSeries
-	ruleText := fmt.Sprintf("p95 < %g ms and errors < %g%%", rule.P95MS, rule.MaxErrorRate*100)
-	i := 0
-	for i < len(rows) {
-		server := s(rows[i][0])
+	for i := 0; i < len(runs); {
+		j := i
 		var results []stats.LadderResult
-		var runNames []string
-		for i < len(rows) && s(rows[i][0]) == server {
-			run := s(rows[i][1])
-			var steps []stats.LadderStep
-			for i < len(rows) && s(rows[i][0]) == server && s(rows[i][1]) == run {
-				r := rows[i]
-				steps = append(steps, stats.LadderStep{Step: s(r[2]), TargetRPS: f(r[3]), AchievedRPS: f(r[4]),
-					P95MS: f(r[5]), ErrorRate: f(r[6]), Requests: i64(r[7]), Failed: i64(r[8])})
-				i++
+		var srcs []report.Source
+		var names []string
+		var runSrcs [][]report.Source // per run, for fixed-rate ladders
+		for ; j < len(runs) && same(runs[j], runs[i]); j++ {
+			r := runs[j]
+			if k.byTest {
+				names = append(names, fmt.Sprintf("round %d", r.Round))
+				runSrcs = append(runSrcs, r.Sources)
+			} else {
+				names = append(names, r.Run)
 			}
-			res := stats.EvaluateLadder(steps, rule)
-			for _, w := range res.Warnings {
-				n.add(fmt.Sprintf("%s, %s: %s", server, run, w.Msg))
+			if k.runWarnings {
+				for _, w := range r.Result.Warnings {
+					n.add(fmt.Sprintf("%s, %s: %s", r.Server, r.Run, w.Msg))
+				}
 			}
-			results = append(results, res)
-			runNames = append(runNames, run)
-			ser := report.LadderSeries{Server: server, Run: run}
-			for _, st := range res.Steps {
+			results = append(results, r.Result)
+			if k.runSources {
+				srcs = append(srcs, report.Source{File: r.Run})
+			} else {
+				srcs = append(srcs, r.Sources...)
+			}
+			ser := report.LadderSeries{Server: r.Server, Run: r.Run}
+			for _, st := range r.Result.Steps {
 				ser.Steps = append(ser.Steps, report.LadderStep{TargetRPS: st.TargetRPS, P95MS: st.P95MS, Held: st.Held})
 			}
 			chart = append(chart, ser)
 		}
+		r0 := runs[i]
 		sum := stats.MedianLadder(results)
 		for _, w := range sum.Warnings {
-			n.add(server + ": " + w.Msg)
+			if k.byTest {
+				n.add(fmt.Sprintf("%s, %s: %s", serverName(r0.Server), orDash(r0.Test), w.Msg))
+			} else {
+				n.add(serverName(r0.Server) + ": " + w.Msg)
+			}
 		}
-		a.keepLadder(server, "the k6 ladder", results, runNames, nil)
+		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, names: names, srcs: runSrcs})
 		var each []string
 		for _, r := range results {
 			each = append(each, r.String())
 		}
-		d.Rows = append(d.Rows, []any{server, int64(len(results)), sum.String(), sum.StillHolding,
-			strings.Join(each, ", "), num(sum.StepRPS), ruleText})
-		var srcs []report.Source
-		for _, r := range runNames {
-			srcs = append(srcs, report.Source{File: r})
+		row := []any{r0.Server}
+		if k.byTest {
+			row = append(row, nullIfEmpty(r0.Test), r0.Tool)
 		}
+		row = append(row, int64(len(results)), sum.String(), sum.StillHolding, strings.Join(each, ", "), num(sum.StepRPS), rule)
+		d.Rows = append(d.Rows, row)
 		d.RowSources = append(d.RowSources, srcs)
+		i = j
 	}
-	n.add("a step is held when its p95 latency and its error rate are under the rule; a run's result is the highest step held before the first step that failed, + when its last step still held (the limit is higher); the median is no more precise than the step")
+	n.add(k.note)
 	d.Notes = n.list
-	sec.Tables = append(sec.Tables, d)
-	threshold := rule.P95MS
-	if math.IsNaN(threshold) {
-		threshold = 0
-	}
-	sec.Figures = append(sec.Figures, Figure{Name: "ladders", Caption: "Ladder steps: p95 latency against the target rate, held and failed steps marked",
-		Figure: &report.LadderChart{Title: "Held-rate ladders", Series: chart, ThresholdP95MS: threshold}})
-	return sec, nil
+	return d, chart, kept
 }

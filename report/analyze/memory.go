@@ -12,10 +12,7 @@ import (
 // the memory growth per 1000 waiting requests with the spread of passes.
 func (a *analysis) memory() (*Section, error) {
 	sec := &Section{ID: "memory", Title: "Memory"}
-	peak, err := a.query(`
-SELECT coalesce(server, ''), max(working_set_mb), max(private_mb), count(*)
-FROM runs WHERE working_set_mb IS NOT NULL OR private_mb IS NOT NULL
-GROUP BY 1 ORDER BY 1`)
+	peak, err := a.st.PeakMemory(a.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -27,13 +24,11 @@ GROUP BY 1 ORDER BY 1`)
 			Notes: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), both the highest seen after a run"},
 		}
 		for _, r := range peak {
-			d.Rows = append(d.Rows, []any{r[0], num(f(r[1])), num(f(r[2])), i64(r[3])})
+			d.Rows = append(d.Rows, []any{r.Server, num(r.WorkingSetMB), num(r.PrivateMB), r.Runs})
 		}
 		sec.Tables = append(sec.Tables, d)
 	}
-	pts, err := a.query(`
-SELECT coalesce(server, ''), coalesce(pass, -1), concurrency, memory_mb, source, coalesce(source_line, 0)
-FROM memory_series ORDER BY 1, 2, 3, source, source_line`)
+	pts, err := a.st.MemorySeries(a.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -51,21 +46,21 @@ FROM memory_series ORDER BY 1, 2, 3, source, source_line`)
 		var chart []report.MemorySeries
 		i := 0
 		for i < len(pts) {
-			server := s(pts[i][0])
+			server := pts[i].Server
 			var all []stats.MemoryPoint
 			var perPass []float64
 			var srcs []report.Source
 			var series report.MemorySeries
 			series.Server = server
 			kept := memoryPasses{server: server}
-			for i < len(pts) && s(pts[i][0]) == server {
-				pass := i64(pts[i][1])
+			for i < len(pts) && pts[i].Server == server {
+				pass := pts[i].Pass
 				var passPts []stats.MemoryPoint
-				for i < len(pts) && s(pts[i][0]) == server && i64(pts[i][1]) == pass {
-					p := stats.MemoryPoint{Concurrency: f(pts[i][2]), MemoryMB: f(pts[i][3])}
+				for i < len(pts) && pts[i].Server == server && pts[i].Pass == pass {
+					p := stats.MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB}
 					passPts = append(passPts, p)
 					series.Points = append(series.Points, report.MemoryPoint{Concurrency: p.Concurrency, MemoryMB: p.MemoryMB})
-					srcs = append(srcs, report.Source{File: s(pts[i][4]), Line: int(i64(pts[i][5]))})
+					srcs = append(srcs, report.Source{File: pts[i].Source, Line: pts[i].Line})
 					i++
 				}
 				all = append(all, passPts...)

@@ -29,37 +29,21 @@ type runRow struct {
 	warning string
 }
 
-// runsQuery reads runs with their file's format: one run is often kept
-// twice (a k6 point stream and its summary), and a table must not count
-// it as two rounds, so tables are per format.
-const runsQuery = `
-WITH formats AS (
-    SELECT r.tool, count(DISTINCT f.format) AS n FROM runs r JOIN ingested_files f USING (source) GROUP BY 1)
-SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format || ')' ELSE '' END,
-       coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
-       r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
-       coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0), coalesce(r.labels->>'warning', '')
-FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
-LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) c ON c.run_id = r.run_id
-WHERE r.rps IS NOT NULL AND r.round IS %s NULL
-ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`
-
+// runRows reads the runs of the rounds (rounds true) or ranking table.
+// One run is often kept twice (a k6 point stream and its summary), and a
+// table must not count it as two rounds, so the store's tool names carry
+// the format where a tool came in more than one.
 func (a *analysis) runRows(rounds bool) ([]runRow, error) {
-	not := ""
-	if rounds {
-		not = "NOT"
-	}
-	rows, err := a.query(fmt.Sprintf(runsQuery, not))
+	rows, err := a.st.RateRuns(a.ctx, rounds)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]runRow, len(rows))
 	for i, r := range rows {
-		out[i] = runRow{test: s(r[0]), tool: s(r[1]), server: s(r[2]), connections: i64(r[3]), targetRPS: f(r[4]),
-			rps: f(r[5]), mean: f(r[6]), p50: f(r[7]), p95: f(r[8]), p99: f(r[9]),
-			failed: i64(r[10]), requests: i64(r[11]), corrected: r[12] == true,
-			source: report.Source{File: s(r[13]), Line: int(i64(r[14]))}, driftPct: f(r[15]), warning: s(r[16])}
+		out[i] = runRow{test: r.Test, tool: r.Tool, server: r.Server, connections: r.Connections, targetRPS: r.TargetRPS,
+			rps: r.RPS, mean: r.MeanMS, p50: r.P50MS, p95: r.P95MS, p99: r.P99MS,
+			failed: r.Failed, requests: r.Requests, corrected: r.Corrected,
+			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning}
 	}
 	return out, nil
 }

@@ -13,11 +13,7 @@ import (
 // merged the way HdrHistogram adds histograms.
 func (a *analysis) spectra() (*Section, error) {
 	sec := &Section{ID: "spectra", Title: "Latency spectra"}
-	rows, err := a.query(`
-SELECT coalesce(r.test, ''), r.target_rps, coalesce(r.server, ''), p.corrected, r.run_id, p.percentile, p.latency_ms, p.count
-FROM latency_percentiles p JOIN runs r USING (run_id)
-WHERE r.target_rps IS NOT NULL AND p.percentile < 100
-ORDER BY 1, 2, 3, 4 DESC, 5, p.percentile, p.latency_ms`)
+	rows, err := a.st.Spectra(a.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +51,8 @@ ORDER BY 1, 2, 3, 4 DESC, 5, p.percentile, p.latency_ms`)
 		lines = nil
 	}
 	for i, r := range rows {
-		test, rate, server, corrected, run := s(r[0]), f(r[1]), s(r[2]), r[3] == true, s(r[4])
-		newChart := i == 0 || test != s(rows[i-1][0]) || rate != f(rows[i-1][1])
+		test, rate, server, corrected, run := r.Test, r.TargetRPS, r.Server, r.Corrected, r.RunID
+		newChart := i == 0 || test != rows[i-1].Test || rate != rows[i-1].TargetRPS
 		if newChart {
 			if chart != nil {
 				flush()
@@ -68,18 +64,15 @@ ORDER BY 1, 2, 3, 4 DESC, 5, p.percentile, p.latency_ms`)
 				Figure:  chart,
 			})
 		}
-		if newChart || server != s(rows[i-1][2]) || corrected != (rows[i-1][3] == true) {
+		if newChart || server != rows[i-1].Server || corrected != rows[i-1].Corrected {
 			lines = append(lines, &line{server: server, corrected: corrected})
 		}
 		l := lines[len(lines)-1]
-		if newChart || len(l.runs) == 0 || run != s(rows[i-1][4]) {
+		if newChart || len(l.runs) == 0 || run != rows[i-1].RunID {
 			l.runs = append(l.runs, nil)
 		}
-		cnt := int64(-1)
-		if r[7] != nil {
-			cnt = i64(r[7])
-		}
-		p := stats.SpectrumPoint{Percentile: f(r[5]), ValueMS: f(r[6]), Count: cnt}
+		cnt := r.Count
+		p := stats.SpectrumPoint{Percentile: r.Percentile, ValueMS: r.LatencyMS, Count: cnt}
 		if cnt < 0 || math.IsNaN(p.ValueMS) {
 			p.Count = 0
 		}

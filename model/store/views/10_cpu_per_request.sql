@@ -1,8 +1,25 @@
--- cpu_per_request: CPU per successful (2xx) response, per run. Server CPU
--- is cpu_server_s, or user + kernel where only those were recorded. A
--- figure is NULL where its CPU seconds or the 2xx count are missing or the
--- run served no 2xx response. Same definition as stats.PerRequestUS.
+-- cpu_per_request: CPU per successful response, per run: the one
+-- definition of CPU per request that wra analyze, wra cost and wra compare
+-- read. Server CPU is cpu_server_s, or user + kernel where only those were
+-- recorded. The divisor, responses_ok, is the 2xx responses where the
+-- record has them, else requests - non_2xx - errors (a missing non_2xx or
+-- errors counts as 0: a harness that writes only requests had none it
+-- counted); divisor_from says which ('responses_2xx' or 'requests'). A
+-- figure is NULL where its CPU seconds or the divisor are missing or the
+-- run served no successful response; cpu_stack_s is the stack's CPU
+-- seconds. The _us figures are CPU seconds /
+-- responses_ok * 1e6 (that order, the one Go reads), _ms likewise * 1e3.
 CREATE OR REPLACE VIEW cpu_per_request AS
+WITH r AS (
+    SELECT *,
+           coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) AS cpu_stack_s,
+           coalesce(responses_2xx, requests - coalesce(non_2xx, 0) - coalesce(errors, 0)) AS ok_raw,
+           CASE WHEN responses_2xx IS NOT NULL THEN 'responses_2xx' WHEN requests IS NOT NULL THEN 'requests' END AS divisor_from
+    FROM runs
+    WHERE coalesce(cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s) IS NOT NULL
+), d AS (
+    SELECT *, nullif(greatest(ok_raw, 0), 0) AS ok FROM r
+)
 SELECT
     run_id,
     source,
@@ -14,11 +31,18 @@ SELECT
     round,
     requests,
     responses_2xx,
-    coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) * 1e6 / nullif(greatest(responses_2xx, 0), 0) AS cpu_server_us_per_req,
-    cpu_server_user_s * 1e6 / nullif(greatest(responses_2xx, 0), 0) AS cpu_user_us_per_req,
-    cpu_server_kernel_s * 1e6 / nullif(greatest(responses_2xx, 0), 0) AS cpu_kernel_us_per_req,
-    cpu_db_s * 1e6 / nullif(greatest(responses_2xx, 0), 0) AS cpu_db_us_per_req,
-    coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) * 1e3 / nullif(greatest(responses_2xx, 0), 0) AS cpu_server_ms_per_req,
-    cpu_db_s * 1e3 / nullif(greatest(responses_2xx, 0), 0) AS cpu_db_ms_per_req
-FROM runs
-WHERE coalesce(cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s) IS NOT NULL;
+    cpu_stack_s / ok * 1e6 AS cpu_server_us_per_req,
+    cpu_server_user_s / ok * 1e6 AS cpu_user_us_per_req,
+    cpu_server_kernel_s / ok * 1e6 AS cpu_kernel_us_per_req,
+    cpu_db_s / ok * 1e6 AS cpu_db_us_per_req,
+    cpu_stack_s / ok * 1e3 AS cpu_server_ms_per_req,
+    cpu_db_s / ok * 1e3 AS cpu_db_ms_per_req,
+    cpu_stack_s,
+    ok AS responses_ok,
+    divisor_from,
+    coalesce(errors, 0) + coalesce(non_2xx, 0) AS failed,
+    latency_p50_ms,
+    latency_p99_ms,
+    source_line,
+    tool
+FROM d;

@@ -1,12 +1,32 @@
--- ladder_steps: the steps of held-rate ladders from k6 request samples
--- tagged with their step (tags: {step: '<rate>'}), one row per (run, step).
--- p95 is quantile_cont (type 7, k6's own definition); a request failed
--- when k6 tagged it expected_response=false (what http_req_failed counts),
--- or, without that tag, when its status is missing, 0 or >= 400. achieved
--- rps is (requests - 1) / (last - first request time). A step is held when
--- p95 < 50 ms and error_rate < 0.01 (the default rule; stats.EvaluateLadder
--- takes others). Same definitions as stats.StepsFromTags.
-CREATE OR REPLACE VIEW ladder_steps AS
+-- ladder_steps(p95_ms := 50, max_error_rate := 0.01): every step of every
+-- held-rate ladder in the store, one row per (ladder run, step), under the
+-- rule given: a step is held when it has requests, its p95 is under p95_ms
+-- and its error rate under max_error_rate (both strict, as k6 thresholds
+-- 'p(95)<50' and 'rate<0.01' are). The plain view ladder_steps is this
+-- macro at its defaults. The one definition of a ladder's steps, which
+-- wra analyze, wra compare and notebooks read; kind says where a ladder
+-- comes from:
+--
+--   samples     k6 request samples tagged with their step (tags: {step:
+--               '<rate>'}); run is the run_id. p95 is quantile_cont (type
+--               7, k6's own definition); a request failed when k6 tagged it
+--               expected_response=false (what http_req_failed counts), or,
+--               without that tag, when its status is missing, 0 or >= 400;
+--               achieved_rps is (requests - 1) / (last - first request
+--               time).
+--   summary     a k6 summary (handleSummary or --summary-export) that kept
+--               per-step sub-metrics http_req_duration{step:N}, for a
+--               server without a samples ladder (the same runs kept twice
+--               count once); run is the run_id. A summary has no per-step
+--               error count: every step carries the run's overall errors
+--               / requests.
+--   fixed-rate  runs at a fixed target rate (wrk2 -R, harness steps) with a
+--               p95: each (server, test, tool, round) whose runs cover two
+--               or more target rates is one ladder run, its runs the steps;
+--               run is '<test> <tool> round <round>'; failed is errors +
+--               non_2xx, of requests (or 2xx + non_2xx where requests is
+--               missing).
+CREATE OR REPLACE MACRO ladder_steps(p95_ms := 50, max_error_rate := 0.01) AS TABLE
 WITH req AS (
     SELECT
         run_id,
@@ -20,30 +40,82 @@ WITH req AS (
     FROM samples
     WHERE metric = 'http_req_duration' AND json_extract_string(tags, '$.step') IS NOT NULL AND json_extract_string(tags, '$.step') <> ''
 ),
-st AS (
+sampled AS (
     SELECT
         run_id,
         step,
         TRY_CAST(step AS DOUBLE) AS target_rps,
         (count(*) - 1) * 1e6 / nullif(epoch_us(max(ts)) - epoch_us(min(ts)), 0) AS achieved_rps,
-        quantile_cont(value, 0.95) AS p95_ms,
+        quantile_cont(value, 0.95) AS p95,
         count(*) FILTER (WHERE failed) / count(*) AS error_rate,
         count(*) AS requests,
         count(*) FILTER (WHERE failed) AS failed
     FROM req
     GROUP BY run_id, step
+),
+tagged AS (
+    SELECT 'samples' AS kind, r.server, r.test, r.tool, s.run_id AS run, s.step, s.target_rps, s.achieved_rps,
+           s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round
+    FROM sampled s LEFT JOIN runs r USING (run_id)
+),
+sub AS (
+    SELECT run_id, server, test, tool, source, source_line, round, requests, errors, k, labels->>k AS v
+    FROM (SELECT *, unnest(json_keys(labels)) AS k FROM runs WHERE tool = 'k6' AND labels IS NOT NULL)
+    WHERE k LIKE 'submetric.http_req_duration{step:%}.p95_ms'
+),
+summarized AS (
+    SELECT 'summary' AS kind, server, test, tool, run_id AS run,
+           regexp_extract(k, '\{step:([^}]*)\}', 1) AS step,
+           TRY_CAST(regexp_extract(k, '\{step:([^}]*)\}', 1) AS DOUBLE) AS target_rps,
+           CAST(NULL AS DOUBLE) AS achieved_rps,
+           TRY_CAST(v AS DOUBLE) AS p95,
+           CASE WHEN coalesce(requests, 0) > 0 THEN coalesce(errors, 0) / requests ELSE 0 END AS error_rate,
+           coalesce(requests, 0) AS requests,
+           coalesce(errors, 0) AS failed,
+           source, source_line, round
+    FROM sub
+    WHERE TRY_CAST(regexp_extract(k, '\{step:([^}]*)\}', 1) AS DOUBLE) IS NOT NULL AND TRY_CAST(v AS DOUBLE) IS NOT NULL
+      AND coalesce(server, '') NOT IN (SELECT DISTINCT coalesce(server, '') FROM tagged)
+),
+fr AS (
+    SELECT *,
+           coalesce(requests, responses_2xx + coalesce(non_2xx, 0)) AS req,
+           coalesce(errors, 0) + coalesce(non_2xx, 0) AS nfailed,
+           count(DISTINCT target_rps) OVER (PARTITION BY server, test, tool, round) AS rates
+    FROM runs
+    WHERE target_rps IS NOT NULL AND latency_p95_ms IS NOT NULL AND coalesce(requests, responses_2xx) > 0
+),
+fixed AS (
+    SELECT 'fixed-rate' AS kind, server, test, tool,
+           coalesce(test, '') || ' ' || tool || ' round ' || coalesce(round, -1) AS run,
+           CASE WHEN target_rps = round(target_rps) AND abs(target_rps) < 1e15 THEN CAST(CAST(target_rps AS BIGINT) AS VARCHAR) ELSE CAST(target_rps AS VARCHAR) END AS step,
+           target_rps, rps AS achieved_rps, latency_p95_ms AS p95, nfailed / req AS error_rate,
+           req AS requests, nfailed AS failed, source, source_line, round
+    FROM fr WHERE rates >= 2
+),
+steps AS (
+    SELECT *, p95_ms AS threshold_ms, max_error_rate AS threshold_error_rate
+    FROM (SELECT * FROM tagged UNION ALL SELECT * FROM summarized UNION ALL SELECT * FROM fixed)
 )
 SELECT
-    r.server,
-    st.run_id AS run,
-    st.step,
-    st.target_rps,
-    st.achieved_rps,
-    st.p95_ms,
-    st.error_rate,
-    st.p95_ms < 50 AND st.error_rate < 0.01 AS held,
-    st.requests,
-    st.failed,
-    r.source
-FROM st
-LEFT JOIN runs r USING (run_id);
+    kind,
+    server,
+    run,
+    step,
+    target_rps,
+    achieved_rps,
+    p95 AS p95_ms,
+    error_rate,
+    coalesce(requests > 0 AND p95 < threshold_ms AND error_rate < threshold_error_rate, FALSE) AS held,
+    requests,
+    failed,
+    source,
+    test,
+    tool,
+    source_line,
+    round,
+    threshold_ms AS p95_threshold_ms,
+    threshold_error_rate AS max_error_rate
+FROM steps;
+
+CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();

@@ -1,26 +1,35 @@
--- ladders: the result of each ladder run: the highest step held before the
--- first step that failed (0 when the first failed), still_holding when
+-- ladders(p95_ms := 50, max_error_rate := 0.01): the result of each ladder
+-- run of ladder_steps under the same rule: the highest step held before
+-- the first step that failed (0 when the first failed), still_holding when
 -- every step held (the limit is higher: print "+"), and step_rps, the gap
 -- to the first failed step (or, still holding, below the last step): the
--- precision of the result. Steps whose name is not a rate are left out.
--- Same rule as stats.EvaluateLadder with stats.DefaultLadderRule.
-CREATE OR REPLACE VIEW ladders AS
+-- precision of the result. first_failed_rps is the first step that failed;
+-- held_again_rps the lowest step above it that held again (it does not
+-- count). Steps whose name is not a rate are left out. The plain view
+-- ladders is this macro at its defaults; wra analyze --p95 100 reads
+-- ladders(p95_ms := 100). The median over runs is stats.MedianLadder's.
+CREATE OR REPLACE MACRO ladders(p95_ms := 50, max_error_rate := 0.01) AS TABLE
 WITH s AS (
-    SELECT * FROM ladder_steps WHERE target_rps IS NOT NULL
+    SELECT * FROM ladder_steps(p95_ms := p95_ms, max_error_rate := max_error_rate) WHERE target_rps IS NOT NULL
 ),
 f AS (
-    SELECT server, run,
+    SELECT kind, server, test, tool, run,
            min(target_rps) FILTER (WHERE NOT held) AS first_fail,
+           min(target_rps) AS bottom,
            max(target_rps) AS top,
-           count(*) AS steps
-    FROM s GROUP BY server, run
+           count(*) AS steps,
+           any_value(s.p95_threshold_ms) AS p95_threshold_ms,
+           any_value(s.max_error_rate) AS error_rate_threshold
+    FROM s GROUP BY kind, server, test, tool, run
 ),
 h AS (
-    SELECT f.server, f.run, f.first_fail, f.top, f.steps,
+    SELECT f.kind, f.server, f.test, f.tool, f.run, f.first_fail, f.bottom, f.top, f.steps, f.p95_threshold_ms, f.error_rate_threshold,
            coalesce(max(s.target_rps) FILTER (WHERE f.first_fail IS NULL OR s.target_rps < f.first_fail), 0) AS highest_held,
-           max(s.target_rps) FILTER (WHERE s.target_rps < f.top) AS below_top
-    FROM f JOIN s ON s.server IS NOT DISTINCT FROM f.server AND s.run = f.run
-    GROUP BY f.server, f.run, f.first_fail, f.top, f.steps
+           max(s.target_rps) FILTER (WHERE s.target_rps < f.top) AS below_top,
+           min(s.target_rps) FILTER (WHERE s.held AND s.target_rps > f.first_fail) AS held_again
+    FROM f JOIN s ON s.kind = f.kind AND s.server IS NOT DISTINCT FROM f.server AND s.test IS NOT DISTINCT FROM f.test
+                 AND s.tool IS NOT DISTINCT FROM f.tool AND s.run = f.run
+    GROUP BY ALL
 )
 SELECT
     server,
@@ -28,7 +37,15 @@ SELECT
     highest_held AS highest_held_rps,
     first_fail IS NULL AS still_holding,
     CASE WHEN first_fail IS NULL THEN top - below_top ELSE first_fail - highest_held END AS step_rps,
-    50.0 AS p95_threshold_ms,
-    0.01 AS max_error_rate,
-    steps
+    p95_threshold_ms,
+    error_rate_threshold AS max_error_rate,
+    steps,
+    kind,
+    test,
+    tool,
+    first_fail AS first_failed_rps,
+    bottom AS first_step_rps,
+    held_again AS held_again_rps
 FROM h;
+
+CREATE OR REPLACE VIEW ladders AS SELECT * FROM ladders();

@@ -1,0 +1,157 @@
+package model
+
+import "time"
+
+// The rows of the store's views and table macros, as Go reads them: one
+// struct per view, one field per column it is read for. A missing number
+// is NaN, a missing count -1, a missing label "". The store fills them
+// (package store); report/analyze, wra cost and wra compare read them, so
+// that every figure has the one definition its view gives it.
+
+// CPURun is one run of the view cpu_per_request with a stack CPU figure:
+// CPU per successful response (cpu_per_request's responses_ok).
+type CPURun struct {
+	RunID, Test, Server, Database string
+	TargetRPS                     float64 // NaN for a run at full speed
+	Connections                   int64   // -1 where not recorded
+	// Per successful response, µs; NaN where not measured or where the
+	// run served no successful response.
+	StackUS, UserUS, KernelUS, DBUS float64
+	// DivisorFrom says what the divisor was: "responses_2xx", or
+	// "requests" (requests - non_2xx - errors).
+	DivisorFrom  string
+	P50MS, P99MS float64
+	Failed       int64 // errors + non_2xx
+	Source       string
+	Line         int
+}
+
+// CostRun is one run of the view cost_runs: a run that prices its stack.
+type CostRun struct {
+	Server, Database, Test string
+	RunID                  string
+	FixedRate              bool    // false: the stack has no fixed-rate pass, priced at full speed
+	TargetRPS              float64 // NaN at full speed
+	StackUS, DBUS          float64 // per successful response; DBUS NaN where not measured
+	P50MS                  float64
+	Source                 string
+	Line                   int
+}
+
+// StackFilter narrows the stacks read; an empty field matches all.
+type StackFilter struct {
+	Server, Database, Test string
+}
+
+// RateRun is one run as the rounds and ranking tables read it. Tool
+// carries the format too, "k6 (k6-ndjson)", where one tool's runs came
+// from more than one format (a k6 stream and its summary are one run
+// kept twice).
+type RateRun struct {
+	Test, Tool, Server               string
+	Connections                      int64 // -1 where not recorded
+	TargetRPS                        float64
+	RPS, MeanMS, P50MS, P95MS, P99MS float64
+	Failed, Requests                 int64
+	Corrected                        bool
+	Source                           string
+	Line                             int
+	// DriftPct is the largest calibration drift covering the run (the
+	// view run_calibration), in percent; 0 where no pair covers it.
+	DriftPct float64
+	// Warning is what the reader said of the run (label warning), or "".
+	Warning string
+}
+
+// SpectrumRow is one point of a fixed-rate run's latency spectrum.
+type SpectrumRow struct {
+	Test                  string
+	TargetRPS             float64
+	Server                string
+	Corrected             bool
+	RunID                 string
+	Percentile, LatencyMS float64
+	Count                 int64 // -1 where the tool prints none
+}
+
+// PeakMemory is a server's highest memory over its runs (MiB; NaN where
+// not recorded).
+type PeakMemory struct {
+	Server                  string
+	WorkingSetMB, PrivateMB float64
+	Runs                    int64
+}
+
+// MemorySeriesPoint is one point of a server's memory series.
+type MemorySeriesPoint struct {
+	Server      string
+	Pass        int64 // -1 where not recorded
+	Concurrency float64
+	MemoryMB    float64
+	Source      string
+	Line        int
+}
+
+// LadderStepRow is one row of the table macro ladder_steps: a step of a
+// ladder run with Held under the rule the macro was called with.
+type LadderStepRow struct {
+	Kind                    string // samples, summary or fixed-rate
+	Server, Test, Tool, Run string
+	Round                   int64 // -1 where not recorded
+	Step                    string
+	TargetRPS, AchievedRPS  float64 // TargetRPS NaN where the step's name is not a rate
+	P95MS, ErrorRate        float64
+	Held                    bool
+	Requests, Failed        int64
+	Source                  string
+	Line                    int
+}
+
+// LadderRow is one row of the table macro ladders: the result of one
+// ladder run under the rule the macro was called with.
+type LadderRow struct {
+	Kind, Server, Test, Tool, Run string
+	HighestHeldRPS                float64
+	StillHolding                  bool
+	StepRPS                       float64 // NaN for a one-step ladder that held
+	Steps                         int64
+}
+
+// CalibrationTiming is one row of the view calibration_pairs: a timing
+// with the pair it belongs to.
+type CalibrationTiming struct {
+	Pair      string
+	Phase     string // before or after
+	Processes int64
+	MS        float64
+	UTC       time.Time // zero where the file has no time
+	Source    string
+	Line      int
+}
+
+// DriftRow is one row of the table macro calibration_drift.
+type DriftRow struct {
+	Pair                     string
+	Processes                int64
+	BeforeMS, AfterMS, Ratio float64
+	Flagged                  bool
+	NBefore, NAfter          int64
+}
+
+// RunCounters is the counters of one run, as the checks of broken
+// counters read them (-1 for a missing count, NaN for a missing figure).
+type RunCounters struct {
+	Server, Test, Tool                       string
+	TargetRPS, RPS                           float64
+	Requests, Responses2xx                   int64
+	CPUServerS, CPUUserS, CPUKernelS, CPUDBS float64
+	Source                                   string
+	Line                                     int
+}
+
+// RunRef names one run: its server and where it was read.
+type RunRef struct {
+	Server string
+	Source string
+	Line   int
+}

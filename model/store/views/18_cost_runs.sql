@@ -1,0 +1,29 @@
+-- cost_runs: the runs that price each stack, the one selection rule of
+-- wra cost and the cost table of wra analyze. A stack is (server,
+-- database, test): one server measured against two databases is two
+-- stacks. Its runs are those of cpu_per_request with a CPU per request,
+-- at the stack's highest target rate (fixed-rate passes); a stack with no
+-- fixed-rate pass is priced from all its runs at full speed, and
+-- fixed_rate says which. The medians over these runs are stats.Median's.
+CREATE OR REPLACE VIEW cost_runs AS
+WITH c AS (
+    SELECT * FROM cpu_per_request WHERE cpu_server_us_per_req IS NOT NULL
+),
+top AS (
+    SELECT server, database, test, max(target_rps) AS top_rps FROM c GROUP BY server, database, test
+)
+SELECT
+    c.server,
+    c.database,
+    c.test,
+    c.run_id,
+    top.top_rps IS NOT NULL AS fixed_rate,
+    c.target_rps,
+    c.cpu_server_us_per_req,
+    c.cpu_db_us_per_req,
+    c.latency_p50_ms,
+    c.source,
+    c.source_line
+FROM c JOIN top
+  ON c.server IS NOT DISTINCT FROM top.server AND c.database IS NOT DISTINCT FROM top.database AND c.test IS NOT DISTINCT FROM top.test
+WHERE top.top_rps IS NULL OR c.target_rps = top.top_rps;
