@@ -59,9 +59,11 @@ The p-values of one table are Holm-Bonferroni adjusted together unless
 --holm=false. Warnings (too few runs for an interval or for the test to
 ever reach --alpha) are footnotes.
 
-The held-rate ladder metric (highest_held_rps) comes from k6 samples
-tagged with their step, under the --p95 and --max-errors rule; --ladders
-lists every step of both sides instead.`,
+The held-rate ladder metric (highest_held_rps) comes from the store's
+ladder_steps(p95_ms, max_error_rate) macro under the --p95 and
+--max-errors rule (k6 runs with steps tagged in their samples or kept in
+their summary), as wra analyze reads it; --ladders lists every step of
+both sides instead.`,
 		Example: `  wra compare --by server --base go-gmp1 --vs go-gmp2
   wra compare --by server --base go --vs rust --metric rps,latency_p99_ms --format markdown
   wra compare run-before run-after

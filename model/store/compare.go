@@ -146,24 +146,3 @@ ORDER BY r.run_id`
 	}
 	return out, nil
 }
-
-// RunStep is one step of a held-rate ladder run, from the view
-// ladder_steps: a step of a k6 run whose samples are tagged with it.
-type RunStep struct {
-	Run, Step              string
-	TargetRPS, AchievedRPS float64 // AchievedRPS NaN where unknown
-	P95MS, ErrorRate       float64 // NaN where unknown
-	Requests, Failed       int64
-}
-
-// RunSteps reads the ladder steps with a target rate, ordered by run and
-// target rate.
-func (s *Store) RunSteps(ctx context.Context) ([]RunStep, error) {
-	return readAll(ctx, s, "ladder steps", `SELECT run, step, target_rps, achieved_rps, p95_ms, error_rate, requests, failed
-FROM ladder_steps WHERE target_rps IS NOT NULL ORDER BY run, target_rps`, nil, func(row []any) RunStep {
-		st := RunStep{Run: Text(row[0]), Step: Text(row[1]), TargetRPS: Float(row[2]), AchievedRPS: Float(row[3]), P95MS: Float(row[4]), ErrorRate: Float(row[5])}
-		st.Requests, _ = Int(row[6])
-		st.Failed, _ = Int(row[7])
-		return st
-	})
-}

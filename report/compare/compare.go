@@ -17,6 +17,7 @@ import (
 
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -106,32 +107,31 @@ func sideName(s store.CompareSides, side string) string {
 	return s.Base
 }
 
-// loadLadders evaluates the ladder of every selected run that has tagged
-// steps, and stores its highest held step as the run's highest_held_rps.
+// loadLadders reads the ladder of every selected run from the store's
+// ladder_steps macro under the rule (a step's held is the macro's), builds
+// its result as wra analyze does (analyze.LadderRuns), and stores its
+// highest held step as the run's highest_held_rps. A k6 run whose steps
+// are tagged in its samples, or kept in its summary, is a ladder run.
 func loadLadders(ctx context.Context, st *store.Store, runs []*run, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
 	byID := map[string]*run{}
 	for _, r := range runs {
 		byID[r.ID] = r
 	}
-	rows, err := st.RunSteps(ctx)
+	rows, err := st.LadderSteps(ctx, rule.P95MS, rule.MaxErrorRate)
 	if err != nil {
 		return nil, nil, err
 	}
+	results := map[string]stats.LadderResult{}
 	steps := map[string][]stats.LadderStep{}
-	for _, r := range rows {
-		if byID[r.Run] == nil {
+	for _, lr := range analyze.LadderRuns(rows, rule) {
+		r := byID[lr.Run]
+		if r == nil || lr.Kind == "fixed-rate" {
 			continue
 		}
-		steps[r.Run] = append(steps[r.Run], stats.LadderStep{Step: r.Step, TargetRPS: r.TargetRPS, AchievedRPS: r.AchievedRPS,
-			P95MS: r.P95MS, ErrorRate: r.ErrorRate, Requests: r.Requests, Failed: r.Failed})
-	}
-	results := map[string]stats.LadderResult{}
-	for id, ss := range steps {
-		res := stats.EvaluateLadder(ss, rule)
-		results[id] = res
-		steps[id] = res.Steps
-		byID[id].Values[HighestHeld] = res.HighestHeldRPS
-		byID[id].stillHolding = res.StillHolding
+		results[lr.Run] = lr.Result
+		steps[lr.Run] = lr.Result.Steps
+		r.Values[HighestHeld] = lr.Result.HighestHeldRPS
+		r.stillHolding = lr.Result.StillHolding
 	}
 	return results, steps, nil
 }

@@ -169,7 +169,7 @@ func ladderStepsTable(s store.CompareSides, runs []*run, steps map[string][]stat
 			}
 		}
 		if len(res) == 0 {
-			notes = append(notes, fmt.Sprintf("%s: no ladder (k6 samples tagged with their step).", name))
+			notes = append(notes, fmt.Sprintf("%s: no ladder (k6 samples tagged with their step, or a k6 summary with per-step sub-metrics).", name))
 			continue
 		}
 		m := stats.MedianLadder(res)
