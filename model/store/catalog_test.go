@@ -45,7 +45,7 @@ func TestRelations(t *testing.T) {
 	}
 	var macros []string
 	for _, r := range rels {
-		if strings.Contains(r.Kind, "macro") {
+		if strings.Contains(r.Kind, "macro") && (r.Name == "ratio" || r.Name == "runs_of") {
 			macros = append(macros, r.Kind+" "+r.SQL)
 		}
 	}

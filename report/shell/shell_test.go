@@ -83,6 +83,7 @@ ms,DOUBLE,
 source_line,INTEGER,
 name,kind,columns,parameters,comment
 calibration_drift,view,11,,
+calibration_drift,table macro,,tolerance,
 `
 	if out.String() != wantOut {
 		t.Errorf("out:\n%s\nwant:\n%s", out.String(), wantOut)
