@@ -311,9 +311,6 @@ func (s *Store) Close() error {
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }
 
-// DB gives SQL access to the commands not yet moved onto Query.
-func (s *Store) DB() *sql.DB { return s.db }
-
 // IngestedHash implements ingest.Store.
 func (s *Store) IngestedHash(ctx context.Context, source string) (string, bool, error) {
 	row, err := s.queryRow(ctx, `SELECT source_sha256 FROM ingested_files WHERE source = ?`, source)
