@@ -97,9 +97,12 @@ func run(ctx context.Context, e *env, args []string) int {
 
 // execute runs the command line. An unknown command is found by cobra's
 // lookup of the command, which ExecuteContext would report as a plain
-// error: look it up first, and mark what it finds as a usage error.
+// error: look it up first, and mark what it finds as a usage error. The
+// shell completion scripts' requests (wra __complete ...) go to the
+// command cobra adds only as it executes.
 func execute(ctx context.Context, root *cobra.Command, args []string) error {
-	if _, _, err := root.Find(args); err != nil {
+	complete := len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+	if _, _, err := root.Find(args); err != nil && !complete {
 		return usageError{err}
 	}
 	return root.ExecuteContext(ctx)
@@ -159,13 +162,6 @@ the rest loaded), 130 interrupted.`,
 	pf.StringVar(&g.format, "format", "", "output format of rows: table, csv, json, markdown or html (default table on a terminal, csv otherwise)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or summary on stderr")
 	pf.StringVar(&g.lockTimeout, "lock-timeout", "0s", "how long to wait while another wra holds the store, e.g. 30s")
-	root.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		names := make([]string, len(report.Formats))
-		for i, f := range report.Formats {
-			names[i] = string(f)
-		}
-		return names, cobra.ShellCompDirectiveNoFileComp
-	})
 	root.AddCommand(
 		newIngestCmd(e, g),
 		newAnalyzeCmd(e, g),
@@ -178,6 +174,7 @@ the rest loaded), 130 interrupted.`,
 		newExportCmd(e, g),
 		newVersionCmd(e),
 	)
+	completer{g}.register(root)
 	return root
 }
 

@@ -85,20 +85,25 @@ func (s CompareSides) sql() (string, []any, error) {
 		}
 		return `CASE WHEN ` + under + ` THEN 'base' WHEN ` + under + ` THEN 'vs' END`, []any{a, a, ba, ba, b, b, bb, bb}, nil
 	}
-	var col string
-	var args []any
-	switch {
-	case slices.Contains(CompareByColumns, s.By):
-		col = "CAST(r." + s.By + " AS VARCHAR)"
-		args = []any{s.Base, s.Vs}
-	case labelKey.MatchString(s.By):
-		col = "json_extract_string(r.labels, ?)"
-		key := `$."` + s.By + `"`
-		args = []any{key, s.Base, key, s.Vs}
-	default:
-		return "", nil, fmt.Errorf("compare by %q: expected a runs column (%s) or a label key", s.By, strings.Join(CompareByColumns, ", "))
+	col, key, err := labelValue(s.By)
+	if err != nil {
+		return "", nil, fmt.Errorf("compare by %w", err)
 	}
+	args := append(append(append(key, s.Base), key...), s.Vs)
 	return "CASE WHEN " + col + " = ? THEN 'base' WHEN " + col + " = ? THEN 'vs' END", args, nil
+}
+
+// labelValue is the expression of the value of a label of a run r, as
+// text: a CompareByColumns column, or a key of its labels; and the
+// expression's arguments.
+func labelValue(label string) (string, []any, error) {
+	switch {
+	case slices.Contains(CompareByColumns, label):
+		return "CAST(r." + label + " AS VARCHAR)", nil, nil
+	case labelKey.MatchString(label):
+		return "json_extract_string(r.labels, ?)", []any{`$."` + label + `"`}, nil
+	}
+	return "", nil, fmt.Errorf("%q: expected a runs column (%s) or a label key", label, strings.Join(CompareByColumns, ", "))
 }
 
 // CompareRun is one run of a side: its id, its side ("base" or "vs"),

@@ -1,0 +1,29 @@
+package store
+
+import "context"
+
+// LabelKeys lists the keys of the runs' labels column (the labels that
+// have no column of their own), sorted.
+func (s *Store) LabelKeys(ctx context.Context) ([]string, error) {
+	return s.texts(ctx, `SELECT DISTINCT unnest(json_keys(labels)) FROM runs WHERE labels IS NOT NULL ORDER BY 1`)
+}
+
+// LabelValues lists the values a label takes in runs, sorted: label is a
+// column of CompareByColumns or a key of the labels column.
+func (s *Store) LabelValues(ctx context.Context, label string) ([]string, error) {
+	col, args, err := labelValue(label)
+	if err != nil {
+		return nil, err
+	}
+	return s.texts(ctx, `SELECT DISTINCT v FROM (SELECT `+col+` AS v FROM runs r) WHERE v IS NOT NULL ORDER BY 1`, args...)
+}
+
+// texts reads a query's one column of text.
+func (s *Store) texts(ctx context.Context, query string, args ...any) ([]string, error) {
+	var out []string
+	_, err := s.each(ctx, query, args, func(row []any) error {
+		out = append(out, Text(row[0]))
+		return nil
+	})
+	return out, err
+}
