@@ -123,10 +123,12 @@
 // one-sided Jonckheere–Terpstra test p < Alpha (DecreasingTrend: exact
 // from the convolution of Mann–Whitney distributions without ties, as R's
 // clinfun::jonckheere.test; the normal approximation otherwise). Split:
-// servers ordered by median, the k largest gaps cut, the partition with
-// the most groups whose every cut gap exceeds the range of medians inside
-// every group and whose neighbouring groups differ by MannWhitneyU at p <
-// Alpha. OutlierTails: a lowest pass above the median of the peers'
+// servers ordered by median, the k largest gaps cut, a candidate when
+// every cut gap exceeds the range of medians inside every group, the best
+// separated candidate kept; found when each cut's MannWhitneyU p < Alpha
+// and a permutation test of the whole search (SplitPermutations, a fixed
+// seed) gives p < Alpha; ReplicatedSplits: the same candidate at two
+// loads or more. OutlierTails: a lowest pass above the median of the peers'
 // median p99s plus TailMADs times the larger of their MAD and their
 // median pass MAD. UnstableSlope: Cochran's Q over the passes' slopes and
 // standard errors, chi-squared with k-1 degrees of freedom.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,11 +170,21 @@ func IdleCost(passes [][]float64, r FindingRules) IdleCostResult {
 type SplitResult struct {
 	Medians []float64 // per server, in the order given; NaN for one left out
 	// Groups are the servers (indices) of each group, groups in rising
-	// order of their medians and servers within a group likewise. Servers
-	// with fewer than MinPasses passes are in no group.
+	// order of their medians and servers within a group likewise; one
+	// group when no partition is better than the rest. Servers with
+	// fewer than MinPasses passes are in no group.
 	Groups [][]int
 	// Cuts[i] is the cut between Groups[i] and Groups[i+1].
 	Cuts []SplitCut
+	// P is the permutation p-value of the partition, which allows for
+	// its having been chosen as the best of many: the share of
+	// SplitPermutations random reassignments of all the passes to the
+	// servers (plus the observed one) in which the search finds a
+	// partition at least as well separated. NaN without a partition, or
+	// when a cut fails even as if named in advance (then no permutation
+	// is run).
+	P     float64
+	alpha float64
 }
 
 // A SplitCut is the gap between two neighbouring groups and the evidence
@@ -182,49 +193,138 @@ type SplitCut struct {
 	// Gap is the difference of the medians either side of the cut;
 	// Within is the largest range of medians inside any group.
 	Gap, Within float64
-	// P is the two-sided Mann–Whitney p-value of the passes of the group
-	// below against those of the group above.
+	// P is the two-sided exact Mann–Whitney p-value of the passes of the
+	// group below against those of the group above, as if the groups had
+	// been named in advance (they were not: SplitResult.P allows for
+	// that).
 	P float64
 }
 
-// Found is true when the servers fall into two or more groups.
-func (s SplitResult) Found() bool { return len(s.Groups) >= 2 }
+// Found is true when the servers fall into two or more groups, the
+// partition is significant (P < Alpha) and so is each of its cuts taken
+// alone.
+func (s SplitResult) Found() bool { return len(s.Groups) >= 2 && s.P < s.alpha }
+
+// Candidate is true when the search found a partition, significant or
+// not; ReplicatedSplits looks for it at other loads.
+func (s SplitResult) Candidate() bool { return len(s.Groups) >= 2 }
+
+// The search of Split.
+const (
+	// SplitPermutations is the number of random reassignments behind
+	// SplitResult.P; the smallest P is 1/(SplitPermutations+1).
+	SplitPermutations = 999
+	// SplitMaxCuts bounds the partitions tried: at most this many cuts.
+	SplitMaxCuts = 5
+	// splitSeed seeds the reassignments, so that the same passes give
+	// the same P.
+	splitSeed = 0x5eed
+)
 
 // Split clusters servers by one figure at one load (CPU per request at a
 // test and rate) into groups separated by gaps larger than the spread
-// within any group: a one-dimensional clustering with a gap test, not a
-// fixed ratio. The servers with at least MinPasses passes are ordered by
-// their medians; cutting the k largest gaps between neighbouring medians
-// gives k+1 groups, and a partition holds when every gap cut is larger
-// than the range of the medians inside every group and the passes of each
-// group differ from those of the next by a two-sided Mann–Whitney U test
-// at p < Alpha. The partition with the most groups that holds is the
-// result (k from n-1 down to 1); when none holds there is one group. The
-// gap is measured against the spread of the servers, the passes' own
-// noise enters through the test: with three passes each, two servers
-// alone can never be split (the smallest p is 0.1), a pair against a
-// third can (0.024 when their passes do not overlap).
+// within them: a one-dimensional clustering with a gap test, not a fixed
+// ratio. The servers with at least MinPasses passes are ordered by their
+// medians; cutting the k largest gaps between neighbouring medians (k = 1
+// … SplitMaxCuts) gives k+1 groups, and a partition is a candidate when
+// every gap cut is larger than the range of medians inside every group.
+// Its separation is the smallest, over its cuts, of the Mann–Whitney z of
+// the passes of the group above against those of the group below (the
+// normal form, (U - n1 n2 / 2) / sqrt(n1 n2 (n1 + n2 + 1) / 12), ties
+// counting one half); the candidate best separated is the result. Because
+// it is the best of many, a test of its cuts as if they had been named in
+// advance would find splits in pure noise far more often than Alpha; P is
+// therefore a permutation p-value (SplitPermutations reassignments of all
+// passes to the servers, each server keeping its number of passes, and
+// the same search run on each), and the split is Found when P < Alpha and
+// every cut's own Mann–Whitney p-value is below Alpha too.
+// The statistic is the z of the weakest cut, so the size of the gap
+// counts only through the candidate rule: with three servers of three
+// passes, a pair against a third whose passes lie clear of the pair's has
+// P near 0.05 (chance deals as clean a split about one time in twenty to
+// twenty-five) however wide the gap; ReplicatedSplits looks for the same
+// candidate at other loads instead.
 func Split(passes [][]float64, r FindingRules) SplitResult {
-	res := SplitResult{Medians: make([]float64, len(passes))}
+	res := SplitResult{Medians: make([]float64, len(passes)), P: math.NaN(), alpha: r.Alpha}
 	var order []int
+	var pool []float64
+	var counts []int
 	for i, p := range passes {
 		res.Medians[i] = math.NaN()
 		if r.enough(p) {
-			res.Medians[i] = Median(dropNaN(p))
+			v := dropNaN(p)
+			res.Medians[i] = Median(v)
 			order = append(order, i)
+			pool = append(pool, v...)
+			counts = append(counts, len(v))
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(res.Medians[a], res.Medians[b]) })
+	groups, score := splitSearch(order, res.Medians, passes)
+	if groups == nil {
+		if len(order) > 0 {
+			res.Groups = [][]int{order}
+		}
+		return res
+	}
+	res.Groups = groups
+	within := 0.0
+	for _, g := range groups {
+		within = math.Max(within, res.Medians[g[len(g)-1]]-res.Medians[g[0]])
+	}
+	for j := 0; j+1 < len(groups); j++ {
+		lo, hi := groups[j], groups[j+1]
+		res.Cuts = append(res.Cuts, SplitCut{Gap: res.Medians[hi[0]] - res.Medians[lo[len(lo)-1]], Within: within,
+			P: MannWhitneyU(groupPasses(passes, lo), groupPasses(passes, hi)).P})
+	}
+	// A partition whose cuts fail even as if named in advance is no
+	// finding, and needs no permutations.
+	for _, c := range res.Cuts {
+		if !(c.P < r.Alpha) {
+			return res
+		}
+	}
+	// The permutation test: the same search on the passes dealt out anew.
+	rng := rand.New(rand.NewPCG(splitSeed, uint64(len(pool))))
+	shuffled := slices.Clone(pool)
+	perm := make([][]float64, len(counts))
+	meds := make([]float64, len(counts))
+	idx := make([]int, len(counts))
+	atLeast := 1 // the observed assignment
+	limit := int(math.Ceil(r.Alpha * (SplitPermutations + 1)))
+	done := 0
+	for ; done < SplitPermutations && atLeast < limit; done++ {
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		off := 0
+		for i, c := range counts {
+			perm[i] = shuffled[off : off+c]
+			off += c
+			meds[i] = Median(perm[i])
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(meds[a], meds[b]) })
+		if g, sc := splitSearch(idx, meds, perm); g != nil && sc >= score {
+			atLeast++
+		}
+	}
+	res.P = float64(atLeast) / float64(done+1)
+	return res
+}
+
+// splitSearch returns the best separated candidate partition of the
+// servers in order (sorted by medians) and its separation; nil when no
+// partition is a candidate.
+func splitSearch(order []int, medians []float64, passes [][]float64) ([][]int, float64) {
 	n := len(order)
-	// byGap lists the positions i (a gap between order[i] and order[i+1])
-	// from the largest gap down.
 	byGap := make([]int, 0, max(n-1, 0))
 	for i := 0; i+1 < n; i++ {
 		byGap = append(byGap, i)
 	}
-	gap := func(i int) float64 { return res.Medians[order[i+1]] - res.Medians[order[i]] }
+	gap := func(i int) float64 { return medians[order[i+1]] - medians[order[i]] }
 	slices.SortStableFunc(byGap, func(a, b int) int { return cmp.Compare(gap(b), gap(a)) })
-	for k := n - 1; k >= 1; k-- {
+	var best [][]int
+	bestScore := math.Inf(-1)
+	for k := 1; k <= min(n-1, SplitMaxCuts); k++ {
 		at := slices.Sorted(slices.Values(byGap[:k]))
 		var groups [][]int
 		start := 0
@@ -235,27 +335,41 @@ func Split(passes [][]float64, r FindingRules) SplitResult {
 		groups = append(groups, order[start:])
 		within := 0.0
 		for _, g := range groups {
-			within = math.Max(within, res.Medians[g[len(g)-1]]-res.Medians[g[0]])
+			within = math.Max(within, medians[g[len(g)-1]]-medians[g[0]])
 		}
-		var cuts []SplitCut
-		holds := true
+		score := math.Inf(1)
 		for j, i := range at {
-			c := SplitCut{Gap: gap(i), Within: within, P: MannWhitneyU(groupPasses(passes, groups[j]), groupPasses(passes, groups[j+1])).P}
-			if !(c.Gap > within && c.P < r.Alpha) {
-				holds = false
+			if !(gap(i) > within) {
+				score = math.Inf(-1)
 				break
 			}
-			cuts = append(cuts, c)
+			score = math.Min(score, uZ(groupPasses(passes, groups[j]), groupPasses(passes, groups[j+1])))
 		}
-		if holds {
-			res.Groups, res.Cuts = groups, cuts
-			return res
+		if score > bestScore {
+			best, bestScore = groups, score
 		}
 	}
-	if n > 0 {
-		res.Groups = [][]int{order}
+	if math.IsInf(bestScore, -1) {
+		return nil, bestScore
 	}
-	return res
+	return best, bestScore
+}
+
+// uZ is the Mann–Whitney z of hi against lo: positive when hi lies above.
+func uZ(lo, hi []float64) float64 {
+	u := 0.0
+	for _, y := range hi {
+		for _, x := range lo {
+			switch {
+			case y > x:
+				u++
+			case y == x:
+				u += 0.5
+			}
+		}
+	}
+	n1, n2 := float64(len(lo)), float64(len(hi))
+	return (u - n1*n2/2) / math.Sqrt(n1*n2*(n1+n2+1)/12)
 }
 
 func groupPasses(passes [][]float64, g []int) []float64 {
@@ -503,4 +617,51 @@ func (r *FindingRules) Set(name string, v float64) error {
 		names = append(names, s.Name)
 	}
 	return fmt.Errorf("unknown finding threshold %q: expected one of %s", name, strings.Join(names, ", "))
+}
+
+// A Replication is a split that the same servers show at several loads.
+type Replication struct {
+	// Groups names the servers of each group, in rising order, as at the
+	// first of Loads.
+	Groups [][]string
+	// Loads are the indices of the loads (of the results given) where
+	// the servers split so.
+	Loads []int
+}
+
+// ReplicatedSplits finds the partitions that recur: servers[i] names the
+// servers of the passes behind results[i] (one figure at load i). A
+// partition counts at a load when it is Split's candidate there and each
+// of its cuts has a Mann–Whitney p below Alpha taken alone; one that counts
+// at two loads or more is a Replication. Named at one load and tested on
+// the independent passes of another, it needs no allowance for the search
+// that found it: this is how three servers of three passes, which no
+// single load can split (see Split), show a split that holds.
+func ReplicatedSplits(servers [][]string, results []SplitResult, r FindingRules) []Replication {
+	var out []Replication
+	index := map[string]int{}
+	for i, res := range results {
+		if !res.Candidate() || slices.ContainsFunc(res.Cuts, func(c SplitCut) bool { return !(c.P < r.Alpha) }) {
+			continue
+		}
+		var groups [][]string
+		var key strings.Builder
+		for _, g := range res.Groups {
+			var names []string
+			for _, k := range g {
+				names = append(names, servers[i][k])
+			}
+			groups = append(groups, names)
+			sorted := slices.Sorted(slices.Values(names))
+			key.WriteString(strings.Join(sorted, "\x00") + "\x01")
+		}
+		k := key.String()
+		if j, ok := index[k]; ok {
+			out[j].Loads = append(out[j].Loads, i)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, Replication{Groups: groups, Loads: []int{i}})
+	}
+	return slices.DeleteFunc(out, func(rep Replication) bool { return len(rep.Loads) < 2 })
 }

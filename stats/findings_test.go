@@ -1,7 +1,9 @@
 package stats
 
 import (
+	"maps"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -149,15 +151,21 @@ func TestSplitNoise(t *testing.T) {
 	if got := Split([][]float64{{1, 1.01, 1.02}, {2, 2.01, 2.02}}, r); got.Found() {
 		t.Errorf("3 against 3 passes: %v, want one group", got.Groups)
 	}
-	// A pair against a third with passes apart: split, named in order.
+	// A pair against a third with passes apart: the candidate, named in
+	// order; pure chance deals as clean a split about one time in twenty
+	// to twenty-five, so its P is near 0.05.
 	got := Split([][]float64{{3.0, 3.1, 3.2}, {1.0, 1.1, 1.2}, {1.3, 1.4, 1.5}}, r)
-	if want := [][]int{{1, 2}, {0}}; !reflect.DeepEqual(got.Groups, want) {
-		t.Errorf("groups %v, want %v", got.Groups, want)
+	if want := [][]int{{1, 2}, {0}}; !reflect.DeepEqual(got.Groups, want) || !got.Candidate() || !(got.P > 0.02 && got.P < 0.08) {
+		t.Errorf("groups %v, P %v: want the candidate %v with P between 0.02 and 0.08", got.Groups, got.P, want)
 	}
-	// The same medians with passes that overlap across the gap: no split.
+	if c := got.Cuts[0]; !closeTo(c.P, 2.0/84, 1e-9) {
+		t.Errorf("cut p %v, want 2/84 (complete separation of 6 against 3)", c.P)
+	}
+	// The same medians with passes that overlap across the gap: no
+	// candidate whose cut holds alone.
 	got = Split([][]float64{{1.5, 3.1, 3.2}, {1.0, 1.1, 3.3}, {1.3, 1.4, 1.5}}, r)
-	if got.Found() {
-		t.Errorf("overlapping passes: %v, want one group", got.Groups)
+	if got.Found() || got.Candidate() && got.Cuts[0].P < r.Alpha {
+		t.Errorf("overlapping passes: %v, cuts %+v, want no split", got.Groups, got.Cuts)
 	}
 	// Evenly spaced medians: no gap is larger than the spread within.
 	got = Split([][]float64{{1, 1.01, 1.02}, {2, 2.01, 2.02}, {3, 3.01, 3.02}, {4, 4.01, 4.02}}, r)
@@ -307,5 +315,101 @@ func TestFindingSettings(t *testing.T) {
 		if err := s.Set(&c, -1); err == nil {
 			t.Errorf("%s: -1 accepted", s.Name)
 		}
+	}
+}
+
+// With no effect at all (every pass of every server drawn from one
+// distribution), the rules that test at Alpha fire no more often than
+// Alpha (plus three standard errors of the simulated rate): the chance of
+// a false finding is what the report's note says at most. Fixed seed;
+// 1000 draws each.
+func TestFindingRulesFalseAlarmRate(t *testing.T) {
+	r := DefaultFindingRules()
+	rng := rand.New(rand.NewPCG(1, 2))
+	draw := func(groups, passes int) [][]float64 {
+		out := make([][]float64, groups)
+		for i := range out {
+			for range passes {
+				out[i] = append(out[i], 100+10*rng.NormFloat64())
+			}
+		}
+		return out
+	}
+	const n = 1000
+	rates := map[string]int{}
+	for range n {
+		if IdleCost(draw(3, 3), r).Found {
+			rates["idle cost, 3 rates x 3 passes"]++
+		}
+		if IdleCost(draw(4, 5), r).Found {
+			rates["idle cost, 4 rates x 5 passes"]++
+		}
+		if Split(draw(3, 3), r).Found() {
+			rates["split, 3 servers x 3 passes"]++
+		}
+		if Split(draw(12, 3), r).Found() {
+			rates["split, 12 servers x 3 passes"]++
+		}
+		if Split(draw(6, 10), r).Found() {
+			rates["split, 6 servers x 10 passes"]++
+		}
+		var results []SplitResult
+		var names [][]string
+		for range 5 {
+			results = append(results, Split(draw(3, 3), r))
+			names = append(names, []string{"a", "b", "c"})
+		}
+		if len(ReplicatedSplits(names, results, r)) > 0 {
+			rates["split replicated, 5 loads of 3 servers x 3 passes"]++
+		}
+		results, names = nil, nil
+		for range 3 {
+			results = append(results, Split(draw(8, 3), r))
+			names = append(names, []string{"a", "b", "c", "d", "e", "f", "g", "h"})
+		}
+		if len(ReplicatedSplits(names, results, r)) > 0 {
+			rates["split replicated, 3 loads of 8 servers x 3 passes"]++
+		}
+		if len(OutlierTails(draw(8, 3), r)) > 0 {
+			rates["outlier tail, 8 servers x 3 passes"]++
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(rates)) {
+		k := rates[name]
+		if rate := float64(k) / n; rate > r.Alpha+3*math.Sqrt(r.Alpha*(1-r.Alpha)/n) {
+			t.Errorf("%s: fired on %.1f%% of draws without an effect, more than alpha %g", name, 100*rate, r.Alpha)
+		} else {
+			t.Logf("%s: %.2f%% false findings", name, 100*rate)
+		}
+	}
+}
+
+// The shipped corpus's shape: three servers of three passes at several
+// loads, one server's database CPU per request 1.5-1.9 times the others'.
+// A single load can hardly call it (P near 0.05), the recurring partition
+// can.
+func TestReplicatedSplits(t *testing.T) {
+	r := DefaultFindingRules()
+	names := []string{"go-pgx", "go-pq", "node-pg"}
+	load := func(pgx, pq, node float64) []float64 { return []float64{pgx, pq, node} }
+	build := func(meds ...[]float64) ([][]string, []SplitResult) {
+		var ns [][]string
+		var rs []SplitResult
+		for _, m := range meds {
+			ns = append(ns, names)
+			rs = append(rs, Split([][]float64{passesAround(m[0], 0.08), passesAround(m[1], 0.08), passesAround(m[2], 0.08)}, r))
+		}
+		return ns, rs
+	}
+	ns, rs := build(load(243, 370, 297), load(120, 229, 158), load(255, 440, 272), load(219, 325, 225))
+	got := ReplicatedSplits(ns, rs, r)
+	want := []Replication{{Groups: [][]string{{"go-pgx", "node-pg"}, {"go-pq"}}, Loads: []int{0, 1, 2, 3}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("replications %+v, want %+v", got, want)
+	}
+	// The effect at one load only, or nowhere: nothing recurs.
+	ns, rs = build(load(243, 370, 297), load(160, 158, 150), load(260, 255, 272), load(219, 225, 222))
+	if got := ReplicatedSplits(ns, rs, r); len(got) != 0 {
+		t.Errorf("one load with the effect: %+v, want none", got)
 	}
 }

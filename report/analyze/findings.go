@@ -194,49 +194,125 @@ func (a *analysis) idleCosts(r stats.FindingRules, t tested) []found {
 }
 
 // splits applies stats.Split to the servers' CPU per request at each
-// test and rate.
+// test and rate: a split that recurs at several loads
+// (stats.ReplicatedSplits) is one finding over all of them; a split
+// found at one load alone (stats.SplitResult.Found) is one of its own.
 func (a *analysis) splits(r stats.FindingRules, t tested) []found {
-	var out []found
+	var loads [][]cpuGroup
 	for i := 0; i < len(a.fixed); {
 		j := i
 		for j < len(a.fixed) && a.fixed[j].test == a.fixed[i].test && a.fixed[j].targetRPS == a.fixed[i].targetRPS {
 			j++
 		}
-		gs := a.fixed[i:j]
-		i = j
-		if len(gs) < 2 {
-			continue
+		if j-i >= 2 {
+			loads = append(loads, a.fixed[i:j])
 		}
-		for _, fig := range cpuFigures {
+		i = j
+	}
+	var out []found
+	for _, fig := range cpuFigures {
+		var names [][]string
+		var results []stats.SplitResult
+		for _, gs := range loads {
 			var passes [][]float64
+			var ns []string
 			for _, g := range gs {
 				passes = append(passes, g.values(fig.get))
+				ns = append(ns, serverName(g.server))
 			}
 			res := stats.Split(passes, r)
-			if res.Found() || len(res.Groups) == 1 && len(res.Groups[0]) >= 2 {
+			if res.Candidate() || len(res.Groups) == 1 && len(res.Groups[0]) >= 2 {
 				t[ruleSplit]++
 			}
-			if !res.Found() {
+			names, results = append(names, ns), append(results, res)
+		}
+		covered := map[int]bool{}
+		for _, rep := range stats.ReplicatedSplits(names, results, r) {
+			for _, l := range rep.Loads {
+				covered[l] = true
+			}
+			out = append(out, replicatedSplit(fig, rep, loads, names, results))
+		}
+		for l, res := range results {
+			if !res.Found() || covered[l] {
 				continue
 			}
-			names := make([]string, len(gs))
-			for k, g := range gs {
-				names[k] = serverName(g.server)
-			}
+			gs, ns := loads[l], names[l]
 			lo, hi := res.Groups[0][0], res.Groups[len(res.Groups)-1][len(res.Groups[len(res.Groups)-1])-1]
-			var srcs []report.Source
-			for _, grp := range res.Groups {
-				for _, k := range grp {
-					srcs = append(srcs, groupSources(gs[k])...)
-				}
-			}
-			out = append(out, found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, text: fmt.Sprintf(
-				"At %s, %s requests/s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs), Mann–Whitney %s; the dearest, %s, costs %s times what the cheapest, %s, does.",
-				orDash(gs[0].test), Sig(gs[0].targetRPS), fig.name, len(res.Groups), groupsText(res, names), gapsText(res), Sig(res.Cuts[0].Within),
-				pList(res.Cuts), names[hi], Sig(res.Medians[hi]/res.Medians[lo]), names[lo])})
+			out = append(out, found{rule: ruleSplit, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
+				"At %s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs); Mann–Whitney %s taken alone, and %s for the partition, allowing for its choice among all (%d permutations); the dearest, %s, costs %s times what the cheapest, %s, does.",
+				splitLoad(gs), fig.name, len(res.Groups), groupsText(res, ns), gapsText(res), Sig(res.Cuts[0].Within),
+				pList(res.Cuts), pValue(res.P), stats.SplitPermutations, ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo])})
 		}
 	}
 	return out
+}
+
+func splitLoad(gs []cpuGroup) string {
+	return fmt.Sprintf("%s, %s requests/s", orDash(gs[0].test), Sig(gs[0].targetRPS))
+}
+
+// replicatedSplit is the finding of a split that recurs at several loads.
+func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, names [][]string, results []stats.SplitResult) found {
+	var groups []string
+	for _, g := range rep.Groups {
+		groups = append(groups, "{"+strings.Join(g, ", ")+"}")
+	}
+	cheap, dear := rep.Groups[0][0], rep.Groups[len(rep.Groups)-1][len(rep.Groups[len(rep.Groups)-1])-1]
+	var at []string
+	var srcs []report.Source
+	ratioLo, ratioHi := math.Inf(1), math.Inf(-1)
+	for _, l := range rep.Loads {
+		res := results[l]
+		var gs []string
+		for _, g := range res.Groups {
+			var meds []string
+			for _, k := range g {
+				meds = append(meds, Sig(res.Medians[k]))
+			}
+			gs = append(gs, strings.Join(meds, ", "))
+		}
+		at = append(at, fmt.Sprintf("%s (%s µs, Mann–Whitney %s)", splitLoad(loads[l]), strings.Join(gs, " | "), pList(res.Cuts)))
+		srcs = append(srcs, groupSources(loads[l]...)...)
+		ratio := res.Medians[slices.Index(names[l], dear)] / res.Medians[slices.Index(names[l], cheap)]
+		ratioLo, ratioHi = math.Min(ratioLo, ratio), math.Max(ratioHi, ratio)
+	}
+	// The loads where the same servers ran and the split did not show.
+	var not []string
+	for l, ns := range names {
+		if slices.Contains(rep.Loads, l) {
+			continue
+		}
+		all := true
+		for _, g := range rep.Groups {
+			for _, sv := range g {
+				if k := slices.Index(ns, sv); k < 0 || math.IsNaN(results[l].Medians[k]) {
+					all = false
+				}
+			}
+		}
+		if all {
+			not = append(not, splitLoad(loads[l]))
+		}
+	}
+	notText := ""
+	if len(not) > 0 {
+		notText = fmt.Sprintf(" (not at %s, where it is inside the noise of the passes)", strings.Join(not, "; "))
+	}
+	ratio := Sig(ratioLo)
+	if ratioHi > ratioLo && Sig(ratioHi) != ratio {
+		ratio += "–" + Sig(ratioHi)
+	}
+	return found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, text: fmt.Sprintf(
+		"%s per request splits the servers into %s at %d loads: %s%s; each load's gap is larger than the spread of medians within its groups, and named at one load the groups split again on the independent passes of the others, so the split is no accident of one load's noise; %s costs %s times what %s does.",
+		upperFirst(fig.name), strings.Join(groups, " and "), len(rep.Loads), strings.Join(at, "; "), notText, dear, ratio, cheap)}
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func groupsText(res stats.SplitResult, names []string) string {
