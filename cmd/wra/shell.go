@@ -20,5 +20,6 @@ func runShell(ctx context.Context, e *env, g *globals, st *store.Store, format r
 		Format:      format,
 		HistoryFile: shell.HistoryPath(e.getenv),
 		Banner:      fmt.Sprintf("wra sql on %s (%s); .help for the commands, Ctrl-D to leave", g.db, mode),
+		Plain:       e.getenv("TERM") == "dumb",
 	})
 }

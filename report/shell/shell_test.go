@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -146,5 +147,32 @@ func TestCompleter(t *testing.T) {
 		if !reflect.DeepEqual(gs, tc.want) || n != tc.n {
 			t.Errorf("%q: %q, %d; want %q, %d", tc.line, gs, n, tc.want, tc.n)
 		}
+	}
+}
+
+// TestPlain runs the shell without line editing, as on TERM=dumb: the
+// prompts are printed, lines are read whole, history is kept.
+func TestPlain(t *testing.T) {
+	st := openStore(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() {
+		io.WriteString(w, "SELECT 1 AS a,\n2 AS b;\n.format json\n")
+		w.Close() // Ctrl-D
+	}()
+	hist := filepath.Join(t.TempDir(), "state", "wra", "sql_history")
+	var out, errOut bytes.Buffer
+	if err := Run(context.Background(), st, r, &out, &errOut, Options{Format: report.CSV, HistoryFile: hist, Plain: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "wra>  ...> a,b\n1,2\nwra> wra> "; out.String() != want {
+		t.Errorf("out %q, want %q", out.String(), want)
+	}
+	b, err := os.ReadFile(hist)
+	if want := "SELECT 1 AS a, 2 AS b;\n.format json\n"; err != nil || string(b) != want {
+		t.Errorf("history %q (%v), want %q", b, err, want)
 	}
 }

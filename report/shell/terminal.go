@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -25,12 +26,32 @@ type Options struct {
 	HistoryFile string
 	// Banner is printed on the error stream before the first prompt.
 	Banner string
+	// Plain reads lines as the terminal's own line discipline gives
+	// them, without editing, completion or recall (history is still
+	// kept): for a terminal that does not answer the line editor's
+	// question of where its cursor is (TERM=dumb, as in Emacs's shell).
+	Plain bool
 }
 
 // Run runs the shell on the terminal tty (its input, and what is put in
 // raw mode while a line is edited), writing results to out and errors
 // to errOut, until .quit or Ctrl-D.
 func Run(ctx context.Context, st Store, tty *os.File, out, errOut io.Writer, o Options) error {
+	if o.Format == "" {
+		o.Format = report.Table
+	}
+	if o.HistoryFile != "" {
+		if err := os.MkdirAll(filepath.Dir(o.HistoryFile), 0o700); err != nil {
+			return fmt.Errorf("history %s: %w", o.HistoryFile, err)
+		}
+	}
+	if o.Banner != "" {
+		fmt.Fprintln(errOut, o.Banner)
+	}
+	if o.Plain {
+		s := &session{st: st, out: out, err: errOut, format: o.Format}
+		return s.loop(ctx, &plainReader{in: bufio.NewReader(tty), out: out, history: o.HistoryFile})
+	}
 	fd := int(tty.Fd())
 	cfg := &readline.Config{
 		Prompt:                 Prompt,
@@ -65,22 +86,11 @@ func Run(ctx context.Context, st Store, tty *os.File, out, errOut io.Writer, o O
 			return err
 		}
 	}
-	if o.HistoryFile != "" {
-		if err := os.MkdirAll(filepath.Dir(o.HistoryFile), 0o700); err != nil {
-			return fmt.Errorf("history %s: %w", o.HistoryFile, err)
-		}
-	}
 	rl, err := readline.NewFromConfig(cfg)
 	if err != nil {
 		return err
 	}
 	defer rl.Close()
-	if o.Banner != "" {
-		fmt.Fprintln(errOut, o.Banner)
-	}
-	if o.Format == "" {
-		o.Format = report.Table
-	}
 	s := &session{st: st, out: rl.Stdout(), err: rl.Stderr(), format: o.Format}
 	return s.loop(ctx, terminalReader{rl})
 }
@@ -94,6 +104,40 @@ func (t terminalReader) Readline() (string, error) {
 		return "", errInterrupt
 	}
 	return line, err
+}
+
+// plainReader reads whole lines, and appends history to its file.
+type plainReader struct {
+	in      *bufio.Reader
+	out     io.Writer
+	prompt  string
+	history string
+}
+
+func (p *plainReader) SetPrompt(s string) { p.prompt = s }
+
+func (p *plainReader) Readline() (string, error) {
+	io.WriteString(p.out, p.prompt)
+	line, err := p.in.ReadString('\n')
+	if err == io.EOF && line != "" {
+		err = nil
+	}
+	return strings.TrimRight(line, "\r\n"), err
+}
+
+func (p *plainReader) SaveToHistory(s string) error {
+	if p.history == "" {
+		return nil
+	}
+	f, err := os.OpenFile(p.history, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(f, s+"\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // completer completes the word before the cursor with a command (at the
