@@ -61,6 +61,7 @@ type RateRun struct {
 	DriftPct float64
 	// Warning is what the reader said of the run (label warning), or "".
 	Warning string
+	RunID   string
 }
 
 // SpectrumRow is one point of a fixed-rate run's latency spectrum.

@@ -86,7 +86,7 @@ SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format |
        coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx, 0), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0), coalesce(r.labels->>'warning', '')
+       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id
 FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
 LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) c ON c.run_id = r.run_id
 WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL
@@ -94,8 +94,20 @@ ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`, nil, func(r []any) model
 		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
 			Failed: integer(r[10]), Requests: integer(r[11]), Corrected: Bool(r[12]), Source: Text(r[13]), Line: int(integer(r[14])),
-			DriftPct: Float(r[15]), Warning: Text(r[16])}
+			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17])}
 	})
+}
+
+// RatesHeld reads the table macro rate_held under the rule given: per
+// run_id of a run at a fixed target rate, whether it held that rate.
+func (s *Store) RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedRatio float64) (map[string]bool, error) {
+	out := map[string]bool{}
+	_, err := readAll(ctx, s, "rate_held", `SELECT run_id, held FROM rate_held(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)`,
+		[]any{p95MS, maxErrorRate, minAchievedRatio}, func(r []any) bool {
+			out[Text(r[0])] = Bool(r[1])
+			return true
+		})
+	return out, err
 }
 
 // Spectra reads the latency spectra of fixed-rate runs (percentiles below

@@ -29,6 +29,7 @@ type Store interface {
 	CostRuns(ctx context.Context, f model.StackFilter) ([]model.CostRun, error)
 	AllServers(ctx context.Context) ([]string, error)
 	RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error)
+	RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedRatio float64) (map[string]bool, error)
 	Spectra(ctx context.Context) ([]model.SpectrumRow, error)
 	PeakMemory(ctx context.Context) ([]model.PeakMemory, error)
 	MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error)

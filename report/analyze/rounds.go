@@ -27,6 +27,7 @@ type runRow struct {
 	driftPct float64
 	// warning is what the reader said of the run (label warning), or "".
 	warning string
+	runID   string
 }
 
 // runRows reads the runs of the rounds (rounds true) or ranking table.
@@ -43,7 +44,7 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 		out[i] = runRow{test: r.Test, tool: r.Tool, server: r.Server, connections: r.Connections, targetRPS: r.TargetRPS,
 			rps: r.RPS, mean: r.MeanMS, p50: r.P50MS, p95: r.P95MS, p99: r.P99MS,
 			failed: r.Failed, requests: r.Requests, corrected: r.Corrected,
-			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning}
+			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID}
 	}
 	return out, nil
 }
@@ -300,7 +301,11 @@ func (a *analysis) ranking() (*Section, error) {
 		if math.IsNaN(rows[i].targetRPS) {
 			sec.Tables = append(sec.Tables, a.rankTable(rows[i:j]))
 		} else {
-			sec.Tables = append(sec.Tables, a.heldAtRate(rows[i:j]))
+			d, err := a.heldAtRate(rows[i:j])
+			if err != nil {
+				return nil, err
+			}
+			sec.Tables = append(sec.Tables, d)
 		}
 		i = j
 	}
@@ -361,11 +366,15 @@ func (a *analysis) rankTable(cur []runRow) *report.Data {
 
 // heldAtRate reports the fixed-rate runs of one test, tool and target
 // rate by whether each held it: the rate achieved, the latency, the
-// failures, under the ladder rule and with at least MinAchievedRatio of
-// the target achieved.
-func (a *analysis) heldAtRate(cur []runRow) *report.Data {
+// failures, and held as the store's rate_held macro says under the ladder
+// rule with at least MinAchievedRatio of the target achieved.
+func (a *analysis) heldAtRate(cur []runRow) (*report.Data, error) {
 	r0 := cur[0]
 	rule := stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate, MinAchievedRatio: a.opts.MinAchievedRatio}
+	heldByRun, err := a.st.RatesHeld(a.ctx, rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio)
+	if err != nil {
+		return nil, err
+	}
 	d := &report.Data{
 		Title: fmt.Sprintf("Single runs: %s, %s %s, held or not", orDash(r0.test), r0.tool, loadText(r0)),
 		Columns: []report.Column{
@@ -376,9 +385,7 @@ func (a *analysis) heldAtRate(cur []runRow) *report.Data {
 	}
 	n := &notes{}
 	for _, r := range cur {
-		rate := float64(r.failed) / float64(r.requests)
-		held := rule.Holds(stats.LadderStep{TargetRPS: r.targetRPS, AchievedRPS: r.rps, P95MS: r.p95,
-			ErrorRate: rate, Requests: r.requests, Failed: r.failed})
+		held := heldByRun[r.runID]
 		d.Rows = append(d.Rows, []any{r.server, num(r.targetRPS), num(r.rps), num(r.rps / r.targetRPS),
 			num(r.p95), num(r.p99), r.failed, held, r.corrected})
 		d.RowSources = append(d.RowSources, []report.Source{r.source})
@@ -394,7 +401,7 @@ func (a *analysis) heldAtRate(cur []runRow) *report.Data {
 		rule.P95MS, rule.MaxErrorRate*100, rule.MinAchievedRatio*100))
 	dropEmpty(d, "p95_ms", "p99_ms")
 	d.Notes = n.list
-	return d
+	return d, nil
 }
 
 // serverName names a server in a footnote.

@@ -1,0 +1,36 @@
+-- rate_held(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio :=
+-- 0.95): every run at a fixed target rate, and whether it held that rate:
+-- it has requests, its p95 is under p95_ms, its error rate (errors +
+-- non_2xx over requests, or 2xx where requests is missing) under
+-- max_error_rate (both strict, as for a ladder step), and it achieved at
+-- least min_achieved_ratio of its target (0 leaves that out). The plain
+-- view rate_held is the macro at its defaults; the single fixed-rate runs
+-- of wra analyze ("held or not") read it under the command's rule.
+CREATE OR REPLACE MACRO rate_held(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
+WITH r AS (
+    SELECT run_id, server, test, tool, target_rps, rps AS achieved_rps, latency_p95_ms AS p95,
+           coalesce(requests, responses_2xx, 0) AS req,
+           coalesce(errors, 0) + coalesce(non_2xx, 0) AS nfailed,
+           p95_ms AS threshold_ms, max_error_rate AS threshold_rate, min_achieved_ratio AS threshold_ratio
+    FROM runs
+    WHERE target_rps IS NOT NULL
+)
+SELECT
+    run_id,
+    server,
+    test,
+    tool,
+    target_rps,
+    achieved_rps,
+    p95 AS p95_ms,
+    CASE WHEN req > 0 THEN nfailed / req END AS error_rate,
+    req AS requests,
+    nfailed AS failed,
+    coalesce(req > 0 AND p95 < threshold_ms AND nfailed / req < threshold_rate
+             AND (threshold_ratio <= 0 OR achieved_rps >= threshold_ratio * target_rps), FALSE) AS held,
+    threshold_ms AS p95_threshold_ms,
+    threshold_rate AS max_error_rate,
+    threshold_ratio AS min_achieved_ratio
+FROM r;
+
+CREATE OR REPLACE VIEW rate_held AS SELECT * FROM rate_held();
