@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wra-bench/wra/cost"
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/costs"
 )
@@ -155,20 +158,12 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		if err := putPrices(ctx, st, book); err != nil {
 			return err
 		}
-		stacks, latency, n, err := storeStacks(ctx, st, o)
+		jobs, notes, err = costs.FromStore(ctx, st, costs.StoreRequest{
+			Filter:   model.StackFilter{Server: o.server, Database: o.database, Test: o.test},
+			Workload: w, LatencyGiven: o.changed("latency"), DBMemoryGiB: o.dbMemGiB,
+		})
 		if err != nil {
 			return err
-		}
-		notes = n
-		for _, s := range stacks {
-			if costs.HasDatabase(s) {
-				s.DBMemoryGiB = o.dbMemGiB
-			}
-			sw := w
-			if l, ok := latency[costs.StackName(s)]; ok {
-				sw.Latency = l
-			}
-			jobs = append(jobs, costs.Job{Stack: s, Workload: sw})
 		}
 	}
 
@@ -200,4 +195,15 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 	}
 	d.Notes = append(append(d.Notes, notes...), costs.PriceNotes(price, w)...)
 	return writeTable(e, g, format, d)
+}
+
+// openCostStore opens the store for wra cost, which needs an existing one.
+func openCostStore(ctx context.Context, g *globals) (*store.Store, error) {
+	if _, err := os.Stat(g.db); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no store at %s: run wra ingest first, or give the stack's numbers with --cpu-ms", g.db)
+		}
+		return nil, err
+	}
+	return g.openStore(ctx, false)
 }

@@ -1,13 +1,11 @@
-package main
+package costs
 
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -15,9 +13,42 @@ import (
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
-	"github.com/wra-bench/wra/report/costs"
 	"github.com/wra-bench/wra/stats"
 )
+
+// StoreRequest says which stacks of the store to price and how.
+type StoreRequest struct {
+	// Filter narrows the stacks; an empty field matches all.
+	Filter model.StackFilter
+	// Workload is the load; its Latency is each stack's median p50 unless
+	// LatencyGiven.
+	Workload     cost.Workload
+	LatencyGiven bool
+	// DBMemoryGiB is the memory of every stack's database, fixed.
+	DBMemoryGiB float64
+}
+
+// FromStore reads the stacks to price from the store (see storeStacks)
+// and gives each its workload, with the notes that say where the figures
+// come from.
+func FromStore(ctx context.Context, st *store.Store, r StoreRequest) ([]Job, []string, error) {
+	stacks, latency, notes, err := storeStacks(ctx, st, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	var jobs []Job
+	for _, s := range stacks {
+		if HasDatabase(s) {
+			s.DBMemoryGiB = r.DBMemoryGiB
+		}
+		w := r.Workload
+		if l, ok := latency[StackName(s)]; ok {
+			w.Latency = l
+		}
+		jobs = append(jobs, Job{Stack: s, Workload: w})
+	}
+	return jobs, notes, nil
+}
 
 // storeStacks reads the stacks to price from the store by the rule the
 // cost table of wra analyze uses (cost.StackInputs over the view
@@ -33,19 +64,19 @@ import (
 //     --latency is given;
 //   - memory: base and slope fitted (OLS) to all passes of the server's
 //     memory series pooled, else its highest working set, fixed.
-func storeStacks(ctx context.Context, st *store.Store, o *costOptions) ([]cost.Stack, map[string]time.Duration, []string, error) {
-	filter := model.StackFilter{Server: o.server, Database: o.database, Test: o.test}
+func storeStacks(ctx context.Context, st *store.Store, r StoreRequest) ([]cost.Stack, map[string]time.Duration, []string, error) {
+	filter := r.Filter
 	runs, err := st.CostRuns(ctx, filter)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	inputs := cost.StackInputs(runs)
-	if o.server != "" && len(inputs) == 0 {
-		return nil, nil, nil, &cost.NoCPUDataError{Server: o.server}
+	if filter.Server != "" && len(inputs) == 0 {
+		return nil, nil, nil, &cost.NoCPUDataError{Server: filter.Server}
 	}
 	if len(inputs) == 0 {
 		msg := "the store has no run with CPU seconds and a count of successful responses (responses_2xx, or requests)"
-		if o.database != "" || o.test != "" {
+		if filter.Database != "" || filter.Test != "" {
 			msg += " for the --database and --test given"
 		}
 		return nil, nil, nil, fmt.Errorf("%s: nothing to price (ingest harness records with cpu_server_s, or give --cpu-ms)", msg)
@@ -62,14 +93,14 @@ func storeStacks(ctx context.Context, st *store.Store, o *costOptions) ([]cost.S
 	for _, in := range inputs {
 		s := in.Stack
 		with[s.Server] = true
-		name := costs.StackName(s)
+		name := StackName(s)
 		if !in.FixedRate {
 			fullSpeed = append(fullSpeed, name)
 		}
 		if in.Passes < 3 {
 			few[in.Passes] = append(few[in.Passes], name)
 		}
-		if !math.IsNaN(in.P50MS) && !o.changed("latency") {
+		if !math.IsNaN(in.P50MS) && !r.LatencyGiven {
 			latency[name] = in.Latency()
 		}
 		m := mem[s.Server]
@@ -105,7 +136,7 @@ func storeStacks(ctx context.Context, st *store.Store, o *costOptions) ([]cost.S
 	}
 	notes = append(notes, memNotes...)
 	lat := "the median p50 latency of those runs"
-	if o.changed("latency") {
+	if r.LatencyGiven {
 		lat = "--latency"
 	}
 	notes = append(notes, fmt.Sprintf("From the store: CPU seconds of the server (user + kernel) and of the database per successful response (2xx, or requests - non-2xx - errors where a record has no 2xx count), median of each stack's runs at its highest target rate; requests in flight = rps × (--wait + %s); memory = base + slope per 1000 in flight, fitted to the server's memory series (all passes pooled), else its highest working set.", lat))
@@ -178,14 +209,3 @@ func warningsText(ws []stats.Warning) string {
 }
 
 func fmtG(v float64) string { return fmt.Sprintf("%.3g", v) }
-
-// openCostStore opens the store for wra cost, which needs an existing one.
-func openCostStore(ctx context.Context, g *globals) (*store.Store, error) {
-	if _, err := os.Stat(g.db); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no store at %s: run wra ingest first, or give the stack's numbers with --cpu-ms", g.db)
-		}
-		return nil, err
-	}
-	return g.openStore(ctx, false)
-}
