@@ -532,3 +532,38 @@ FROM cpu_per_request WHERE server = ? AND database = ? AND target_rps = ?`, cell
 		}
 	}
 }
+
+// Single runs at fixed rates: whether each held its rate is rate_held's.
+const singleRates = `server,test,target_rps,rps,latency_p95_ms,latency_p99_ms,requests,errors
+go,ping,1000,999,20,30,10000,0
+rust,ping,1000,940,10,20,9400,0
+node,ping,1000,1000,70,90,10000,0
+java,ping,1000,1000,30,40,10000,500
+`
+
+func TestHeldAtRate(t *testing.T) {
+	st := newStore(t, nil, map[string]string{"records/single.csv": singleRates})
+	for _, p95 := range []float64{50, 100} {
+		opts := analyze.DefaultOptions()
+		opts.P95MS = p95
+		d := table(t, section(t, run(t, st, opts), "ranking"), "Single runs: ping")
+		rows := query(t, st, `SELECT server, held FROM rate_held(p95_ms := ?::DOUBLE, max_error_rate := 0.01, min_achieved_ratio := 0.95) ORDER BY server`, p95)
+		if len(rows) != len(d.Rows) {
+			t.Fatalf("p95 %v: rate_held %d rows, report %d", p95, len(rows), len(d.Rows))
+		}
+		var held []string
+		for _, r := range rows {
+			if got := cell(t, d, rowOf(t, d, "server", store.Text(r[0])), "held"); got != r[1] {
+				t.Errorf("p95 %v, %s: report held %v, rate_held %v", p95, r[0], got, r[1])
+			}
+			if r[1] == true {
+				held = append(held, store.Text(r[0]))
+			}
+		}
+		// rust achieved 94% of its target, java failed 5%: neither held.
+		want := map[float64]string{50: "go", 100: "go, node"}[p95]
+		if strings.Join(held, ", ") != want {
+			t.Errorf("p95 %v: held %v, want %s", p95, held, want)
+		}
+	}
+}
