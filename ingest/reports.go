@@ -19,15 +19,30 @@ import (
 // record, wra.toml or --label) sets the round; a file of one report sets
 // no round.
 //
-// A reader adopts the rule with a reportFormat: begins recognises the
-// first line of a report (trimmed), read reads one report starting at the
-// next line of l and calls l.Unread on the first line that is not its own
-// once the report holds the lines whose numbers it stores (a line it cannot
-// read before that is a *SyntaxError at that line), and settings names the
-// labels that, with the tool, connections, threads and target_rps, tell
-// whether two runs measured the same thing. Then
+// A text reader adopts the rule with a reportFormat (wrk.go and ab.go are
+// the examples):
+//
+//   - begins recognises the first line of a report (trimmed), including
+//     the line an excerpt may start at;
+//   - read reads one report starting at the next line of l (its first
+//     line) and returns its run without storing it (readReports numbers
+//     and stores the runs); at a line that begins the next report, or at
+//     the first line that is not its own once the report holds the lines
+//     whose numbers it stores, it calls l.Unread and returns; a line it
+//     cannot read before that is a *SyntaxError at that line, and a next
+//     report that cuts it short is one too;
+//   - settings names the labels that, with the tool, connections, threads
+//     and target_rps, tell whether two runs measured the same thing;
+//   - body, optional, recognises lines only a report prints, so that a
+//     report that ended at a line it could not read is refused there
+//     rather than cut short without a word.
+//
+// Then read the format with
 //
 //	func readX(in *Input, sink model.Sink) error { return readReports(in, sink, xReports) }
+//
+// and let its Detect find a report anywhere in the head, not only at its
+// first line.
 
 // reportFormat is a text report format read by readReports.
 type reportFormat struct {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,6 +162,42 @@ func TestWrkReportStarts(t *testing.T) {
 		expectI(t, name+" requests", r.Requests, 204051)
 		if int64(r.Line) != c.line || r.Labels["url"] != c.url {
 			t.Errorf("%s: line %d url %q, want %d %q", name, r.Line, r.Labels["url"], c.line, c.url)
+		}
+	}
+}
+
+// The sample set's harness log: 48 wrk runs, each after a "### … round=N
+// … cmd: wrk …" line and followed by the RESULT line of its Lua script.
+// Every run loads with the requests and rate its RESULT line repeats, and
+// the rounds numbered from the file (same URL, threads and connections)
+// are the harness's own.
+func TestWrkHarnessLog(t *testing.T) {
+	log := readTestdata(t, "testdata/wrk/wrk_log_harness_48_runs.log")
+	c, err := readAsFormat(t, "wrk", "x.log", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rounds []string
+	var results [][2]string
+	for _, line := range strings.Split(log, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case strings.HasPrefix(line, "### "):
+			rounds = append(rounds, strings.TrimPrefix(f[3], "round="))
+		case strings.HasPrefix(line, "RESULT "):
+			results = append(results, [2]string{strings.TrimPrefix(f[1], "requests="), strings.TrimPrefix(f[3], "rps=")})
+		}
+	}
+	if len(c.Runs) != 48 || len(rounds) != 48 || len(results) != 48 {
+		t.Fatalf("%d runs, %d ### lines, %d RESULT lines; want 48 each", len(c.Runs), len(rounds), len(results))
+	}
+	for i, r := range c.Runs {
+		rps, _ := strconv.ParseFloat(results[i][1], 64)
+		if fmtLabelNum(float64(r.Requests.V)) != results[i][0] || r.RPS.V != rps {
+			t.Errorf("run %d: requests %v rps %v, RESULT says %s %s", i, r.Requests.V, r.RPS.V, results[i][0], results[i][1])
+		}
+		if got := fmtLabelNum(float64(r.Round.V)); !r.Round.Valid || got != rounds[i] {
+			t.Errorf("run %d: round %v, the log says %s", i, showOptI(r.Round), rounds[i])
 		}
 	}
 }
