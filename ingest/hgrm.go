@@ -90,80 +90,107 @@ func readVegetaHdrplot(in *Input, sink model.Sink) error {
 	return readHgrmAs(in, sink, "vegeta", 0)
 }
 
-// readHgrmAs reads one percentile distribution; tool names the run's tool.
-// requests is the footer's Total count, else the last row's TotalCount;
-// mean, stdev and max come from the footer (vegeta's hdrplot has none, and
-// its last row, at percentile 1, is the maximum). A distribution whose
-// rows are complete (up to the row of 1/(1-Percentile) inf) but whose
-// footer was left out is stored with what it has: requests and max from
-// its last row, no mean and deviation, and a warning label that says so.
+// readHgrmAs reads the percentile distributions of a file, one run each
+// (readReports: distributions one after another are runs of their own);
+// tool names the runs' tool and exp the power of ten from the values'
+// unit to ms.
 func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
-	l := NewLines(in)
+	return readReports(in, sink, &reportFormat{
+		tool:   "HdrHistogram",
+		first:  "the Value Percentile TotalCount 1/(1-Percentile) header",
+		begins: func(t string) bool { return hgrmHeader(t) != "" },
+		read:   func(l *Lines, _ model.Sink) (*model.Run, error) { return readHgrmDistribution(l, tool, exp) },
+		body:   isHdrRow,
+	})
+}
+
+// isHdrRow reports whether a trimmed line reads as a spectrum row: four
+// numbers, the last of them possibly inf.
+func isHdrRow(t string) bool {
+	f := strings.Fields(t)
+	if len(f) != 4 {
+		return false
+	}
+	for _, x := range f {
+		if _, err := strconv.ParseFloat(x, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// readHgrmDistribution reads one percentile distribution from its header
+// to its last row and footer. requests is the footer's Total count, else
+// the last row's TotalCount; mean, stdev and max come from the footer
+// (vegeta's hdrplot has none, and its last row, at percentile 1, is the
+// maximum). A distribution whose rows are complete (up to the row of
+// 1/(1-Percentile) inf) but whose footer was left out is stored with what
+// it has: requests and max from its last row, no mean and deviation, and
+// a warning label that says so.
+func readHgrmDistribution(l *Lines, tool string, exp int) (*model.Run, error) {
 	r := &model.Run{Tool: tool}
-	kind := ""
+	l.Scan()
+	kind := hgrmHeader(strings.TrimSpace(l.Text()))
+	r.Line = l.Line()
 	footer := false
-	var rows hdrRows
+	rows := hdrRows{endAtOne: kind == "vegeta"}
 	var total model.Opt[int64]
 	for l.Scan() {
 		t := strings.TrimSpace(l.Text())
 		if t == "" {
 			continue
 		}
-		if kind == "" {
-			kind = hgrmHeader(t)
-			if kind == "" {
-				return l.Errorf(1, "HdrHistogram distribution: expected the Value Percentile TotalCount 1/(1-Percentile) header, found %q", clipLine(t))
-			}
-			rows.endAtOne = kind == "vegeta"
-			r.Line = l.Line()
-			continue
-		}
 		if hgrmHeader(t) != "" {
-			return l.Errorf(1, "a second percentile distribution starts here: a file holds one")
+			if !rows.done {
+				return nil, l.Errorf(1, "truncated HdrHistogram distribution: the next one starts here before the row of 1/(1-Percentile) inf")
+			}
+			l.Unread()
+			break
 		}
 		if strings.HasPrefix(t, "#[") {
 			if kind == "vegeta" || kind == "csv" {
-				return l.Errorf(1, "unexpected footer line in a %s distribution", kind)
+				return nil, l.Errorf(1, "unexpected footer line in a %s distribution", kind)
 			}
 			if err := hgrmFooter(l, r, exp, &total); err != nil {
-				return err
+				return nil, err
 			}
 			footer = true
 			continue
 		}
 		if footer {
-			return l.Errorf(1, "unexpected line %q after the #[ footer", clipLine(t))
+			// The distribution ended with its footer.
+			l.Unread()
+			break
 		}
 		f := posFields(l.Text())
 		if kind == "csv" {
 			f = csvPosFields(l.Text())
 		}
 		if len(f) == 3 && kind != "plain" {
-			return l.Errorf(1, "expected Value, Percentile, TotalCount and 1/(1-Percentile), found %q", clipLine(t))
+			return nil, l.Errorf(1, "expected Value, Percentile, TotalCount and 1/(1-Percentile), found %q", clipLine(t))
 		}
 		if err := rows.add(l, f); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := l.Err(); err != nil {
-		return err
+		return nil, err
 	}
+	end := l.Line() + 1
 	switch {
-	case kind == "":
-		return Errorf(in.Name, l.Line()+1, 0, "empty HdrHistogram distribution: expected its header")
 	case len(rows.rows) == 0:
-		return Errorf(in.Name, l.Line()+1, 0, "truncated HdrHistogram distribution: header without rows")
+		return nil, Errorf(l.in.Name, end, 0, "truncated HdrHistogram distribution: header without rows")
 	case !rows.done && kind == "plain" && !footer:
-		return Errorf(in.Name, l.Line()+1, 0, "truncated HdrHistogram distribution: expected rows up to the one of 1/(1-Percentile) inf and the #[Mean, #[Max and #[Buckets footer")
+		return nil, Errorf(l.in.Name, end, 0, "truncated HdrHistogram distribution: expected rows up to the one of 1/(1-Percentile) inf and the #[Mean, #[Max and #[Buckets footer")
 	case !rows.done && kind != "plain":
-		return Errorf(in.Name, l.Line()+1, 0, "truncated HdrHistogram distribution: expected rows up to percentile 1")
+		return nil, Errorf(l.in.Name, end, 0, "truncated HdrHistogram distribution: expected rows up to percentile 1")
 	case kind == "plain" && !footer:
 		runLabel(r, "warning", "the HdrHistogram distribution has no #[Mean, #[Max and #[Buckets footer: no mean and standard deviation; requests and max are its last row's")
 	}
 	for _, row := range rows.rows {
 		d, ok := row.value.shift(exp)
 		if !ok {
-			return Errorf(in.Name, r.Line, 0, "Value %v does not fit in milliseconds", row.value.float())
+			return nil, Errorf(l.in.Name, r.Line, 0, "Value %v does not fit in milliseconds", row.value.float())
 		}
 		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: row.pct, LatencyMS: d.float(), Count: model.Some(row.count)})
 	}
@@ -181,7 +208,7 @@ func readHgrmAs(in *Input, sink model.Sink, tool string, exp int) error {
 		runLabel(r, "percentile_method", "vegeta t-digest (compression 100)")
 	}
 	spectrumColumns(r)
-	return sink.Run(r)
+	return r, nil
 }
 
 // hgrmFooter reads "#[Mean = a, StdDeviation = b]", "#[Max = c, Total

@@ -104,18 +104,19 @@ func TestHgrmErrors(t *testing.T) {
 	plain := readTestdata(t, d+"hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
 	csvText := readTestdata(t, d+"hdrhistogram_java_csv_vegeta_go2_ping_ms.hgrm")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"empty", "hdrhistogram", "", "f.txt:1: empty HdrHistogram distribution: expected its header"},
+		{"empty", "hdrhistogram", "", "f.txt:1: HdrHistogram report ends early: expected the Value Percentile TotalCount 1/(1-Percentile) header"},
 		{"header only", "hdrhistogram", headLines(plain, 2), "f.txt:3: truncated HdrHistogram distribution: header without rows"},
 		{"cut in the rows", "hdrhistogram", headLines(plain, 40),
 			"f.txt:41: truncated HdrHistogram distribution: expected rows up to the one of 1/(1-Percentile) inf and the #[Mean, #[Max and #[Buckets footer"},
 		{"csv cut", "hdrhistogram", headLines(csvText, 30), "f.txt:31: truncated HdrHistogram distribution: expected rows up to percentile 1"},
-		{"two distributions", "hdrhistogram", plain + plain, "f.txt:67:1: a second percentile distribution starts here: a file holds one"},
+		{"second one cut short", "hdrhistogram", headLines(plain, 40) + plain,
+			"f.txt:41:1: truncated HdrHistogram distribution: the next one starts here before the row of 1/(1-Percentile) inf"},
+		{"a row after the footer", "hdrhistogram", plain + "      18.127 1.000000000000       3000        4096.00\n",
+			`f.txt:67:1: unexpected line in a HdrHistogram report: "18.127 1.000000000000       3000        4096.00" (the report's lines go on at line 67)`},
 		{"bad value", "hdrhistogram", strings.Replace(plain, "0.171 0.1", "0,171 0.1", 1),
 			`f.txt:4:8: Value: expected a number >= 0, not below the row above, found "0,171"`},
 		{"count goes down", "hdrhistogram", strings.Replace(plain, "        303 ", "          0 ", 1),
 			"f.txt:4:38: TotalCount 0 is below the previous row's 1"},
-		{"wrk2 report", "hdrhistogram", readTestdata(t, "testdata/wrk2/wrk2_short_6s_go1_ping_R500.txt"),
-			`f.txt:1:1: HdrHistogram distribution: expected the Value Percentile TotalCount 1/(1-Percentile) header, found "Running 6s test @ http://127.0.0.1:8081/ping"`},
 		{"bad footer", "hdrhistogram", strings.Replace(plain, "Total count    =", "Total  =", 1),
 			`f.txt:65:27: footer: unknown field "Total"`},
 	})
@@ -157,7 +158,36 @@ func TestHgrmNoFooterAndRowsAtOne(t *testing.T) {
 	if n, m := len(c.Runs[0].Percentiles), len(r.Percentiles); n != m+1 {
 		t.Errorf("%d rows, want %d", n, m+1)
 	}
-	if _, err := readAsFormat(t, "hdrhistogram", "f.hgrm", atOne+"      18.127 1.000000000000       3000\n"); err == nil {
-		t.Errorf("a row after the footer was accepted")
+}
+
+// Distributions one after another are runs of their own; the spectrum of
+// a wrk2 report, read as a distribution, has the rows the wrk2 reader
+// reads (one set of rules for both).
+func TestHgrmSeveralAndWrk2Spectrum(t *testing.T) {
+	plain := readTestdata(t, "testdata/hdrhistogram/hdrhistogram_java_vegeta_go2_ping_ms.hgrm")
+	c, err := readAsFormat(t, "hdrhistogram", "f.hgrm", plain+"\n"+plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 2 || c.Runs[1].Line != 68 || !c.Runs[1].Round.Valid || c.Runs[1].Round.V != 2 {
+		t.Fatalf("%d runs, want 2, the second at line 68 as round 2", len(c.Runs))
+	}
+	short := readTestdata(t, "testdata/wrk2/wrk2_short_6s_go1_ping_R500.txt")
+	w, err := readAsFormat(t, "wrk2", "x.txt", short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := readAsFormat(t, "hdrhistogram", "x.txt", short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wp, hp := w.Runs[0].Percentiles, h.Runs[0].Percentiles
+	if len(wp) == 0 || len(wp) != len(hp) {
+		t.Fatalf("wrk2 %d rows, hgrm %d", len(wp), len(hp))
+	}
+	for i := range wp {
+		if wp[i].Percentile != hp[i].Percentile || wp[i].LatencyMS != hp[i].LatencyMS || wp[i].Count != hp[i].Count {
+			t.Errorf("row %d: wrk2 %+v, hgrm %+v", i, wp[i], hp[i])
+		}
 	}
 }
