@@ -68,12 +68,6 @@
 // magnitude, or the calibration drift of either entry when that is larger.
 // A place marks when the test could never reach alpha (3 against 3).
 //
-// # CPU per request
-//
-// PerRequestUS divides CPU seconds by the number of successful (2xx)
-// responses, as published CPU-per-request figures do, and gives no value
-// for zero responses.
-//
 // # Memory slopes
 //
 // MemorySlope fits memory (MiB) against the number of concurrent waiting
