@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
@@ -16,7 +17,14 @@ func runShell(ctx context.Context, e *env, g *globals, st *store.Store, format r
 	if write {
 		mode = "read-write"
 	}
+	// Ctrl-C during a statement stops the statement, not wra: while the
+	// shell runs, SIGINT goes to it alone (SIGTERM still stops wra).
+	sig := make(chan os.Signal, 1)
+	signal.Reset(os.Interrupt)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
 	return shell.Run(ctx, st, tty, e.stdout, e.stderr, shell.Options{
+		Interrupts:  sig,
 		Format:      format,
 		HistoryFile: shell.HistoryPath(e.getenv),
 		Banner:      fmt.Sprintf("wra sql on %s (%s); .help for the commands, Ctrl-D to leave", g.db, mode),

@@ -21,7 +21,8 @@ func Help() string {
   \d [NAME]           as .tables; with the name of one, its columns or parameters
   .format [FORMAT]    show or set the format of results: ` + strings.Join(names, ", ") + `
   .help, \?           this help
-  .quit, .exit, \q    leave (as Ctrl-D does); Ctrl-C drops the statement being typed
+  .quit, .exit, \q    leave (as Ctrl-D does)
+Ctrl-C drops the statement being typed, or stops the one running.
 `
 }
 

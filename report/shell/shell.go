@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -66,6 +67,8 @@ type session struct {
 	out, err io.Writer
 	format   report.Format
 	split    splitter
+	// interrupts stop the statement running when one comes (Options).
+	interrupts <-chan os.Signal
 }
 
 // loop reads and runs statements and commands until .quit or the end of
@@ -120,9 +123,32 @@ func (s *session) loop(ctx context.Context, lr lineReader) error {
 	}
 }
 
-// run runs one statement and prints its rows.
+// errStatementInterrupted is a statement that Ctrl-C stopped.
+var errStatementInterrupted = errors.New("interrupted")
+
+// run runs one statement and prints its rows; an interrupt while it runs
+// stops it.
 func (s *session) run(ctx context.Context, q string) error {
-	t, err := s.st.Query(ctx, q)
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if s.interrupts != nil {
+		for len(s.interrupts) > 0 {
+			<-s.interrupts // one that came between statements
+		}
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-s.interrupts:
+				cancel()
+			case <-done:
+			}
+		}()
+	}
+	t, err := s.st.Query(qctx, q)
+	if err != nil && qctx.Err() != nil && ctx.Err() == nil {
+		return errStatementInterrupted
+	}
 	if err != nil {
 		return err
 	}

@@ -176,3 +176,36 @@ func TestPlain(t *testing.T) {
 		t.Errorf("history %q (%v), want %q", b, err, want)
 	}
 }
+
+// startedStore tells when a statement has started.
+type startedStore struct {
+	Store
+	started chan<- string
+}
+
+func (s startedStore) Query(ctx context.Context, q string, args ...any) (*store.Table, error) {
+	s.started <- q
+	return s.Store.Query(ctx, q, args...)
+}
+
+// TestInterruptStopsStatement sends an interrupt (Ctrl-C's SIGINT) once a
+// long statement has started: the statement stops, and the shell runs
+// the next one.
+func TestInterruptStopsStatement(t *testing.T) {
+	started := make(chan string)
+	interrupts := make(chan os.Signal, 1)
+	go func() {
+		<-started // the long one
+		interrupts <- os.Interrupt
+		<-started // the next
+	}()
+	lr := &script{lines: []any{"SELECT count(*) FROM range(1000000000000000) t(i) WHERE i % 7 = 3;", "SELECT 42 AS x;"}}
+	var out, errOut bytes.Buffer
+	s := &session{st: startedStore{openStore(t), started}, out: &out, err: &errOut, format: report.CSV, interrupts: interrupts}
+	if err := s.loop(context.Background(), lr); err != nil {
+		t.Fatal(err)
+	}
+	if errOut.String() != "Error: interrupted\n" || out.String() != "x\n42\n" {
+		t.Errorf("errors %q, out %q; want the first stopped and the second run", errOut.String(), out.String())
+	}
+}

@@ -31,6 +31,10 @@ type Options struct {
 	// kept): for a terminal that does not answer the line editor's
 	// question of where its cursor is (TERM=dumb, as in Emacs's shell).
 	Plain bool
+	// Interrupts, when set, stop the statement running when one comes
+	// (the process's SIGINT: Ctrl-C during a query), and the shell goes
+	// on; one that comes between statements is dropped.
+	Interrupts <-chan os.Signal
 }
 
 // Run runs the shell on the terminal tty (its input, and what is put in
@@ -49,7 +53,7 @@ func Run(ctx context.Context, st Store, tty *os.File, out, errOut io.Writer, o O
 		fmt.Fprintln(errOut, o.Banner)
 	}
 	if o.Plain {
-		s := &session{st: st, out: out, err: errOut, format: o.Format}
+		s := &session{st: st, out: out, err: errOut, format: o.Format, interrupts: o.Interrupts}
 		return s.loop(ctx, &plainReader{in: bufio.NewReader(tty), out: out, history: o.HistoryFile})
 	}
 	fd := int(tty.Fd())
@@ -91,7 +95,7 @@ func Run(ctx context.Context, st Store, tty *os.File, out, errOut io.Writer, o O
 		return err
 	}
 	defer rl.Close()
-	s := &session{st: st, out: rl.Stdout(), err: rl.Stderr(), format: o.Format}
+	s := &session{st: st, out: rl.Stdout(), err: rl.Stderr(), format: o.Format, interrupts: o.Interrupts}
 	return s.loop(ctx, terminalReader{rl})
 }
 
