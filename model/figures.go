@@ -24,6 +24,9 @@ type CPURun struct {
 	Failed       int64 // errors + non_2xx
 	Source       string
 	Line         int
+	// Split holds the run's labels that tell experiments apart: those
+	// its label_keys label names (set by a manifest or the command line).
+	Split map[string]string
 }
 
 // CostRun is one run of the view cost_runs: a run that prices its stack.
@@ -62,6 +65,9 @@ type RateRun struct {
 	// Warning is what the reader said of the run (label warning), or "".
 	Warning string
 	RunID   string
+	// Split holds the run's labels that tell experiments apart (see
+	// CPURun.Split).
+	Split map[string]string
 }
 
 // SpectrumRow is one point of a fixed-rate run's latency spectrum.

@@ -66,3 +66,11 @@ func TestRankAndMachineColumns(t *testing.T) {
 		t.Errorf("html: %s", b.String())
 	}
 }
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{"page k6 (k6-ndjson)": "page-k6-k6-ndjson", "one 250rps": "one-250rps", "  ": "none", "Go/Gin 1.9": "go-gin-1.9"} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

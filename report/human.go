@@ -22,6 +22,29 @@ func Sig3(x float64) string {
 	return Thousands(strconv.FormatFloat(x, 'f', digits, 64))
 }
 
+// Slug makes a file-name part of words: lower case, every run of
+// characters other than letters, digits and '.' one '-': "page k6
+// (k6-ndjson)" is "page-k6-k6-ndjson". Empty text is "none".
+func Slug(words ...string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(strings.Join(words, " ")) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()
+}
+
 // Thousands puts thousands separators into the integer part of a decimal.
 func Thousands(d string) string {
 	sign := ""

@@ -100,7 +100,10 @@ type Column struct {
 // float64, json.Number (an exact decimal, such as a SQL DECIMAL),
 // time.Time, or a Cell holding one of these.
 type Data struct {
-	Title   string
+	Title string
+	// Name, when set, names the table in file names: the keys it is for,
+	// such as "one 250rps" (see Slug); the same from run to run.
+	Name    string
 	Columns []Column
 	Rows    [][]any
 	// Notes are footnotes: warnings and the method, shown under the table

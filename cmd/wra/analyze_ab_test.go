@@ -101,7 +101,7 @@ func TestAnalyzeRankingTies(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	golden(t, "analyze_ties/stdout", r.stdout)
-	b, err := os.ReadFile(filepath.Join(out, "tables", "ranking-2.csv"))
+	b, err := os.ReadFile(filepath.Join(out, "tables", "ranking-json-ab-c2000.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

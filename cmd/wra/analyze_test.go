@@ -127,3 +127,39 @@ func TestAnalyzeCorpus(t *testing.T) {
 		golden(t, "analyze/stdout."+f, r.stdout)
 	}
 }
+
+// The same records kept twice as two experiments the manifest labels
+// {date}_{variant}: every rounds and CPU table names its variant and holds
+// 3 rounds per row, never the 6 of both pooled.
+func TestAnalyzeTwoVariants(t *testing.T) {
+	dir := variantsFolder(t)
+	out := filepath.Join(t.TempDir(), "out")
+	r := wra(t, filepath.Join(t.TempDir(), "s.duckdb"), "--quiet", "--format", "csv", "analyze", "--out", out, dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, name := range []string{"rounds-db-records-date-2026-11-05-variant-no-auth.csv", "rounds-db-records-date-2026-11-06-variant-jwt.csv"} {
+		b, err := os.ReadFile(filepath.Join(out, "tables", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if lines[0] != "server,connections,rounds,rps,rps_min,rps_max,p99_ms,failed" || len(lines) != 5 {
+			t.Fatalf("%s:\n%s", name, b)
+		}
+		for _, l := range lines[1:] {
+			if f := strings.Split(l, ","); f[2] != "3" {
+				t.Errorf("%s: %s rounds in %q, want 3", name, f[2], l)
+			}
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Rounds: db, records, date 2026-11-05, variant no-auth", "CPU per request split: db, date 2026-11-06, variant jwt", "split by date, variant"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}

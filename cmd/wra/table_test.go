@@ -140,14 +140,7 @@ func TestTableRefusals(t *testing.T) {
 // {date}_{variant}: each table names its variant and holds 3 rounds per
 // cell, never 6.
 func TestTableTwoVariants(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "variants")
-	copyTree(t, dir, map[string]string{
-		"2026-11-05_no-auth.csv": "../../ingest/testdata/records/records.csv",
-		"2026-11-06_jwt.csv":     "../../ingest/testdata/records/records.csv",
-	})
-	if err := os.WriteFile(filepath.Join(dir, "wra.toml"), []byte("[[files]]\npattern = \"{date}_{variant}.csv\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := variantsFolder(t)
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
 		t.Fatalf("ingest: exit %d: %s", r.code, r.stderr)
@@ -179,4 +172,17 @@ func TestTableTwoVariants(t *testing.T) {
 	if cells != 8 {
 		t.Errorf("%d cells, want 8 (2 variants x 2 servers x 2 connections):\n%s", cells, r.stdout)
 	}
+}
+
+// variantsFolder is the same records kept twice, as two experiments a
+// manifest pattern {date}_{variant}.csv labels.
+func variantsFolder(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "variants")
+	copyTree(t, dir, map[string]string{
+		"2026-11-05_no-auth.csv": "../../ingest/testdata/records/records.csv",
+		"2026-11-06_jwt.csv":     "../../ingest/testdata/records/records.csv",
+		"wra.toml":               "testdata/table/variants.toml",
+	})
+	return dir
 }

@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wra-bench/wra/model"
@@ -23,6 +26,30 @@ func timeOf(v any) time.Time {
 	return t
 }
 
+// splitLabels picks from a run's labels (JSON text) those its label_keys
+// label names: the labels that tell experiments apart. A run without
+// them gives nil; so does text that is not a JSON object, which the
+// store never writes (labels are written by the store's loader).
+func splitLabels(text string) map[string]string {
+	var labels map[string]any
+	if text == "" || json.Unmarshal([]byte(text), &labels) != nil {
+		return nil
+	}
+	keys, _ := labels["label_keys"].(string)
+	if keys == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range strings.Split(keys, ",") {
+		if v, ok := labels[k]; ok {
+			out[k] = fmt.Sprint(v)
+		} else {
+			out[k] = ""
+		}
+	}
+	return out
+}
+
 // CPURuns reads the runs of cpu_per_request with a stack CPU figure,
 // ordered by test, target rate (full speed first), server, database,
 // connections and round.
@@ -30,13 +57,14 @@ func (s *Store) CPURuns(ctx context.Context) ([]model.CPURun, error) {
 	return readAll(ctx, s, "cpu_per_request", `
 SELECT run_id, coalesce(test, ''), target_rps, coalesce(server, ''), coalesce(database, ''), coalesce(connections, -1),
        cpu_server_us_per_req, cpu_user_us_per_req, cpu_kernel_us_per_req, cpu_db_us_per_req, coalesce(divisor_from, ''),
-       latency_p50_ms, latency_p99_ms, failed, source, coalesce(source_line, 0)
+       latency_p50_ms, latency_p99_ms, failed, source, coalesce(source_line, 0),
+       (SELECT coalesce(r.labels::VARCHAR, '') FROM runs r WHERE r.run_id = cpu_per_request.run_id)
 FROM cpu_per_request
 WHERE cpu_stack_s IS NOT NULL
 ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, round, run_id`, nil, func(r []any) model.CPURun {
 		return model.CPURun{RunID: Text(r[0]), Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Connections: integer(r[5]),
 			StackUS: Float(r[6]), UserUS: Float(r[7]), KernelUS: Float(r[8]), DBUS: Float(r[9]), DivisorFrom: Text(r[10]),
-			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15]))}
+			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15])), Split: splitLabels(Text(r[16]))}
 	})
 }
 
@@ -86,7 +114,8 @@ SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format |
        coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx, 0), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id
+       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id,
+       coalesce(r.labels::VARCHAR, '')
 FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
 LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) c ON c.run_id = r.run_id
 WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL
@@ -94,7 +123,7 @@ ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`, nil, func(r []any) model
 		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
 			Failed: integer(r[10]), Requests: integer(r[11]), Corrected: Bool(r[12]), Source: Text(r[13]), Line: int(integer(r[14])),
-			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17])}
+			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17]), Split: splitLabels(Text(r[18]))}
 	})
 }
 

@@ -153,9 +153,11 @@ type analysis struct {
 	// memory fits per pass, the calibration pairs and the ladder runs.
 	open               []cpuGroup
 	roundRuns, singles []runRow
-	memPasses          []memoryPasses
-	drifts             []driftPair
-	ladderRuns         []ladderRuns
+	// cpuLabels are the labels that split the CPU tables (see variants).
+	cpuLabels  []string
+	memPasses  []memoryPasses
+	drifts     []driftPair
+	ladderRuns []ladderRuns
 }
 
 // Values of table cells.

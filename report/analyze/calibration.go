@@ -12,7 +12,7 @@ import (
 // one rule for which before file goes with which after file) and process
 // count, the medians and their ratio, flagged beyond the tolerance.
 func (a *analysis) calibration() (*Section, error) {
-	sec := &Section{ID: "calibration", Title: "Calibration"}
+	sec := &Section{ID: "calibration", Title: "Calibration", Single: true}
 	rows, err := a.st.CalibrationTimings(a.ctx)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ import (
 // CPU per request of the stack and the database, and cost.ChooseMemory
 // its memory, as wra cost takes them.
 func (a *analysis) cost() (*Section, error) {
-	sec := &Section{ID: "cost", Title: fmt.Sprintf("Cost per month at %s requests/s", Sig(a.opts.RPS))}
+	sec := &Section{ID: "cost", Single: true, Title: fmt.Sprintf("Cost per month at %s requests/s", Sig(a.opts.RPS))}
 	runs, err := a.st.CostRuns(a.ctx, model.StackFilter{Test: a.opts.CostTest})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -49,12 +50,29 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Runs that differ in a label the manifest set are kept apart: their
+	// variant goes with the test.
+	vs, split := variants(len(rows), func(i int) map[string]string { return rows[i].Split }, func(i int) string {
+		r := rows[i]
+		return fmt.Sprint(r.Test, "\x00", r.Server, "\x00", r.Database, "\x00", r.Connections, "\x00", r.TargetRPS)
+	})
+	a.cpuLabels = split
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Or(cmp.Compare(rows[x].Test, rows[y].Test), cmp.Compare(vs[x], vs[y])) })
 	var groups []cpuGroup
-	for _, r := range rows {
+	for _, i := range order {
+		r := rows[i]
 		if fixedRate != !math.IsNaN(r.TargetRPS) {
 			continue
 		}
-		g := cpuGroup{test: r.Test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database}
+		test := r.Test
+		if vs[i] != "" {
+			test = orDash(test) + ", " + vs[i]
+		}
+		g := cpuGroup{test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database}
 		if !fixedRate {
 			g.connections = r.Connections
 		}
@@ -111,6 +129,7 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 		n := &notes{}
 		d := &report.Data{
 			Title: fmt.Sprintf("CPU per request: %s at %s requests/s (µs per successful response)", orDash(k.test), Sig(k.rate)),
+			Name:  testName(k.test) + " " + rateName(k.rate),
 			Columns: []report.Column{
 				col("server", "server", nil), col("database", "database", nil), col("passes", "passes", nil),
 				col("stack_cpu_us", "stack CPU µs", Sig), col("stack_cpu_ci_pct", "±", pm),
@@ -168,6 +187,9 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 		}
 		dropEmpty(d, "database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct")
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval")
+		if len(a.cpuLabels) > 0 {
+			n.add(splitNote(a.cpuLabels))
+		}
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 	}
@@ -200,12 +222,16 @@ func (a *analysis) cpuSplit() (*Section, error) {
 		if i == 0 || g.test != all[i-1].test {
 			d = &report.Data{
 				Title: fmt.Sprintf("CPU per request split: %s (µs per successful response, median of passes)", orDash(g.test)),
+				Name:  testName(g.test),
 				Columns: []report.Column{
 					col("server", "server", nil), col("database", "database", nil), col("load", "load", nil), col("passes", "passes", nil),
 					col("user_us", "user µs", Sig), col("kernel_us", "kernel µs", Sig), col("stack_us", "stack µs", Sig),
 					col("db_us", "database µs", Sig), col("total_us", "total µs", Sig),
 				},
 				Notes: []string{"load is the target rate of a fixed-rate run, or the connections of a run at full speed; user and kernel are medians of their own, so they need not add up to the stack median"},
+			}
+			if len(a.cpuLabels) > 0 {
+				d.Notes = append(d.Notes, splitNote(a.cpuLabels))
 			}
 			sec.Tables = append(sec.Tables, d)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // WriteFiles writes an analysis into dir: index.html (the self-contained
-// report page), report.md, tables/<section>-<n>.csv|json|md and
+// report page), report.md, tables/<section>-<keys>.csv|json|md and
 // plots/<name>.svg|png. Names and bytes depend only on the result.
 func WriteFiles(dir string, res *Result) error {
 	for _, sub := range []string{"tables", "plots"} {
@@ -23,6 +23,7 @@ func WriteFiles(dir string, res *Result) error {
 	md.WriteString("# Benchmark report\n\n")
 	page := &report.Page{Title: "Benchmark report"}
 	var skipped []string
+	files := res.TableFiles()
 	for _, sec := range res.Sections {
 		if sec.Skipped != "" {
 			skipped = append(skipped, fmt.Sprintf("%s: skipped, %s.", sec.Title, sec.Skipped))
@@ -30,11 +31,8 @@ func WriteFiles(dir string, res *Result) error {
 		}
 		ps := report.Section{Title: sec.Title}
 		fmt.Fprintf(&md, "## %s\n\n", report.EscapeMarkdown(sec.Title))
-		for i, t := range sec.Tables {
-			base := fmt.Sprintf("%s-%d", sec.ID, i+1)
-			if sec.Single {
-				base = sec.ID
-			}
+		for _, t := range sec.Tables {
+			base := files[t]
 			for _, f := range []report.Format{report.CSV, report.JSON, report.Markdown} {
 				ext := map[report.Format]string{report.CSV: "csv", report.JSON: "json", report.Markdown: "md"}[f]
 				var b bytes.Buffer
@@ -86,6 +84,33 @@ func WriteFiles(dir string, res *Result) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "index.html"), html.Bytes(), 0o644)
+}
+
+// TableFiles names the files of every table, without extension: the
+// section and the table's keys (cpu-per-request-one-250rps), the same
+// from run to run; a table without a name is numbered, and a name used
+// twice gets -2, -3.
+func (r *Result) TableFiles() map[*report.Data]string {
+	out := map[*report.Data]string{}
+	used := map[string]bool{}
+	for _, sec := range r.Sections {
+		for i, t := range sec.Tables {
+			base := sec.ID
+			switch {
+			case t.Name != "":
+				base += "-" + report.Slug(t.Name)
+			case !sec.Single:
+				base += fmt.Sprintf("-%d", i+1)
+			}
+			name := base
+			for n := 2; used[name]; n++ {
+				name = fmt.Sprintf("%s-%d", base, n)
+			}
+			used[name] = true
+			out[t] = name
+		}
+	}
+	return out
 }
 
 // Skipped lists the one-line notes of the sections that had no inputs.

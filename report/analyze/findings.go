@@ -99,7 +99,7 @@ func (a *analysis) findings(res *Result) (*Section, error) {
 	d := &report.Data{
 		Title: "Findings",
 		Columns: []report.Column{col("rule", "rule", nil), {Name: "finding", Wrap: 72},
-			{Name: "rows", Title: "rows behind it", Wrap: 28}, {Name: "runs", Wrap: 40}},
+			{Name: "rows", Title: "rows behind it", Wrap: 36}, {Name: "runs", Wrap: 40}},
 	}
 	// The runs column lists the runs in every format, so the table has
 	// no RowSources: the page would list them twice.
@@ -797,12 +797,13 @@ type tableRow struct {
 
 func rowIndex(res *Result) rowsIndex {
 	idx := rowsIndex{}
+	files := res.TableFiles()
 	for _, sec := range res.Sections {
-		for ti, t := range sec.Tables {
+		for _, t := range sec.Tables {
 			for ri, srcs := range t.RowSources {
 				for _, s := range srcs {
 					k := s.String()
-					tr := tableRow{sec.ID, fmt.Sprintf("%s-%d", sec.ID, ti+1), ri + 1}
+					tr := tableRow{sec.ID, files[t], ri + 1}
 					if l := idx[k]; len(l) == 0 || l[len(l)-1] != tr {
 						idx[k] = append(idx[k], tr)
 					}
@@ -814,7 +815,7 @@ func rowIndex(res *Result) rowsIndex {
 }
 
 // behind names the tables of section (of any section when it is empty)
-// and their rows that hold any of srcs: "cpu-per-request-3: rows 1, 3".
+// and their rows that hold any of srcs: "cpu-per-request-one-250rps: rows 1, 3".
 func (idx rowsIndex) behind(section string, srcs []report.Source) string {
 	var tables []string
 	rows := map[string][]int{}

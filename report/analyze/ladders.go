@@ -145,7 +145,10 @@ func (a *analysis) ladders() (*Section, error) {
 // ladderTable lays out the runs of one kind: one row per server (or per
 // server, test and tool) with the median of its runs.
 func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
-	d = &report.Data{Title: k.title}
+	d = &report.Data{Title: k.title, Name: map[string]string{"samples": "k6 steps", "summary": "k6 summaries"}[k.kind]}
+	if d.Name == "" {
+		d.Name = k.kind
+	}
 	d.Columns = []report.Column{col("server", "server", nil)}
 	if k.byTest {
 		d.Columns = append(d.Columns, col("test", "test", nil), col("tool", "tool", nil))

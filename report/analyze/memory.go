@@ -19,6 +19,7 @@ func (a *analysis) memory() (*Section, error) {
 	if len(peak) > 0 {
 		d := &report.Data{
 			Title: "Highest memory per server over its runs (MiB)",
+			Name:  "highest",
 			Columns: []report.Column{col("server", "server", nil), col("working_set_mb", "working set MiB", Sig),
 				col("private_mb", "private MiB", Sig), col("runs", "runs", nil)},
 			Notes: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), both the highest seen after a run"},
@@ -37,6 +38,7 @@ func (a *analysis) memory() (*Section, error) {
 		n := &notes{}
 		d := &report.Data{
 			Title: "Memory growth per 1000 concurrent waiting requests (GiB per 1000)",
+			Name:  "growth",
 			Columns: []report.Column{
 				col("server", "server", nil), col("passes", "passes", nil),
 				col("slope_gib_per_1000", "slope GiB/1000", Sig), col("slope_min_gib_per_1000", "min", Sig), col("slope_max_gib_per_1000", "max", Sig),

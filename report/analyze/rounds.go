@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/projection"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -28,6 +29,11 @@ type runRow struct {
 	// warning is what the reader said of the run (label warning), or "".
 	warning string
 	runID   string
+	// split are the run's labels that tell experiments apart; variant
+	// names those on which it differs from other runs of its test and
+	// tool ("variant jwt"), empty when none does (see splitVariants).
+	split   map[string]string
+	variant string
 }
 
 // runRows reads the runs of the rounds (rounds true) or ranking table.
@@ -44,9 +50,67 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 		out[i] = runRow{test: r.Test, tool: r.Tool, server: r.Server, connections: r.Connections, targetRPS: r.TargetRPS,
 			rps: r.RPS, mean: r.MeanMS, p50: r.P50MS, p95: r.P95MS, p99: r.P99MS,
 			failed: r.Failed, requests: r.Requests, corrected: r.Corrected,
-			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID}
+			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID, split: r.Split}
 	}
 	return out, nil
+}
+
+// variants never pools what the labels tell apart: of n runs, with
+// split(i) their labels that tell experiments apart (model.RateRun.Split)
+// and cell(i) their configuration (test, tool, server, load), a label on
+// which runs of one configuration disagree names their variant ("variant
+// jwt"; empty when no label splits). It returns each run's variant and
+// the labels that split (projection.Splitting, the rule of wra table).
+func variants(n int, split func(i int) map[string]string, cell func(i int) string) ([]string, []string) {
+	var cands []string
+	for i := 0; i < n; i++ {
+		for k := range split(i) {
+			if !slices.Contains(cands, k) {
+				cands = append(cands, k)
+			}
+		}
+	}
+	slices.Sort(cands)
+	by := projection.Splitting(n, cands, cell, func(i int, k string) string { return split(i)[k] })
+	out := make([]string, n)
+	if len(by) == 0 {
+		return out, nil
+	}
+	for i := range out {
+		var parts []string
+		for _, k := range by {
+			v := split(i)[k]
+			if v == "" {
+				v = "(none)"
+			}
+			parts = append(parts, k+" "+v)
+		}
+		out[i] = strings.Join(parts, ", ")
+	}
+	return out, by
+}
+
+// splitNote is the footnote of a table split by labels.
+func splitNote(split []string) string {
+	return fmt.Sprintf("split by %s: the manifest's labels tell these runs apart from others of the same test and tool, so they are not pooled", strings.Join(split, ", "))
+}
+
+// splitVariants sets the variant of each run (see variants) and orders
+// the rows by test, tool and variant.
+func splitVariants(rows []runRow) []string {
+	vs, split := variants(len(rows), func(i int) map[string]string { return rows[i].split }, func(i int) string {
+		r := rows[i]
+		return fmt.Sprint(r.test, "\x00", r.tool, "\x00", r.server, "\x00", r.connections, "\x00", r.targetRPS)
+	})
+	for i := range rows {
+		rows[i].variant = vs[i]
+	}
+	if len(split) > 0 {
+		slices.SortStableFunc(rows, func(x, y runRow) int {
+			return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant))
+		})
+	}
+	return split
 }
 
 // warningNote footnotes what the reader said of a run (label warning).
@@ -72,17 +136,18 @@ func (a *analysis) rounds() (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.roundRuns = rows
 	if len(rows) == 0 {
 		sec.Skipped = "no runs with a round label"
 		return sec, nil
 	}
+	split := splitVariants(rows)
+	a.roundRuns = rows
 	type group struct {
 		runs []runRow
 	}
 	var groups []*group
 	for i, r := range rows {
-		if i == 0 || r.test != rows[i-1].test || r.tool != rows[i-1].tool || r.server != rows[i-1].server ||
+		if i == 0 || r.test != rows[i-1].test || r.tool != rows[i-1].tool || r.variant != rows[i-1].variant || r.server != rows[i-1].server ||
 			r.connections != rows[i-1].connections || !sameFloat(r.targetRPS, rows[i-1].targetRPS) {
 			groups = append(groups, &group{})
 		}
@@ -103,17 +168,25 @@ func (a *analysis) rounds() (*Section, error) {
 	}
 	for i, g := range groups {
 		r0 := g.runs[0]
-		if i == 0 || r0.test != groups[i-1].runs[0].test || r0.tool != groups[i-1].runs[0].tool {
+		if i == 0 || r0.test != groups[i-1].runs[0].test || r0.tool != groups[i-1].runs[0].tool || r0.variant != groups[i-1].runs[0].variant {
 			flush()
 			n = &notes{}
 			marks = nil
+			what := r0.tool
+			if r0.variant != "" {
+				what += ", " + r0.variant
+			}
 			d = &report.Data{
-				Title: fmt.Sprintf("Rounds: %s, %s (median of rounds)", orDash(r0.test), r0.tool),
+				Title: fmt.Sprintf("Rounds: %s, %s (median of rounds)", orDash(r0.test), what),
+				Name:  testName(r0.test) + " " + what,
 				Columns: []report.Column{
 					col("server", "server", nil), col("connections", "connections", nil), col("target_rps", "target rps", Sig),
 					col("rounds", "rounds", nil), col("rps", "requests/s", Sig), col("rps_min", "min", Sig), col("rps_max", "max", Sig),
 					col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
 				},
+			}
+			if len(split) > 0 {
+				n.add(splitNote(split))
 			}
 			if !r0.corrected {
 				n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission: its percentiles understate waiting under load", r0.tool))
@@ -166,6 +239,31 @@ type bestRow struct {
 	load      string
 	fixedRate bool
 	rps, p99  stats.Entry
+}
+
+// testName is a test in a file name: "no-test" without a test label.
+func testName(test string) string {
+	if test == "" {
+		return "no-test"
+	}
+	return test
+}
+
+// connsName is a connection count in a file name: c16, or full-speed
+// when unknown.
+func connsName(c int64) string {
+	if c < 0 {
+		return "full-speed"
+	}
+	return "c" + strconv.FormatInt(c, 10)
+}
+
+// rateName is a rate in a file name: 250rps, or full-speed for none.
+func rateName(rps float64) string {
+	if math.IsNaN(rps) {
+		return "full-speed"
+	}
+	return strconv.FormatFloat(rps, 'g', -1, 64) + "rps"
 }
 
 // loadKey names the load of a run: full speed at C connections, or a
@@ -329,6 +427,7 @@ func (a *analysis) rankTable(cur []runRow) *report.Data {
 	r0 := cur[0]
 	d := &report.Data{
 		Title: fmt.Sprintf("Single runs: %s, %s %s, ranked by requests/s", orDash(r0.test), r0.tool, loadText(r0)),
+		Name:  testName(r0.test) + " " + r0.tool + " " + connsName(r0.connections),
 		Columns: []report.Column{
 			col("rank", "rank", nil), {Name: "tied", Machine: true}, col("server", "server", nil),
 			col("rps", "requests/s", Sig), col("mean_ms", "mean ms", Sig),
@@ -377,6 +476,7 @@ func (a *analysis) heldAtRate(cur []runRow) (*report.Data, error) {
 	}
 	d := &report.Data{
 		Title: fmt.Sprintf("Single runs: %s, %s %s, held or not", orDash(r0.test), r0.tool, loadText(r0)),
+		Name:  testName(r0.test) + " " + r0.tool + " " + rateName(r0.targetRPS),
 		Columns: []report.Column{
 			col("server", "server", nil), col("target_rps", "target rps", Sig), col("achieved_rps", "achieved rps", Sig),
 			col("achieved_ratio", "achieved", Pct), col("p95_ms", "p95 ms", Sig), col("p99_ms", "p99 ms", Sig),

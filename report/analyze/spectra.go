@@ -59,7 +59,7 @@ func (a *analysis) spectra() (*Section, error) {
 			}
 			chart = &report.SpectrumChart{Title: fmt.Sprintf("Latency by percentile: %s at %s requests/s", orDash(test), Sig(rate))}
 			sec.Figures = append(sec.Figures, Figure{
-				Name:    fmt.Sprintf("spectrum-%d", len(sec.Figures)+1),
+				Name:    "spectrum-" + report.Slug(testName(test), rateName(rate)),
 				Caption: fmt.Sprintf("Latency spectra, %s at %s requests/s: passes merged per server; dashed lines are not corrected for coordinated omission", orDash(test), Sig(rate)),
 				Figure:  chart,
 			})

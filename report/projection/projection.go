@@ -208,11 +208,9 @@ func (p *projector) candidates() []string {
 	}
 	var extra []string
 	for _, r := range p.runs {
-		if s, ok := r.labels["label_keys"].(string); ok {
-			for _, k := range strings.Split(s, ",") {
-				if k = strings.TrimSpace(k); k != "" && !slices.Contains(extra, k) {
-					extra = append(extra, k)
-				}
+		for _, k := range LabelKeys(r.labels) {
+			if !slices.Contains(extra, k) {
+				extra = append(extra, k)
 			}
 		}
 	}
@@ -236,16 +234,40 @@ func (p *projector) cellKey(r run) string {
 // splitting lists the candidate labels on which the runs of some cell
 // disagree: pooling them would mix experiments.
 func (p *projector) splitting() []string {
+	return Splitting(len(p.runs), p.candidates(),
+		func(i int) string { return p.cellKey(p.runs[i]) },
+		func(i int, k string) string { return keyText(p.value(p.runs[i], k)) })
+}
+
+// Splitting is the rule of never pooling what the labels tell apart: of
+// the candidate labels, those on which two of n runs that share a cell
+// (the same cell(i)) disagree (value(i, label), "" when unset), in the
+// candidates' order.
+func Splitting(n int, candidates []string, cell func(i int) string, value func(i int, label string) string) []string {
 	var out []string
-	for _, k := range p.candidates() {
+	for _, k := range candidates {
 		seen := map[string]string{}
-		for _, r := range p.runs {
-			c, v := p.cellKey(r), keyText(p.value(r, k))
+		for i := 0; i < n; i++ {
+			c, v := cell(i), value(i, k)
 			if prev, ok := seen[c]; ok && prev != v {
 				out = append(out, k)
 				break
 			}
 			seen[c] = v
+		}
+	}
+	return out
+}
+
+// LabelKeys are the labels a manifest or the command line set on a run,
+// from its label_keys label (see ingest.LabelKeysLabel).
+func LabelKeys(labels map[string]any) []string {
+	var out []string
+	if s, ok := labels["label_keys"].(string); ok {
+		for _, k := range strings.Split(s, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				out = append(out, k)
+			}
 		}
 	}
 	return out
