@@ -137,6 +137,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 			s.Close()
 			return nil, fmt.Errorf("%w: store %s has schema version %d, this wra knows up to %d; upgrade wra", ErrNewerStore, path, v, SchemaVersion())
 		}
+		if err := s.checkDefinitions(ctx, v); err != nil {
+			s.Close()
+			return nil, err
+		}
 		return s, nil
 	}
 	if err := s.migrate(ctx); err != nil {
@@ -265,7 +269,39 @@ func (s *Store) applyViews(ctx context.Context) error {
 			return fmt.Errorf("store %s: view %s: %w", s.path, v.name, err)
 		}
 	}
-	return nil
+	_, err := s.db.ExecContext(ctx, `UPDATE wra_definitions SET sha256 = ?`, definitionsHash())
+	return err
+}
+
+// definitionsHash is the SHA-256 of this wra's views and table macros.
+func definitionsHash() string {
+	h := sha256.New()
+	for _, v := range readSQLDir(viewsFS, "views") {
+		fmt.Fprintf(h, "%s\n%s\n", v.name, v.sql)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ErrOldDefinitions is returned by a read-only open of a store whose views
+// and table macros are another wra's.
+var ErrOldDefinitions = errors.New("store holds the views of another wra")
+
+// checkDefinitions refuses a store, opened read-only, whose views and
+// macros are not this wra's: a figure would be read by another
+// definition than the one this wra documents.
+func (s *Store) checkDefinitions(ctx context.Context, v int) error {
+	sha := ""
+	if v >= 3 {
+		row, err := s.queryRow(ctx, `SELECT sha256 FROM wra_definitions`)
+		if err != nil {
+			return err
+		}
+		sha = Text(row[0])
+	}
+	if sha == definitionsHash() {
+		return nil
+	}
+	return fmt.Errorf("%w: store %s was last written by another wra (schema version %d); open it once for writing (wra ingest, or wra analyze) to bring its views up to date", ErrOldDefinitions, s.path, v)
 }
 
 // backup copies the store before a migration, next to it.
