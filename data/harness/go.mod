@@ -3,12 +3,14 @@ module github.com/wra-bench/wra/data/harness
 go 1.25.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/go-sql-driver/mysql v1.10.1
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/lib/pq v1.12.3
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
+	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect

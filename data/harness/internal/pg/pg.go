@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -20,6 +19,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/wra-bench/wra/data/harness/internal/dbproc"
 )
 
 // Options of a cluster.
@@ -39,8 +40,7 @@ type Options struct {
 type Cluster struct {
 	opts    Options
 	dir     string
-	cmd     *exec.Cmd
-	done    chan error
+	proc    *dbproc.Process
 	Version string // postgres --version
 }
 
@@ -80,7 +80,7 @@ func (c *Cluster) DSN() string {
 }
 
 // PID is the postmaster's process id, the root of the cluster's process tree.
-func (c *Cluster) PID() int { return c.cmd.Process.Pid }
+func (c *Cluster) PID() int { return c.proc.PID() }
 
 // Start creates and starts a cluster under a new temporary folder and loads
 // the items table. The caller must call Stop, also after an error of a
@@ -97,11 +97,7 @@ func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 	if o.Rows < 1 {
 		return nil, fmt.Errorf("rows must be at least 1, got %d", o.Rows)
 	}
-	cred, err := credential(o.RunAs)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "wra-harness-pg-")
+	cred, dir, err := dbproc.NewFolder(o.RunAs, "postgres", "wra-harness-pg-", "sock")
 	if err != nil {
 		return nil, err
 	}
@@ -113,14 +109,6 @@ func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 		}
 	}()
 	data, sock := filepath.Join(dir, "data"), filepath.Join(dir, "sock")
-	if err := os.Mkdir(sock, 0o700); err != nil {
-		return c, err
-	}
-	if cred != nil {
-		if err := chownTree(dir, int(cred.Uid), int(cred.Gid)); err != nil {
-			return c, err
-		}
-	}
 	out, err := c.command(ctx, cred, filepath.Join(o.BinDir, "postgres"), "--version").Output()
 	if err != nil {
 		return c, fmt.Errorf("postgres --version: %w", err)
@@ -136,82 +124,30 @@ func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 	for _, s := range o.Settings {
 		args = append(args, "-c", s)
 	}
-	c.cmd = c.command(context.WithoutCancel(ctx), cred, filepath.Join(o.BinDir, "postgres"), args...)
-	c.cmd.Stdout, c.cmd.Stderr = o.Log, o.Log
-	c.cmd.SysProcAttr.Setpgid = true
-	if err := c.cmd.Start(); err != nil {
-		return c, fmt.Errorf("start postgres: %w", err)
+	cmd := c.command(context.WithoutCancel(ctx), cred, filepath.Join(o.BinDir, "postgres"), args...)
+	cmd.Stdout, cmd.Stderr = o.Log, o.Log
+	if c.proc, err = dbproc.Start("postgres", cmd); err != nil {
+		return c, err
 	}
-	c.done = make(chan error, 1)
-	go func() { c.done <- c.cmd.Wait() }()
 	if err := c.waitReady(ctx, 30*time.Second); err != nil {
 		return c, err
 	}
 	return c, c.load(ctx)
 }
 
-func credential(runAs string) (*syscall.Credential, error) {
-	if os.Geteuid() != 0 {
-		return nil, nil
-	}
-	if runAs == "" {
-		runAs = "postgres"
-	}
-	u, err := user.Lookup(runAs)
-	if err != nil {
-		return nil, fmt.Errorf("running as root, PostgreSQL needs another user: %w", err)
-	}
-	uid, err1 := strconv.ParseUint(u.Uid, 10, 32)
-	gid, err2 := strconv.ParseUint(u.Gid, 10, 32)
-	if err := errors.Join(err1, err2); err != nil {
-		return nil, fmt.Errorf("user %s: %w", runAs, err)
-	}
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
-}
-
-func chownTree(dir string, uid, gid int) error {
-	return filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Lchown(p, uid, gid)
-	})
-}
-
 func (c *Cluster) command(ctx context.Context, cred *syscall.Credential, name string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = c.dir
-	// Pdeathsig: PostgreSQL dies with the harness even when the harness is killed outright.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	return cmd
+	return dbproc.Command(ctx, c.dir, cred, name, args...)
 }
 
 func (c *Cluster) waitReady(ctx context.Context, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for {
-		cctx, cancel := context.WithTimeout(ctx, time.Second)
-		conn, err := pgx.Connect(cctx, c.DSN())
+	return c.proc.WaitReady(ctx, limit, func(ctx context.Context) error {
+		conn, err := pgx.Connect(ctx, c.DSN())
 		if err == nil {
-			err = conn.Ping(cctx)
-			conn.Close(cctx)
+			err = conn.Ping(ctx)
+			conn.Close(ctx)
 		}
-		cancel()
-		if err == nil {
-			return nil
-		}
-		select {
-		case werr := <-c.done:
-			c.done <- werr
-			return fmt.Errorf("postgres exited before accepting connections: %v", werr)
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("postgres not ready after %s: %w", limit, err)
-		}
-	}
+		return err
+	})
 }
 
 // load creates the items table: id 1..Rows, name 'item-<id>', price_cents id*7 % 10000.
@@ -237,23 +173,5 @@ func (c *Cluster) load(ctx context.Context) error {
 // to its process group after 10 s) and removes the cluster's folder. It is
 // safe to call more than once.
 func (c *Cluster) Stop() error {
-	var err error
-	if c.cmd != nil && c.cmd.Process != nil && c.done != nil {
-		_ = c.cmd.Process.Signal(syscall.SIGINT)
-		select {
-		case <-c.done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-			<-c.done
-			err = errors.New("postgres did not stop within 10 s and was killed")
-		}
-		c.done = nil
-	}
-	if c.dir != "" {
-		if rerr := os.RemoveAll(c.dir); rerr != nil && err == nil {
-			err = rerr
-		}
-		c.dir = ""
-	}
-	return err
+	return dbproc.RemoveDir(&c.dir, c.proc.Stop(syscall.SIGINT, 10*time.Second))
 }

@@ -2,24 +2,13 @@ package pg
 
 import (
 	"context"
-	"net"
-	"os"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-)
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+	"github.com/wra-bench/wra/data/harness/internal/dbproc/dbproctest"
+)
 
 // TestCluster starts a real cluster (skipped where PostgreSQL's server
 // binaries are not installed), reads the items table and stops it.
@@ -29,7 +18,7 @@ func TestCluster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := Start(ctx, Options{Port: freePort(t), Rows: 300})
+	c, err := Start(ctx, Options{Port: dbproctest.FreePort(t), Rows: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,25 +41,14 @@ func TestCluster(t *testing.T) {
 	if c.Version == "" {
 		t.Error("no version")
 	}
-	if err := c.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); !os.IsNotExist(err) {
-		t.Errorf("cluster folder %s left behind: %v", dir, err)
-	}
-	if err := syscall.Kill(pid, 0); err == nil {
-		t.Errorf("postmaster %d still running", pid)
-	}
-	if err := c.Stop(); err != nil {
-		t.Errorf("second Stop: %v", err)
-	}
+	dbproctest.Stopped(t, dir, pid, c.Stop)
 }
 
 func TestStartBadOptions(t *testing.T) {
 	if _, err := Start(context.Background(), Options{BinDir: t.TempDir(), Port: 1, Rows: 0}); err == nil {
 		t.Error("rows 0: no error")
 	}
-	_, err := Start(context.Background(), Options{BinDir: t.TempDir(), Port: freePort(t), Rows: 10})
+	_, err := Start(context.Background(), Options{BinDir: t.TempDir(), Port: dbproctest.FreePort(t), Rows: 10})
 	if err == nil {
 		t.Error("a folder without PostgreSQL: no error")
 	}
