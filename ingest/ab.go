@@ -335,8 +335,12 @@ func (p *abParser) line(norm string) error {
 		p.seen["Connection Times"] = l.Line()
 		return nil
 	case norm == "min mean[+/-sd] median max" || norm == "min avg max":
-		if p.seen["Connection Times"] == 0 || p.timesCols != 0 {
+		if p.timesCols != 0 || len(p.times) > 0 {
 			return l.Errorf(1, "unexpected Connection Times header")
+		}
+		if p.seen["Connection Times"] == 0 { // an excerpt without the table's title
+			p.seen["Connection Times"] = l.Line()
+			p.reach("Connection Times")
 		}
 		p.timesCols = 5
 		if norm == "min avg max" {
@@ -364,8 +368,17 @@ func (p *abParser) line(norm string) error {
 		}
 		return nil
 	}
-	if pct, ok := strings.CutSuffix(strings.Fields(norm)[0], "%"); ok && p.percentTable {
-		return p.percentRow(pct, norm)
+	if pct, ok := strings.CutSuffix(strings.Fields(norm)[0], "%"); ok {
+		if !p.percentTable && len(strings.Fields(norm)) == 2 && len(p.percentiles) == 0 {
+			if _, err := strconv.ParseUint(pct, 10, 8); err == nil {
+				// An excerpt without the table's title.
+				p.percentTable = true
+				p.reach("Connection Times")
+			}
+		}
+		if p.percentTable {
+			return p.percentRow(pct, norm)
+		}
 	}
 	key, value, ok := strings.Cut(norm, ":")
 	if !ok {
@@ -536,7 +549,18 @@ func (p *abParser) failedBreakdown(norm string) error {
 func (p *abParser) timesRow(key, value string) error {
 	l := p.l
 	if p.timesCols == 0 {
-		return l.Errorf(1, "unexpected %s: row outside the Connection Times table", key)
+		// An excerpt without the table's header (or its title too): the
+		// columns are min mean [+/-sd] median max, or min avg max (ab -S),
+		// by their count.
+		n := len(strings.Fields(value))
+		if (n != 5 && n != 3) || len(p.times) > 0 {
+			return l.Errorf(1, "unexpected %s: row outside the Connection Times table", key)
+		}
+		p.timesCols = n
+		if p.seen["Connection Times"] == 0 {
+			p.seen["Connection Times"] = l.Line()
+			p.reach("Connection Times")
+		}
 	}
 	if _, dup := p.times[key]; dup {
 		return l.Errorf(1, "a second %s: row in the Connection Times table", key)

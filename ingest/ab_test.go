@@ -630,3 +630,31 @@ func TestABReportsInOneFile(t *testing.T) {
 	expectI(t, "responses_2xx", r.Responses2xx, 4999)
 	expectLabels(t, r, map[string]string{"ab_failed_length": "3", "ab_write_errors": "1", "ab_total_max_ms": "9"})
 }
+
+// The Connection Times table pasted without its title, or without its
+// header too: the columns are told by their count; the percentage table
+// without its title starts at its first "N% ms" row.
+func TestABTimesWithoutHeader(t *testing.T) {
+	for name, in := range map[string]string{
+		"no title":            strings.Replace(abPublishedExcerpt, "Connection Times (ms)\n", "", 1),
+		"no header":           strings.Replace(abPublishedExcerpt, "min mean[+/-sd] median max\n", "", 1),
+		"no title nor header": strings.Replace(abPublishedExcerpt, "Connection Times (ms)\nmin mean[+/-sd] median max\n", "", 1),
+		"no percentage title": strings.Replace(abPublishedExcerpt, "Percentage of the requests served within a certain time (ms)\n", "", 1),
+	} {
+		c, err := readAsFormat(t, "ab", "x.txt", in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r := c.Runs[0]
+		expectF(t, name+" stdev", r.LatencyStdevMS, 36.0)
+		expectF(t, name+" max", r.LatencyMaxMS, 608)
+		expectI(t, name+" requests", r.Requests, 1000000)
+		expectF(t, name+" p99", r.LatencyP99MS, 151)
+	}
+	// Cut after two rows of a table without its header: still a cut table.
+	cut := strings.Replace(abPublishedExcerpt, "min mean[+/-sd] median max\n", "", 1)
+	cut = cut[:strings.Index(cut, "Waiting:")]
+	if _, err := readAsFormat(t, "ab", "x.txt", cut); err == nil || err.Error() != "x.txt:10: ab report ends early: expected the Waiting: row of the Connection Times table" {
+		t.Errorf("got %v", err)
+	}
+}
