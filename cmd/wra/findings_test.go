@@ -184,10 +184,14 @@ func TestFindingsShippedCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
 	split := 0
 	for _, row := range rows[1:] {
-		text := row[1]
-		if row[0] != "split at equal load" || !strings.Contains(strings.ToLower(text), "database cpu per request") {
+		text := row[col["finding"]]
+		if row[col["rule_id"]] != "split" || !strings.Contains(strings.ToLower(text), "database cpu per request") {
 			continue
 		}
 		cut := strings.Index(text, "} and {")
@@ -196,8 +200,8 @@ func TestFindingsShippedCorpus(t *testing.T) {
 			t.Errorf("a split of database CPU with go-pgx not below go-pq: %s", text)
 			continue
 		}
-		if !strings.HasPrefix(row[3], "data/records/fixed-rate.csv:") {
-			t.Errorf("split without its runs: %q", row[3])
+		if !strings.HasPrefix(row[col["runs"]], "data/records/fixed-rate.csv:") {
+			t.Errorf("split without its runs: %q", row[col["runs"]])
 		}
 		split++
 		t.Log(text)
@@ -206,8 +210,8 @@ func TestFindingsShippedCorpus(t *testing.T) {
 		t.Errorf("no split of database CPU per request between go-pgx and go-pq:\n%s", r.stdout)
 	}
 	for _, row := range rows[1:] {
-		if row[0] == "idle cost" && strings.HasPrefix(row[1], "node-pg's stack CPU") {
-			t.Log(row[1])
+		if row[col["rule_id"]] == "idle-cost" && strings.HasPrefix(row[col["finding"]], "node-pg's stack CPU") {
+			t.Log(row[col["finding"]])
 		}
 	}
 }

@@ -19,6 +19,9 @@ import (
 // A found is one finding before it becomes a row.
 type found struct {
 	rule, text string
+	// p is the p-value of the rule's test, where it makes one (hasP).
+	p    float64
+	hasP bool
 	// section is the ID of the section whose rows are behind the
 	// finding; empty for the rows of every section.
 	section string
@@ -69,6 +72,14 @@ const (
 	ruleLadder        = "ladder's first step failed"
 )
 
+// ruleIDs are the rules' names for programs (the rule_id column of CSV
+// and JSON).
+var ruleIDs = map[string]string{
+	ruleIdleCost: "idle-cost", ruleSplit: "split", ruleTail: "outlier-tail", ruleUnstableSlope: "unstable-slope",
+	ruleBentSlope: "bent-slope", ruleCounters: "broken-counters", ruleErrorsInOne: "errors-in-one-server",
+	ruleSharedLimit: "shared-limit", ruleDrift: "drift", ruleLadder: "ladder-first-step-failed",
+}
+
 // tested counts the tests a rule made at Alpha, for the note on the
 // chance of a false finding.
 type tested map[string]int
@@ -98,14 +109,18 @@ func (a *analysis) findings(res *Result) (*Section, error) {
 
 	d := &report.Data{
 		Title: "Findings",
-		Columns: []report.Column{col("rule", "rule", nil), {Name: "finding", Wrap: 72},
-			{Name: "rows", Title: "rows behind it", Wrap: 36}, {Name: "runs", Wrap: 40}},
+		Columns: []report.Column{col("rule", "rule", nil), {Name: "rule_id", Machine: true}, {Name: "finding", Wrap: 72},
+			{Name: "p_value", Machine: true}, {Name: "rows", Title: "rows behind it", Wrap: 36}, {Name: "runs", Wrap: 40}},
 	}
 	// The runs column lists the runs in every format, so the table has
 	// no RowSources: the page would list them twice.
 	rows := rowIndex(res)
 	for _, f := range all {
-		d.Rows = append(d.Rows, []any{f.rule, f.text, nullIfEmpty(rows.behind(f.section, f.srcs)), nullIfEmpty(sourcesText(f.srcs))})
+		var p any
+		if f.hasP {
+			p = num(f.p)
+		}
+		d.Rows = append(d.Rows, []any{f.rule, ruleIDs[f.rule], f.text, p, nullIfEmpty(rows.behind(f.section, f.srcs)), nullIfEmpty(sourcesText(f.srcs))})
 	}
 	if len(all) == 0 {
 		d.Notes = append(d.Notes, "no rule fired")
@@ -184,7 +199,7 @@ func (a *analysis) idleCosts(r stats.FindingRules, t tested) []found {
 				meds = append(meds, Sig(res.Medians[i]))
 				rates = append(rates, Sig(g.targetRPS))
 			}
-			out = append(out, found{rule: ruleIdleCost, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
+			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
 				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
 				serverName(k.server), fig.name, orDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
 				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P))})
@@ -239,7 +254,7 @@ func (a *analysis) splits(r stats.FindingRules, t tested) []found {
 			}
 			gs, ns := loads[l], names[l]
 			lo, hi := res.Groups[0][0], res.Groups[len(res.Groups)-1][len(res.Groups[len(res.Groups)-1])-1]
-			out = append(out, found{rule: ruleSplit, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
+			out = append(out, found{rule: ruleSplit, p: res.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
 				"At %s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs); Mann–Whitney %s taken alone, and %s for the partition, allowing for its choice among all (%d permutations); the dearest, %s, costs %s times what the cheapest, %s, does.",
 				splitLoad(gs), fig.name, len(res.Groups), groupsText(res, ns), gapsText(res), Sig(res.Cuts[0].Within),
 				pList(res.Cuts), pValue(res.P), stats.SplitPermutations, ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo])})
@@ -451,7 +466,7 @@ func (a *analysis) slopes(r stats.FindingRules, t tested) []found {
 			t[ruleUnstableSlope]++
 		}
 		if res.Found {
-			out = append(out, found{rule: ruleUnstableSlope, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
+			out = append(out, found{rule: ruleUnstableSlope, p: res.P, hasP: true, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
 				"%s's memory growth moves between passes from %s to %s GiB per 1000 waiting requests (%d passes), more than their fits' standard errors allow (Cochran's Q = %s, %s): the median slope %s is not a property of the server alone.",
 				serverName(m.server), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
 		}
