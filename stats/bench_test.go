@@ -24,16 +24,3 @@ func BenchmarkSummarize10000(b *testing.B) {
 		Summarize(xs)
 	}
 }
-
-func BenchmarkStepsFromTags100k(b *testing.B) {
-	r := rand.New(rand.NewPCG(3, 4))
-	reqs := make([]Request, 100000)
-	steps := []string{"1500", "3000", "6000", "12000"}
-	for i := range reqs {
-		reqs[i] = Request{TimeS: float64(i) / 5000, DurationMS: r.ExpFloat64() * 5, Failed: r.IntN(1000) == 0, Step: steps[i*4/len(reqs)]}
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		StepsFromTags(reqs)
-	}
-}

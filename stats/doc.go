@@ -90,8 +90,9 @@
 // (k6's own definition, so recomputed values equal what k6 printed). The
 // result of a run is the highest step held before the first failing step,
 // with "+" when every step held, and the step size beside it; across runs
-// the median (type 7) with every run listed. Steps come from a step tag on
-// each request (StepsFromTags).
+// the median (type 7) with every run listed. The steps and the rule are
+// the store's (the ladder_steps and ladders table macros); LadderOf and
+// MedianLadder take them from there.
 //
 // # Calibration drift
 //

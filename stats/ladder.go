@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // A LadderStep is one rate of a held-rate ladder: the load generator was
@@ -21,7 +20,7 @@ type LadderStep struct {
 	ErrorRate   float64
 	Requests    int64
 	Failed      int64
-	Held        bool // set by EvaluateLadder
+	Held        bool // under the rule, as the store's ladder_steps macro says
 }
 
 // A LadderRule says when a step is held: its p95 latency is under P95MS
@@ -37,21 +36,6 @@ type LadderRule struct {
 
 // DefaultLadderRule is p95 < 50 ms and fewer than 1% of requests failed.
 var DefaultLadderRule = LadderRule{P95MS: 50, MaxErrorRate: 0.01}
-
-// Holds reports whether step s is held under rule r. A step without
-// requests or without a p95 is not held.
-func (r LadderRule) Holds(s LadderStep) bool {
-	if s.Requests <= 0 || math.IsNaN(s.P95MS) || math.IsNaN(s.ErrorRate) {
-		return false
-	}
-	if !(s.P95MS < r.P95MS && s.ErrorRate < r.MaxErrorRate) {
-		return false
-	}
-	if r.MinAchievedRatio > 0 && !(s.AchievedRPS >= r.MinAchievedRatio*s.TargetRPS) {
-		return false
-	}
-	return true
-}
 
 // A LadderResult is the outcome of one ladder run.
 type LadderResult struct {
@@ -80,21 +64,9 @@ func (r LadderResult) String() string {
 	return s
 }
 
-// EvaluateLadder marks every step held or not under rule and finds the
-// highest step held before the first failure (see LadderOf).
-func EvaluateLadder(steps []LadderStep, rule LadderRule) LadderResult {
-	marked := slices.Clone(steps)
-	for i := range marked {
-		marked[i].Held = rule.Holds(marked[i])
-	}
-	res := LadderOf(marked)
-	res.Rule = rule
-	return res
-}
-
 // LadderOf finds the highest step held before the first failure of steps
 // whose Held is already set (by the store's ladder_steps macro, which
-// holds the rule, or by EvaluateLadder). Steps are taken in increasing
+// holds the rule). Steps are taken in increasing
 // TargetRPS order (a copy is sorted; the order of equal targets is kept).
 // Steps above the first failure do not count, even when they held again.
 func LadderOf(steps []LadderStep) LadderResult {
@@ -197,77 +169,6 @@ func MedianLadder(runs []LadderResult) LadderSummary {
 		s.Warnings = append(s.Warnings, warn(WarnTooFewSamples, fmt.Sprintf("median of %d ladder runs; publish at least 3", n)))
 	}
 	return s
-}
-
-// A Request is one finished request of a load test, as the step helpers
-// need it: when it finished (seconds, any epoch), how long it took, whether
-// it failed, and the step tag the generator gave it ("" when none).
-type Request struct {
-	TimeS      float64
-	DurationMS float64
-	Failed     bool
-	Step       string
-}
-
-// StepsFromTags builds ladder steps from requests tagged with their step
-// (k6 ladder scripts set tags: {step: "<rate>"}). The step name must be the
-// target rate as a number; AchievedRPS is (requests - 1) / (last - first
-// request time) of the step, the rate of evenly spaced requests over the
-// span they cover. Requests without a tag are left out with a warning.
-func StepsFromTags(reqs []Request) ([]LadderStep, []Warning) {
-	var ws []Warning
-	groups := map[string][]Request{}
-	untagged := 0
-	for _, r := range reqs {
-		if r.Step == "" {
-			untagged++
-			continue
-		}
-		groups[r.Step] = append(groups[r.Step], r)
-	}
-	if untagged > 0 {
-		ws = append(ws, warn(WarnInvalidInput, fmt.Sprintf("%d requests without a step tag left out", untagged)))
-	}
-	steps := make([]LadderStep, 0, len(groups))
-	for name, g := range groups {
-		target, err := strconv.ParseFloat(strings.TrimSpace(name), 64)
-		if err != nil {
-			ws = append(ws, warn(WarnInvalidInput, fmt.Sprintf("step tag %q is not a rate; its %d requests are left out", name, len(g))))
-			continue
-		}
-		first, last := math.Inf(1), math.Inf(-1)
-		for _, r := range g {
-			first = math.Min(first, r.TimeS)
-			last = math.Max(last, r.TimeS)
-		}
-		st := stepOf(name, target, g)
-		st.AchievedRPS = math.NaN()
-		if last > first {
-			st.AchievedRPS = float64(len(g)-1) / (last - first)
-		}
-		steps = append(steps, st)
-	}
-	slices.SortFunc(steps, func(a, b LadderStep) int { return cmp.Compare(a.TargetRPS, b.TargetRPS) })
-	return steps, ws
-}
-
-// stepOf computes the p95, counts and error rate of one step's requests.
-func stepOf(name string, target float64, g []Request) LadderStep {
-	d := make([]float64, 0, len(g))
-	var failed int64
-	for _, r := range g {
-		d = append(d, r.DurationMS)
-		if r.Failed {
-			failed++
-		}
-	}
-	slices.Sort(d)
-	st := LadderStep{Step: name, TargetRPS: target, Requests: int64(len(g)), Failed: failed,
-		P95MS: Quantile(d, 0.95), ErrorRate: math.NaN()}
-	if len(g) > 0 {
-		st.ErrorRate = float64(failed) / float64(len(g))
-	}
-	return st
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -346,10 +347,56 @@ func TestViewCalibrationDrift(t *testing.T) {
 	}
 }
 
+// request is one k6 request sample as the test reads it.
+type request struct {
+	timeS, durationMS float64
+	failed            bool
+	step              string
+}
+
+// tagSteps works the steps of a ladder out from its tagged requests, by
+// hand: per step tag (a rate), the p95 (type 7, as k6 computes it), the
+// requests, the failed ones, the achieved rate (requests - 1) / (last -
+// first request time), and held: p95 and error rate under the rule.
+func tagSteps(t *testing.T, reqs []request, rule stats.LadderRule) []stats.LadderStep {
+	t.Helper()
+	by := map[string][]request{}
+	for _, r := range reqs {
+		if r.step == "" {
+			t.Fatalf("a request without a step tag: %+v", r)
+		}
+		by[r.step] = append(by[r.step], r)
+	}
+	var steps []stats.LadderStep
+	for name, g := range by {
+		target, err := strconv.ParseFloat(name, 64)
+		if err != nil {
+			t.Fatalf("step tag %q", name)
+		}
+		d := make([]float64, len(g))
+		first, last := math.Inf(1), math.Inf(-1)
+		var failed int64
+		for i, r := range g {
+			d[i] = r.durationMS
+			first, last = math.Min(first, r.timeS), math.Max(last, r.timeS)
+			if r.failed {
+				failed++
+			}
+		}
+		slices.Sort(d)
+		st := stats.LadderStep{Step: name, TargetRPS: target, Requests: int64(len(g)), Failed: failed,
+			P95MS: stats.Quantile(d, 0.95), ErrorRate: float64(failed) / float64(len(g)),
+			AchievedRPS: float64(len(g)-1) / (last - first)}
+		st.Held = st.P95MS < rule.P95MS && st.ErrorRate < rule.MaxErrorRate
+		steps = append(steps, st)
+	}
+	return steps
+}
+
 func TestViewLadders(t *testing.T) {
 	db := openViews(t, "k6")
 	// Requests of each run as the view's rule reads them.
-	reqs := map[string][]stats.Request{}
+	reqs := map[string][]request{}
 	queryRows(t, db, `SELECT run_id, ts, value, status, json_extract_string(tags, '$.step'),
 		json_extract_string(tags, '$.expected_response') FROM samples WHERE metric = 'http_req_duration'`, func(r *sql.Rows) error {
 		var run string
@@ -364,8 +411,8 @@ func TestViewLadders(t *testing.T) {
 		if !expected.Valid {
 			failed = !status.Valid || status.Int64 == 0 || status.Int64 >= 400
 		}
-		reqs[run] = append(reqs[run], stats.Request{
-			TimeS: float64(ts.UnixMicro()) / 1e6, DurationMS: v, Failed: failed, Step: step.String,
+		reqs[run] = append(reqs[run], request{
+			timeS: float64(ts.UnixMicro()) / 1e6, durationMS: v, failed: failed, step: step.String,
 		})
 		return nil
 	})
@@ -374,11 +421,7 @@ func TestViewLadders(t *testing.T) {
 	}
 	results := map[string]stats.LadderResult{}
 	for run, rs := range reqs {
-		steps, ws := stats.StepsFromTags(rs)
-		if len(ws) != 0 {
-			t.Errorf("%s: %v", run, ws)
-		}
-		results[run] = stats.EvaluateLadder(steps, stats.DefaultLadderRule)
+		results[run] = stats.LadderOf(tagSteps(t, rs, stats.DefaultLadderRule))
 	}
 	n := 0
 	queryRows(t, db, `SELECT server, run, step, target_rps, achieved_rps, p95_ms, error_rate, held, requests, failed
