@@ -101,7 +101,9 @@ func (s *Store) AllServers(ctx context.Context) ([]string, error) {
 // RateRuns reads the runs with a request rate for the rounds table
 // (rounds true: runs with a round label) or the single-run ranking
 // (rounds false), ordered by test, tool, server, connections and target
-// rate.
+// rate. A harness record paired with a tool report of the same run
+// (run_pairs) is counted once, as the report, with the drift covering
+// either.
 func (s *Store) RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error) {
 	not := ""
 	if rounds {
@@ -114,11 +116,14 @@ SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format |
        coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx, 0), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0), coalesce(c.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id,
+       r.source, coalesce(r.source_line, 0), greatest(coalesce(c.drift_pct, 0), coalesce(cr.drift_pct, 0)), coalesce(r.labels->>'warning', ''), r.run_id,
        coalesce(r.labels::VARCHAR, '')
 FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
 LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) c ON c.run_id = r.run_id
+LEFT JOIN run_pairs p ON p.report_id = r.run_id
+LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) cr ON cr.run_id = p.record_id
 WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL
+  AND r.run_id NOT IN (SELECT record_id FROM run_pairs)
 ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`, nil, func(r []any) model.RateRun {
 		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
