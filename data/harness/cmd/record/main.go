@@ -42,6 +42,8 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 45*time.Minute, "limit for the whole recording")
 	pgBin := fs.String("pg-bin", "", "folder of PostgreSQL's initdb and postgres (default: Debian's newest)")
 	pgPort := fs.Int("pg-port", 55432, "PostgreSQL port on 127.0.0.1")
+	myBin := fs.String("mariadb-bin", "", "folder of mariadbd (default: Debian's /usr/sbin)")
+	myPort := fs.Int("mariadb-port", 53306, "MariaDB port on 127.0.0.1")
 	basePort := fs.Int("port", 18081, "first server port on 127.0.0.1 (one per server)")
 	var t record.Tools
 	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
@@ -85,7 +87,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	}
 	r := &record.Runner{
 		Plan: plan, Tools: t, Src: absSrc, Out: absOut, Log: stderr,
-		PGBin: *pgBin, PGPort: *pgPort, BasePort: *basePort,
+		PGBin: *pgBin, PGPort: *pgPort, MariaDBBin: *myBin, MariaDBPort: *myPort, BasePort: *basePort,
 		Invocation: invocation(t.WRK2, args),
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)

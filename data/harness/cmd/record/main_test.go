@@ -117,7 +117,7 @@ func TestShortRecording(t *testing.T) {
 	}
 	col := index(rows[0])
 	for _, r := range rows[1:] {
-		for _, c := range []string{"requests_per_s", "cpu_server_s", "cpu_postgres_s", "working_set_mb", "private_mb", "startup_s"} {
+		for _, c := range []string{"requests_per_s", "cpu_server_s", "cpu_db_s", "working_set_mb", "private_mb", "startup_s"} {
 			if v, err := strconv.ParseFloat(r[col[c]], 64); err != nil || v <= 0 {
 				t.Errorf("records %s: %s = %q, want > 0", r[col["report"]], c, r[col[c]])
 			}

@@ -10,28 +10,29 @@ import (
 )
 
 // recordsHeader is the records CSV layout: the columns of the harness
-// records wra reads, then the fixed-rate extras (target rate, PostgreSQL's
-// user/kernel split, the wrk2 settings, the request counts behind
+// records wra reads (database is the server's, cpu_db_s its CPU), then the
+// fixed-rate extras (target rate, the database's user/kernel split, the wrk2 settings, the request counts behind
 // responses_2xx, that the percentiles are wrk2's corrected ones, and the
 // report file the row summarises).
 var recordsHeader = []string{
-	"utc", "server", "round", "test", "connections", "requests_per_s", "latency_p50_ms", "latency_p99_ms",
-	"responses_2xx", "errors", "cpu_server_s", "cpu_postgres_s", "working_set_mb", "private_mb", "startup_s",
+	"utc", "server", "database", "round", "test", "connections", "requests_per_s", "latency_p50_ms", "latency_p99_ms",
+	"responses_2xx", "errors", "cpu_server_s", "cpu_db_s", "working_set_mb", "private_mb", "startup_s",
 	"cpu_server_user_s", "cpu_server_kernel_s",
-	"target_rps", "cpu_postgres_user_s", "cpu_postgres_kernel_s", "threads", "duration_s", "requests", "non_2xx", "latency_corrected", "report",
+	"target_rps", "cpu_db_user_s", "cpu_db_kernel_s", "threads", "duration_s", "requests", "non_2xx", "latency_corrected", "report",
 }
 
 // recordRow is one fixed-rate run.
 type recordRow struct {
 	UTC                  time.Time
 	Server, Test, Report string
+	Database             string // PostgreSQL or MariaDB
 	Round, Connections   int
 	RPS, P50MS, P99MS    float64
 	Responses2xx         int64 // requests - non_2xx
 	Errors               int64 // socket errors: connect + read + write + timeout
 	Non2xx, Requests     int64
 	CPUServer            proc.CPU
-	CPUPostgres          proc.CPU
+	CPUDB                proc.CPU    // the database server's process tree
 	Memory               proc.Memory // after the run
 	StartupS             float64
 	TargetRPS, Threads   int
@@ -40,12 +41,12 @@ type recordRow struct {
 
 func (x recordRow) fields() []string {
 	return []string{
-		x.UTC.Format(time.RFC3339), x.Server, itoa(x.Round), x.Test, itoa(x.Connections),
+		x.UTC.Format(time.RFC3339), x.Server, x.Database, itoa(x.Round), x.Test, itoa(x.Connections),
 		ftoa(x.RPS), ftoa(x.P50MS), ftoa(x.P99MS), i64(x.Responses2xx), i64(x.Errors),
-		ftoa(proc.Seconds(x.CPUServer.User + x.CPUServer.Kernel)), ftoa(proc.Seconds(x.CPUPostgres.User + x.CPUPostgres.Kernel)),
+		ftoa(proc.Seconds(x.CPUServer.User + x.CPUServer.Kernel)), ftoa(proc.Seconds(x.CPUDB.User + x.CPUDB.Kernel)),
 		ftoa(proc.MiB(x.Memory.RSSKiB)), ftoa(proc.MiB(x.Memory.PrivateKiB)), ftoa(x.StartupS),
 		ftoa(proc.Seconds(x.CPUServer.User)), ftoa(proc.Seconds(x.CPUServer.Kernel)),
-		itoa(x.TargetRPS), ftoa(proc.Seconds(x.CPUPostgres.User)), ftoa(proc.Seconds(x.CPUPostgres.Kernel)),
+		itoa(x.TargetRPS), ftoa(proc.Seconds(x.CPUDB.User)), ftoa(proc.Seconds(x.CPUDB.Kernel)),
 		itoa(x.Threads), itoa(x.DurationS), i64(x.Requests), i64(x.Non2xx), "true", x.Report,
 	}
 }

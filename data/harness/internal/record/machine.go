@@ -121,14 +121,28 @@ func (r *Runner) versions(ctx context.Context) []Version {
 		{"ab", ask(r.Tools.AB, "-V")},
 		{"bombardier", goMod(r.Tools.Bombardier)},
 		{"k6", ask(r.Tools.K6, "version")},
-		{"PostgreSQL", r.pg.Version},
-		{"Go (servers)", ask(r.Tools.Go, "version")},
-		{"go-pgx", goMod(filepath.Join(r.work, "bin", "go-pgx"), "github.com/jackc/pgx/v5")},
-		{"go-pq", goMod(filepath.Join(r.work, "bin", "go-pq"), "github.com/lib/pq")},
-		{"Node.js", ask(r.Tools.Node, "--version")},
-		{"node-pg", "pg " + npmLockVersion(filepath.Join(r.Src, "servers", "node-pg", "package-lock.json"), "node_modules/pg")},
-		{"sha256sum", ask(r.Tools.Sha256sum, "--version")},
 	}
+	for _, name := range r.Plan.Databases() {
+		if db := r.dbs[name]; db != nil {
+			vs = append(vs, Version{db.Name, db.Version})
+		}
+	}
+	vs = append(vs, Version{"Go (servers)", ask(r.Tools.Go, "version")})
+	node := false
+	for _, name := range r.Plan.Servers {
+		st, _ := StackOf(name)
+		if st.Node {
+			if !node {
+				vs = append(vs, Version{"Node.js", ask(r.Tools.Node, "--version")})
+				node = true
+			}
+			lock := filepath.Join(r.Src, "servers", st.Build, "package-lock.json")
+			vs = append(vs, Version{name, st.Module + " " + npmLockVersion(lock, "node_modules/"+st.Module)})
+			continue
+		}
+		vs = append(vs, Version{name, goMod(filepath.Join(r.work, "bin", st.Build), st.Module)})
+	}
+	vs = append(vs, Version{"sha256sum", ask(r.Tools.Sha256sum, "--version")})
 	return vs
 }
 

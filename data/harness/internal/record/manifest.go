@@ -23,13 +23,20 @@ type manifestEntry struct {
 	Pattern string
 	Glob    string
 	Labels  map[string]string
+	// Overlay entries add a label to files another entry already maps
+	// (the database of each server's files); wra merges every entry that
+	// matches, so they are not counted by checkEntries.
+	Overlay bool
 }
 
 // manifest returns wra.toml's entries for the plan: every file the harness
 // writes matches exactly one entry.
 func (r *Runner) manifest() (global map[string]string, entries []manifestEntry) {
 	pl := r.Plan
-	global = map[string]string{"database": "postgresql"}
+	global = map[string]string{}
+	if dbs := pl.Databases(); len(dbs) == 1 {
+		global["database"] = dbs[0]
+	}
 	secs := func(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
 	entries = []manifestEntry{
 		{
@@ -78,7 +85,31 @@ func (r *Runner) manifest() (global map[string]string, entries []manifestEntry) 
 			Pattern: "calibration/{series}-{phase}.csv",
 		},
 	}
+	if _, one := global["database"]; !one {
+		entries = append(entries, databaseOverlays(pl)...)
+	}
 	return global, entries
+}
+
+// serverFolders are the globs of a server's files, one per series layout.
+var serverFolders = []string{"wrk2/%s/*", "tools/*/%s/*", "waiting/%s/*", "ladder/%s/*"}
+
+// databaseOverlays label each server's files with its database, for a
+// plan whose servers use more than one (records CSV rows carry their own
+// database column; the memory series is keyed by server).
+func databaseOverlays(pl Plan) []manifestEntry {
+	var out []manifestEntry
+	for _, name := range pl.Servers {
+		st, _ := StackOf(name)
+		for i, f := range serverFolders {
+			e := manifestEntry{Glob: fmt.Sprintf(f, name), Labels: map[string]string{"database": st.Database}, Overlay: true}
+			if i == 0 {
+				e.Comment = fmt.Sprintf("%s runs on %s.", name, st.Database)
+			}
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // manifestIgnore are the paths of the corpus folder that are not records.
@@ -252,6 +283,9 @@ func checkEntries(entries []manifestEntry, files []string) error {
 	for _, f := range files {
 		n := 0
 		for _, e := range entries {
+			if e.Overlay {
+				continue
+			}
 			ok, err := e.matches(f)
 			if err != nil {
 				return err

@@ -2,6 +2,7 @@ package record
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -44,8 +45,59 @@ func TestManifestRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if got := m.Files[len(m.Files)-3].Labels["stages"]; got != Full().Ladder.Stages() {
-		t.Errorf("ladder stages label %q", got)
+	stages := 0
+	for _, f := range m.Files {
+		if f.Labels["stages"] == Full().Ladder.Stages() {
+			stages++
+		}
+	}
+	if stages != 2 {
+		t.Errorf("%d entries carry the ladder's stages, want 2 (points and summary)", stages)
+	}
+}
+
+// With servers on two databases, every file of a server gets its server's
+// database from exactly one overlay, and no file outside the servers'
+// folders gets one; with one database it is a global label.
+func TestManifestDatabases(t *testing.T) {
+	r := &Runner{Plan: Full()}
+	global, entries := r.manifest()
+	if _, ok := global["database"]; ok {
+		t.Errorf("two databases, yet a global database label %v", global)
+	}
+	for _, f := range PlannedFiles(r.Plan) {
+		var got []string
+		for _, e := range entries {
+			if ok, err := e.matches(f); err != nil {
+				t.Fatal(err)
+			} else if ok && e.Overlay {
+				got = append(got, e.Labels["database"])
+			}
+		}
+		server := ""
+		for _, name := range r.Plan.Servers {
+			if strings.Contains("/"+f, "/"+name+"/") {
+				server = name
+			}
+		}
+		if server == "" {
+			if len(got) != 0 {
+				t.Errorf("%s: database %v", f, got)
+			}
+			continue
+		}
+		st, _ := StackOf(server)
+		if len(got) != 1 || got[0] != st.Database {
+			t.Errorf("%s (server %s): database labels %v, want [%s]", f, server, got, st.Database)
+		}
+	}
+	if err := checkEntries(entries, PlannedFiles(r.Plan)); err != nil {
+		t.Error(err)
+	}
+	r.Plan.Servers = []string{"go-pgx", "node-pg"}
+	global, _ = r.manifest()
+	if global["database"] != PostgreSQL {
+		t.Errorf("PostgreSQL-only plan: global labels %v", global)
 	}
 }
 

@@ -1,5 +1,5 @@
-// Package record drives a whole recording: it starts PostgreSQL and each
-// server, runs the load generators against 127.0.0.1, samples CPU and memory
+// Package record drives a whole recording: it starts the databases
+// (PostgreSQL, MariaDB) and each server, runs the load generators against 127.0.0.1, samples CPU and memory
 // from /proc around each run, and writes the corpus (tool reports, records
 // CSV, memory series CSV, calibration CSVs, wra.toml and README.md) into a
 // folder. The plan (what to run, how long, how often) is data: Full is the
@@ -94,8 +94,74 @@ type Plan struct {
 	PoolSize    int // database connections per server
 }
 
+// Databases the stacks run on, by the name the records and wra.toml give.
+const (
+	PostgreSQL = "postgresql"
+	MariaDB    = "mariadb"
+)
+
+// Stack is one server the harness knows how to build and start.
+type Stack struct {
+	Name     string // the server label
+	Database string // PostgreSQL or MariaDB
+	// Build is the folder under servers/ the program comes from: a Go
+	// package (built into bin/<Build>) or a Node program (server.js with its
+	// locked dependencies); stacks may share one, with different DSNs.
+	Build string
+	Node  bool
+	// DSNQuery is appended to the database's DSN (e.g. a driver mode).
+	DSNQuery string
+	// Module is the driver's module or npm package, for the versions table.
+	Module string
+	Doc    string // the README's one-line description
+}
+
+// Stacks are the servers the harness knows, in recording order.
+var Stacks = []Stack{
+	{Name: "go-pgx", Database: PostgreSQL, Build: "go-pgx", Module: "github.com/jackc/pgx/v5",
+		Doc: "Go net/http + pgx v5 pool (pgxpool; statements cached per connection)"},
+	{Name: "go-pq", Database: PostgreSQL, Build: "go-pq", Module: "github.com/lib/pq",
+		Doc: "Go net/http + database/sql + lib/pq (every parameterised query is prepared anew: a Parse/Describe round trip, then Bind/Execute)"},
+	{Name: "node-pg", Database: PostgreSQL, Build: "node-pg", Node: true, Module: "pg",
+		Doc: "Node.js http + pg (node-postgres) Pool, one process"},
+	{Name: "go-mysql", Database: MariaDB, Build: "go-mysql", Module: "github.com/go-sql-driver/mysql",
+		Doc: "Go net/http + database/sql + go-sql-driver/mysql, default mode (every parameterised query is a server-side prepared statement: prepare, execute, close)"},
+	{Name: "go-mysql-interp", Database: MariaDB, Build: "go-mysql", DSNQuery: "interpolateParams=true", Module: "github.com/go-sql-driver/mysql",
+		Doc: "the same program with `interpolateParams=true` (the driver writes the parameters into the query text: one plain query)"},
+}
+
 // ServerNames are the stacks the harness knows how to start.
-var ServerNames = []string{"go-pgx", "go-pq", "node-pg"}
+var ServerNames = stackNames()
+
+func stackNames() []string {
+	names := make([]string, len(Stacks))
+	for i, s := range Stacks {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// StackOf is the stack of a server name.
+func StackOf(name string) (Stack, bool) {
+	for _, s := range Stacks {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Stack{}, false
+}
+
+// Databases are the databases the plan's servers need, in the order of
+// their first server.
+func (p Plan) Databases() []string {
+	var dbs []string
+	for _, name := range p.Servers {
+		if st, ok := StackOf(name); ok && !contains(dbs, st.Database) {
+			dbs = append(dbs, st.Database)
+		}
+	}
+	return dbs
+}
 
 // Full is the published corpus: about 25 minutes on 2 cores.
 func Full() Plan {

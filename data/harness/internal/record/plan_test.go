@@ -99,10 +99,10 @@ func TestPlannedFiles(t *testing.T) {
 		}
 		return n
 	}
-	// 3 servers x (3 + 2 rates) x 3 passes; 3 servers x 4 endpoints per tool;
-	// 3 x 5 x 3 waiting points; 3 x 3 ladders of 2 files; 4 series x 2 phases.
-	for prefix, want := range map[string]int{"wrk2/": 45, "tools/ab/": 12, "tools/bombardier/": 12, "tools/k6/": 12,
-		"waiting/": 45, "ladder/": 18, "calibration/": 8, "records/": 1, "memory/": 1} {
+	// 5 servers x (3 + 2 rates) x 3 passes; 5 servers x 4 endpoints per tool;
+	// 5 x 5 x 3 waiting points; 5 x 3 ladders of 2 files; 4 series x 2 phases.
+	for prefix, want := range map[string]int{"wrk2/": 75, "tools/ab/": 20, "tools/bombardier/": 20, "tools/k6/": 20,
+		"waiting/": 75, "ladder/": 30, "calibration/": 8, "records/": 1, "memory/": 1} {
 		if got := count(prefix); got != want {
 			t.Errorf("%s: %d files, want %d", prefix, got, want)
 		}
@@ -113,5 +113,46 @@ func TestPlannedFiles(t *testing.T) {
 			t.Errorf("%s planned twice", f)
 		}
 		seen[f] = true
+	}
+}
+
+func TestStacksAndDatabases(t *testing.T) {
+	p := Full()
+	if got := p.Databases(); !reflect.DeepEqual(got, []string{PostgreSQL, MariaDB}) {
+		t.Errorf("full plan databases %v", got)
+	}
+	p.Servers = []string{"go-mysql-interp", "go-mysql"}
+	if got := p.Databases(); !reflect.DeepEqual(got, []string{MariaDB}) {
+		t.Errorf("MariaDB-only plan databases %v", got)
+	}
+	builds := map[string]string{}
+	for _, st := range Stacks {
+		if st.Database != PostgreSQL && st.Database != MariaDB {
+			t.Errorf("%s: database %q", st.Name, st.Database)
+		}
+		if st.Module == "" || st.Doc == "" || st.Build == "" {
+			t.Errorf("%s: no module, description or build folder", st.Name)
+		}
+		builds[st.Name] = st.Build
+	}
+	// The two go-sql-driver/mysql modes are one program with two DSNs.
+	if builds["go-mysql"] != builds["go-mysql-interp"] {
+		t.Errorf("go-mysql built from %s, go-mysql-interp from %s", builds["go-mysql"], builds["go-mysql-interp"])
+	}
+	my := &runningDB{dsn: "root@tcp(127.0.0.1:3307)/wra", url: "mysql://root@127.0.0.1:3307/wra"}
+	interp, _ := StackOf("go-mysql-interp")
+	plain, _ := StackOf("go-mysql")
+	if got := serverDSN(interp, my); got != "root@tcp(127.0.0.1:3307)/wra?interpolateParams=true" {
+		t.Errorf("go-mysql-interp DSN %s", got)
+	}
+	if got := serverDSN(plain, my); got != my.dsn {
+		t.Errorf("go-mysql DSN %s", got)
+	}
+	pgdb := &runningDB{dsn: "postgres://postgres@127.0.0.1:55432/postgres?sslmode=disable"}
+	if got := serverDSN(Stack{DSNQuery: "x=1"}, pgdb); got != pgdb.dsn+"&x=1" {
+		t.Errorf("a DSN with a query: %s", got)
+	}
+	if _, ok := StackOf("rust"); ok {
+		t.Error("StackOf an unknown server")
 	}
 }

@@ -19,13 +19,36 @@ type readmeData struct {
 	Started    string
 	Finished   string
 	Wall       string
-	PGPort     int
+	Stacks     []Stack
+	Databases  []*runningDB
 	Stages     string
 	Counts     []fileCount
 	Records    int
 	Memory     int
 
 	WarmUpConns, WarmUpRequests int
+}
+
+// stacks are the plan's servers, in plan order.
+func (r *Runner) stacks() []Stack {
+	out := make([]Stack, 0, len(r.Plan.Servers))
+	for _, name := range r.Plan.Servers {
+		if st, ok := StackOf(name); ok {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// databases are the running databases, in the plan's order.
+func (r *Runner) databases() []*runningDB {
+	var out []*runningDB
+	for _, name := range r.Plan.Databases() {
+		if db := r.dbs[name]; db != nil {
+			out = append(out, db)
+		}
+	}
+	return out
 }
 
 type fileCount struct {
@@ -45,7 +68,7 @@ func (r *Runner) writeReadme(ctx context.Context, finished time.Time) error {
 	}
 	d := readmeData{
 		Plan: r.Plan, Machine: m, Versions: r.versions(ctx), Examples: r.examples,
-		Invocation: r.Invocation, PGPort: r.PGPort, Stages: r.Plan.Ladder.Stages(), Counts: counts,
+		Invocation: r.Invocation, Stacks: r.stacks(), Databases: r.databases(), Stages: r.Plan.Ladder.Stages(), Counts: counts,
 		Started:  r.started.Format(time.RFC3339),
 		Finished: finished.Format(time.RFC3339),
 		Wall:     finished.Sub(r.started).Round(time.Second).String(),
@@ -112,12 +135,22 @@ var readmeTemplate = template.Must(template.New("readme").Funcs(template.FuncMap
 		return fmt.Sprintf("%d %s", n, many)
 	},
 	"gib": func(g float64) string { return fmt.Sprintf("%.1f", g) },
+	"dblist": func(dbs []*runningDB) string {
+		names := make([]string, len(dbs))
+		for i, d := range dbs {
+			names[i] = d.Name
+		}
+		if len(names) == 1 {
+			return "a real " + names[0]
+		}
+		return "a real " + strings.Join(names[:len(names)-1], ", a real ") + " and a real " + names[len(names)-1]
+	},
 }).Parse(readmeText))
 
 const readmeText = `# A real web-stack benchmark, recorded by data/harness
 
-This folder is a corpus of raw benchmark records for wra: three web stacks
-serving the same small JSON API from a real PostgreSQL, driven by real load
+This folder is a corpus of raw benchmark records for wra: {{len .Stacks}} web stacks
+serving the same small JSON API from {{dblist .Databases}}, driven by real load
 generators on 127.0.0.1. Every file except this README and wra.toml is the
 unedited output of a tool (stdout byte for byte, or the file the tool wrote)
 or a CSV row the harness wrote from /proc; nothing here was edited by hand.
@@ -128,7 +161,7 @@ The harness in harness/ re-records all of it (plan "{{.Plan.Name}}", started
 
 **Noise.** The machine has {{.Machine.CPUs}} cores shared with other
 people's compilers, and the load generator runs on the same cores as the
-server and PostgreSQL. Absolute numbers are noisy; the calibration files
+server and the database. Absolute numbers are noisy; the calibration files
 (a fixed CPU job timed before and after every series) say how much the
 machine's speed moved while each series ran. Compare stacks within one
 series, and read the spread of the passes before the medians. When the
@@ -140,18 +173,18 @@ so a single-threaded server (node-pg) loses the most to its neighbours.
 Stacks (each started fresh by the harness, one at a time, pool of
 {{.Plan.PoolSize}} database connections):
 
-| server | stack |
-|---|---|
-| go-pgx | Go net/http + pgx v5 pool (pgxpool; statements cached per connection) |
-| go-pq | Go net/http + database/sql + lib/pq (every parameterised query is prepared anew: a Parse/Describe round trip, then Bind/Execute) |
-| node-pg | Node.js http + pg (node-postgres) Pool, one process |
+| server | database | stack |
+|---|---|---|
+{{- range .Stacks}}
+| {{.Name}} | {{.Database}} | {{.Doc}} |
+{{- end}}
 
 API, identical bytes from every stack (the harness checks each server's
 answers before using it): ` + "`/ping`" + `, ` + "`/db/one?id=42`" + ` (one row),
 ` + "`/db/page?after=100&limit=20`" + ` (20 rows), ` + "`/wait?ms=N`" + ` (sleeps N ms).
-PostgreSQL runs on 127.0.0.1:{{.PGPort}} from a fresh initdb, table
+{{range .Databases}}{{.Name}} runs on 127.0.0.1:{{.Port}} from a fresh {{if eq .Name "MariaDB"}}mariadb-install-db (InnoDB){{else}}initdb{{end}}; {{end}}each has the table
 ` + "`items(id integer primary key, name text, price_cents integer)`" + ` with
-{{.Plan.Rows}} rows.
+{{.Plan.Rows}} rows (id 1..{{.Plan.Rows}}, name ` + "`item-<id>`" + `, price_cents id × 7 mod 10000).
 
 Series, in this order, each between a calibration before and after:
 
@@ -162,7 +195,7 @@ Series, in this order, each between a calibration before and after:
    warmed up before its first run (ab ` + "`-k -c {{.WarmUpConns}} -n {{.WarmUpRequests}}`" + ` per endpoint,
    output discarded; the tools and ladder series warm up the same way).
    Around each run the harness read the CPU time of the server's and of
-   PostgreSQL's process trees from /proc and the server's memory after it,
+   database's process trees from /proc and the server's memory after it,
    into one row of records/fixed-rate.csv ({{.Records}} rows).
 2. **tools** (tools/): each of {{paths .Plan.Tools.Endpoints}} once per
    server with ab (` + "`-k -c {{.Plan.Tools.Connections}} -t {{.Plan.Tools.Duration}}`" + `), bombardier
@@ -205,17 +238,18 @@ Series, in this order, each between a calibration before and after:
 | {{.Folder}} | {{.Files}} | {{kib .Bytes}} |
 {{- end}}
 
-wra.toml maps every file to its labels (server, test, target_rps,
+wra.toml maps every file to its labels (server, database, test, target_rps,
 connections, round, and the ladder's stage schedule).
 
 Harness CSV columns (machine numbers in shortest exact form; ` + "`_mb`" + ` is MiB):
 
-- records/fixed-rate.csv: ` + "`utc`" + ` (start of the run), ` + "`server`, `round`" + ` (pass),
+- records/fixed-rate.csv: ` + "`utc`" + ` (start of the run), ` + "`server`, `database`" + ` (the
+  server's: postgresql or mariadb), ` + "`round`" + ` (pass),
   ` + "`test`, `connections`" + `, ` + "`requests_per_s`, `latency_p50_ms`, `latency_p99_ms`" + ` (wrk2's
   Requests/sec and corrected Recorded Latency percentiles), ` + "`responses_2xx`" + `
   (requests minus non-2xx/3xx), ` + "`errors`" + ` (socket errors: connect + read +
   write + timeout), ` + "`cpu_server_s`, `cpu_server_user_s`, `cpu_server_kernel_s`" + ` and
-  ` + "`cpu_postgres_s`, `cpu_postgres_user_s`, `cpu_postgres_kernel_s`" + ` (CPU seconds over
+  ` + "`cpu_db_s`, `cpu_db_user_s`, `cpu_db_kernel_s`" + ` (of the server's database; CPU seconds over
   the run: utime+stime plus cutime+cstime summed over the process tree, in
   1/100 s ticks), ` + "`working_set_mb`" + ` (VmRSS after the run), ` + "`private_mb`" + `
   (Private_Clean + Private_Dirty from smaps_rollup), ` + "`startup_s`" + ` (exec to
@@ -245,14 +279,15 @@ folder; ` + "`> file`" + ` is where its standard output was written):
 
 Every command runs in its own process group under a time limit (its
 planned length plus 30 s); on a failure or an
-interrupt the harness kills what it started, stops PostgreSQL, removes its
+interrupt the harness kills what it started, stops the databases, removes its
 temporary folders and leaves the previous corpus untouched.
 
 ## Re-recording
 
-From data/harness (Linux, Go, Node.js with npm, PostgreSQL server binaries,
-ab, k6, bombardier, sha256sum; run as root or as a user that can run
-PostgreSQL; all traffic stays on 127.0.0.1):
+From data/harness (Linux, Go, Node.js with npm, PostgreSQL's and MariaDB's
+server binaries (Debian's postgresql and mariadb-server), ab, k6,
+bombardier, sha256sum; run as root or as a user that can run PostgreSQL
+and MariaDB; all traffic stays on 127.0.0.1):
 
     WRK2=/path/to/wrk2 go run ./cmd/record -out ..            # this corpus
     WRK2=/path/to/wrk2 go run ./cmd/record -short -out /tmp/c # a few minutes, for testing

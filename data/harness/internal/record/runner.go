@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wra-bench/wra/data/harness/internal/mariadb"
 	"github.com/wra-bench/wra/data/harness/internal/pg"
 	"github.com/wra-bench/wra/data/harness/internal/proc"
 )
@@ -29,20 +30,23 @@ type Tools struct {
 
 // Runner records one corpus.
 type Runner struct {
-	Plan     Plan
-	Tools    Tools
-	Src      string    // the harness module folder (servers, k6 scripts)
-	Out      string    // the corpus folder
-	Log      io.Writer // progress and every command line
-	PGBin    string    // "" finds Debian's PostgreSQL
-	PGPort   int
-	BasePort int // servers listen on BasePort, BasePort+1, ...
+	Plan   Plan
+	Tools  Tools
+	Src    string    // the harness module folder (servers, k6 scripts)
+	Out    string    // the corpus folder
+	Log    io.Writer // progress and every command line
+	PGBin  string    // "" finds Debian's PostgreSQL
+	PGPort int
+	// MariaDBBin is the folder of mariadbd; "" finds Debian's MariaDB.
+	MariaDBBin  string
+	MariaDBPort int
+	BasePort    int // servers listen on BasePort, BasePort+1, ...
 	// Invocation is the harness command line, written into the README.
 	Invocation string
 
 	work     string
 	stage    string
-	pg       *pg.Cluster
+	dbs      map[string]*runningDB // by database name, those the plan needs
 	proc     proc.FS
 	live     map[*server]struct{}
 	examples []example // the first command of each kind, for the README
@@ -102,21 +106,16 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 	if err := r.prepareServers(ctx); err != nil {
 		return err
 	}
-	pglog, err := os.Create(filepath.Join(r.work, "logs", "postgres.log"))
-	if err != nil {
-		return err
-	}
-	defer pglog.Close()
-	r.logf("starting PostgreSQL on 127.0.0.1:%d", r.PGPort)
-	r.pg, err = pg.Start(ctx, pg.Options{BinDir: r.PGBin, Port: r.PGPort, Rows: r.Plan.Rows, Log: pglog})
-	if err != nil {
-		return fmt.Errorf("PostgreSQL: %w", err)
-	}
 	defer func() {
-		if perr := r.pg.Stop(); perr != nil {
-			err = errors.Join(err, perr)
+		for _, db := range r.dbs {
+			if derr := db.stop(); derr != nil {
+				err = errors.Join(err, derr)
+			}
 		}
 	}()
+	if err := r.startDatabases(ctx); err != nil {
+		return err
+	}
 
 	series := map[string]func(context.Context) error{
 		"fixed-rate": r.fixedRate, "tools": r.tools, "waiting": r.waiting, "ladder": r.ladder,
@@ -229,4 +228,78 @@ func (r *Runner) note(kind string, c command) {
 	s = strings.ReplaceAll(s, r.work+"/", "$WORK/")
 	s = strings.ReplaceAll(s, r.Src+"/", "")
 	r.examples = append(r.examples, example{kind, s})
+}
+
+// runningDB is one database of the recording.
+type runningDB struct {
+	Name    string // PostgreSQL or MariaDB
+	Port    int
+	Version string
+	pid     int
+	dsn     string // the Go drivers' form
+	url     string // the URL form (Node)
+	stop    func() error
+}
+
+// startDatabases starts every database the plan's servers need, each from a
+// fresh data folder with the items table of Plan.Rows rows, its output in
+// the work folder's logs.
+func (r *Runner) startDatabases(ctx context.Context) error {
+	r.dbs = map[string]*runningDB{}
+	for _, name := range r.Plan.Databases() {
+		log, err := os.Create(filepath.Join(r.work, "logs", name+".log"))
+		if err != nil {
+			return err
+		}
+		defer log.Close()
+		switch name {
+		case PostgreSQL:
+			r.logf("starting PostgreSQL on 127.0.0.1:%d", r.PGPort)
+			c, err := pg.Start(ctx, pg.Options{BinDir: r.PGBin, Port: r.PGPort, Rows: r.Plan.Rows, Log: log})
+			if err != nil {
+				return fmt.Errorf("PostgreSQL: %w", err)
+			}
+			r.dbs[name] = &runningDB{Name: "PostgreSQL", Port: r.PGPort, Version: c.Version, pid: c.PID(), dsn: c.DSN(), url: c.DSN(), stop: c.Stop}
+		case MariaDB:
+			r.logf("starting MariaDB on 127.0.0.1:%d", r.MariaDBPort)
+			s, err := mariadb.Start(ctx, mariadb.Options{BinDir: r.MariaDBBin, Port: r.MariaDBPort, Rows: r.Plan.Rows, Log: log})
+			if err != nil {
+				return fmt.Errorf("MariaDB: %w", err)
+			}
+			r.dbs[name] = &runningDB{Name: "MariaDB", Port: r.MariaDBPort, Version: s.Version, pid: s.PID(), dsn: s.DSN(), url: s.URL(), stop: s.Stop}
+		default:
+			return fmt.Errorf("unknown database %q", name)
+		}
+	}
+	return nil
+}
+
+// dbOf is the running database of a server.
+func (r *Runner) dbOf(server string) (*runningDB, error) {
+	st, ok := StackOf(server)
+	if !ok {
+		return nil, fmt.Errorf("unknown server %q", server)
+	}
+	db := r.dbs[st.Database]
+	if db == nil {
+		return nil, fmt.Errorf("%s: database %s is not running", server, st.Database)
+	}
+	return db, nil
+}
+
+// serverDSN is the connection string a server is started with: the Go
+// drivers' form (with the stack's DSN query) or, for Node, the URL form.
+func serverDSN(st Stack, db *runningDB) string {
+	dsn := db.dsn
+	if st.Node {
+		dsn = db.url
+	}
+	if st.DSNQuery != "" {
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		dsn += sep + st.DSNQuery
+	}
+	return dsn
 }

@@ -100,10 +100,10 @@ func (r *Runner) fixedRun(ctx context.Context, s *server, e Endpoint, rate, pass
 	}
 	cs, cp := cpu1.Sub(cpu0), pg1.Sub(pg0)
 	r.records = append(r.records, recordRow{
-		UTC: started, Server: s.Name, Round: pass, Test: e.Test, Connections: p.Connections,
+		UTC: started, Server: s.Name, Database: s.Database, Round: pass, Test: e.Test, Connections: p.Connections,
 		RPS: w.RPS, P50MS: w.P50MS, P99MS: w.P99MS,
 		Responses2xx: w.Requests - w.Non2xx, Errors: w.SocketErrors(), Non2xx: w.Non2xx, Requests: w.Requests,
-		CPUServer: cs, CPUPostgres: cp, Memory: mem, StartupS: s.Startup.Seconds(),
+		CPUServer: cs, CPUDB: cp, Memory: mem, StartupS: s.Startup.Seconds(),
 		TargetRPS: rate, Threads: p.Threads, DurationS: int(p.Duration / time.Second), Report: r.rel(out),
 	})
 	return nil
@@ -133,8 +133,12 @@ func (r *Runner) cpuPair(s *server) (srv, db proc.CPU, err error) {
 	if srv, err = r.proc.TreeCPU(s.PID()); err != nil {
 		return srv, db, fmt.Errorf("%s CPU: %w", s.Name, err)
 	}
-	if db, err = r.proc.TreeCPU(r.pg.PID()); err != nil {
-		return srv, db, fmt.Errorf("PostgreSQL CPU: %w", err)
+	d, err := r.dbOf(s.Name)
+	if err != nil {
+		return srv, db, err
+	}
+	if db, err = r.proc.TreeCPU(d.pid); err != nil {
+		return srv, db, fmt.Errorf("%s CPU: %w", d.Name, err)
 	}
 	return srv, db, nil
 }

@@ -17,12 +17,13 @@ import (
 
 // server is one running instance of a stack.
 type server struct {
-	Name    string
-	Port    int
-	Startup time.Duration // from exec to the first 200 on /ping
-	cmd     *exec.Cmd
-	done    chan error
-	logFile *os.File
+	Name     string
+	Database string // PostgreSQL or MariaDB
+	Port     int
+	Startup  time.Duration // from exec to the first 200 on /ping
+	cmd      *exec.Cmd
+	done     chan error
+	logFile  *os.File
 }
 
 // PID is the root of the server's process tree.
@@ -33,40 +34,53 @@ func (s *server) URL(path string) string { return fmt.Sprintf("http://127.0.0.1:
 
 // serverCommand is how each stack is started from the prepared work folder.
 func (r *Runner) serverCommand(name string, port int) (string, []string, error) {
-	flags := []string{"-addr", "127.0.0.1:" + strconv.Itoa(port), "-dsn", r.pg.DSN(), "-pool", strconv.Itoa(r.Plan.PoolSize)}
-	switch name {
-	case "go-pgx", "go-pq":
-		return filepath.Join(r.work, "bin", name), flags, nil
-	case "node-pg":
-		return r.Tools.Node, append([]string{filepath.Join(r.work, "node-pg", "server.js")}, flags...), nil
+	st, ok := StackOf(name)
+	if !ok {
+		return "", nil, fmt.Errorf("unknown server %q", name)
 	}
-	return "", nil, fmt.Errorf("unknown server %q", name)
+	db, err := r.dbOf(name)
+	if err != nil {
+		return "", nil, err
+	}
+	flags := []string{"-addr", "127.0.0.1:" + strconv.Itoa(port), "-dsn", serverDSN(st, db), "-pool", strconv.Itoa(r.Plan.PoolSize)}
+	if st.Node {
+		return r.Tools.Node, append([]string{filepath.Join(r.work, st.Build, "server.js")}, flags...), nil
+	}
+	return filepath.Join(r.work, "bin", st.Build), flags, nil
 }
 
-// prepareServers builds the Go servers and installs the Node server's
-// locked dependencies into the work folder.
+// prepareServers builds the Go servers and installs the Node servers'
+// locked dependencies into the work folder, once per program.
 func (r *Runner) prepareServers(ctx context.Context) error {
+	done := map[string]bool{}
 	for _, name := range r.Plan.Servers {
-		switch name {
-		case "go-pgx", "go-pq":
+		st, ok := StackOf(name)
+		if !ok {
+			return fmt.Errorf("unknown server %q", name)
+		}
+		if done[st.Build] {
+			continue
+		}
+		done[st.Build] = true
+		if !st.Node {
 			if _, err := run(ctx, command{Name: r.Tools.Go, Dir: r.Src, Timeout: 10 * time.Minute,
-				Args: []string{"build", "-trimpath", "-o", filepath.Join(r.work, "bin", name), "./servers/" + name}}, r.Log); err != nil {
+				Args: []string{"build", "-trimpath", "-o", filepath.Join(r.work, "bin", st.Build), "./servers/" + st.Build}}, r.Log); err != nil {
 				return err
 			}
-		case "node-pg":
-			dst := filepath.Join(r.work, "node-pg")
-			if err := os.MkdirAll(dst, 0o755); err != nil {
+			continue
+		}
+		dst := filepath.Join(r.work, st.Build)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			return err
+		}
+		for _, f := range []string{"server.js", "package.json", "package-lock.json"} {
+			if err := copyFile(filepath.Join(r.Src, "servers", st.Build, f), filepath.Join(dst, f)); err != nil {
 				return err
 			}
-			for _, f := range []string{"server.js", "package.json", "package-lock.json"} {
-				if err := copyFile(filepath.Join(r.Src, "servers", "node-pg", f), filepath.Join(dst, f)); err != nil {
-					return err
-				}
-			}
-			if _, err := run(ctx, command{Name: r.Tools.NPM, Dir: dst, Timeout: 5 * time.Minute,
-				Args: []string{"ci", "--omit=dev", "--no-audit", "--no-fund"}}, r.Log); err != nil {
-				return err
-			}
+		}
+		if _, err := run(ctx, command{Name: r.Tools.NPM, Dir: dst, Timeout: 5 * time.Minute,
+			Args: []string{"ci", "--omit=dev", "--no-audit", "--no-fund"}}, r.Log); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -92,7 +106,8 @@ func (r *Runner) startServer(ctx context.Context, name string) (*server, error) 
 	if err != nil {
 		return nil, err
 	}
-	s := &server{Name: name, Port: port, logFile: lf, done: make(chan error, 1)}
+	st, _ := StackOf(name)
+	s := &server{Name: name, Database: st.Database, Port: port, logFile: lf, done: make(chan error, 1)}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout, s.cmd.Stderr = lf, lf
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL} // dies with the harness
@@ -163,7 +178,7 @@ func (s *server) waitReady(ctx context.Context, limit time.Duration) error {
 }
 
 // expectedBody is what every stack must answer for a path of the standard
-// endpoints, computed from how the items table is filled (pg.load).
+// endpoints, computed from how the items table is filled (pg.load, mariadb.LoadStatements).
 func expectedBody(path string) ([]byte, error) {
 	type item struct {
 		ID         int    `json:"id"`

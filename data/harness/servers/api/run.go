@@ -32,7 +32,7 @@ func ParseFlags(name string, args []string, dsnDefault string, stderr io.Writer)
 	fs.SetOutput(stderr)
 	var c Config
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "listen address")
-	fs.StringVar(&c.DSN, "dsn", dsnDefault, "PostgreSQL connection URL (default $DATABASE_URL)")
+	fs.StringVar(&c.DSN, "dsn", dsnDefault, "database connection string: a PostgreSQL URL or a go-sql-driver/mysql DSN (default $DATABASE_URL)")
 	fs.IntVar(&c.PoolSize, "pool", 20, "maximum number of database connections")
 	if err := fs.Parse(args); err != nil {
 		return c, err
