@@ -26,6 +26,8 @@ type loadToolCase struct {
 	samples                   int
 	startLine                 int
 	latencyCorrected, noCheck bool
+	// runs is how many runs the file holds (0: one), run the one checked.
+	runs, run int
 }
 
 // perSecond divides at run time, as the readers do; a constant expression
@@ -43,10 +45,10 @@ func checkLoadToolCase(t *testing.T, tc loadToolCase) {
 	if f.Name != tc.format {
 		t.Errorf("format %s, want %s", f.Name, tc.format)
 	}
-	if len(c.Runs) != 1 {
-		t.Fatalf("%d runs, want 1", len(c.Runs))
+	if len(c.Runs) != max(tc.runs, 1) {
+		t.Fatalf("%d runs, want %d", len(c.Runs), max(tc.runs, 1))
 	}
-	r := c.Runs[0]
+	r := c.Runs[tc.run]
 	expectI(t, "requests", r.Requests, tc.requests)
 	expectI(t, "responses_2xx", r.Responses2xx, tc.ok2xx)
 	expectI(t, "non_2xx", r.Non2xx, tc.non2xx)

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -209,4 +210,58 @@ func hasLine(head []byte, pred func(line string) bool) bool {
 		}
 	}
 	return false
+}
+
+// jsonKeys reads the top-level keys of the JSON object that a file's head
+// holds, whatever its whitespace and key order (a document re-indented or
+// sorted by a person or a tool reads like the original). The object starts
+// at the first line that begins with "{"; lines before it (a tool's banner
+// or progress) are skipped. A head cut inside the object gives the keys
+// read before the cut. ok is false when there is no such object.
+func jsonKeys(head []byte) (keys map[string]json.RawMessage, ok bool) {
+	for len(head) > 0 {
+		t := bytes.TrimLeft(head, " \t\r\n")
+		if bytes.HasPrefix(t, []byte("{")) {
+			head = t
+			break
+		}
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			return nil, false
+		}
+		head = head[i+1:]
+	}
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	keys = map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		k, isKey := tok.(string)
+		if err != nil || !isKey {
+			break
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			keys[k] = nil
+			break
+		}
+		keys[k] = v
+	}
+	return keys, len(keys) > 0
+}
+
+// hasJSONKeys reports whether the head's JSON object has every key named.
+func hasJSONKeys(head []byte, names ...string) bool {
+	keys, ok := jsonKeys(head)
+	if !ok {
+		return false
+	}
+	for _, n := range names {
+		if _, ok := keys[n]; !ok {
+			return false
+		}
+	}
+	return true
 }

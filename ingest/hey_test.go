@@ -83,20 +83,21 @@ func TestHeyErrors(t *testing.T) {
 	text := readTestdata(t, "testdata/hey/hey_go2_ping_n5000_c20.txt")
 	csvText := readTestdata(t, "testdata/hey/hey_csv_err10pct.csv")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"empty", "hey", "", `f.txt:1: empty hey report: expected "Summary:"`},
+		{"empty", "hey", "", `f.txt:1: no hey report: expected a "Summary:" line`},
 		{"cut in the summary", "hey", headLines(text, 5),
-			"f.txt:6: truncated hey report: expected Total, Average and Requests/sec in the Summary"},
-		{"cut before the status codes", "hey", headLines(text, 38),
-			`f.txt:39: truncated hey report: expected "Status code distribution:"`},
-		{"two reports", "hey", text + text, "f.txt:48:1: a second hey report starts here: a file holds one report"},
+			"f.txt:6: hey report from line 2 stops before its counts and its latency distribution: expected the Response time histogram, a distribution or the Status code distribution"},
+		{"cut in the histogram", "hey", headLines(text, 16),
+			"f.txt:17: hey report from line 2 ends inside its Response time histogram: expected the rest of it, or the next section"},
 		{"bombardier report", "hey", readTestdata(t, "testdata/bombardier/bombardier_default_go2_ping.txt"),
-			`f.txt:1:1: hey report: expected "Summary:", found "Bombarding http://127.0.0.1:8082/ping for 8s using 50 connection(s)"`},
+			`f.txt:11: no hey report: expected a "Summary:" line`},
 		{"bad percentile", "hey", strings.Replace(text, "50%% in 0.0014 secs", "50%% in 0.0014 msecs", 1),
 			`f.txt:29:11: hey Latency distribution: expected "N secs", found "0.0014 msecs"`},
 		{"bad status", "hey", strings.Replace(text, "[200]\t5000 responses", "[200]\tmany responses", 1),
-			`f.txt:43:1: hey Status code distribution: expected "[code] N responses", found "[200]\tmany responses"`},
+			`f.txt:43:3: hey Status code distribution: expected "[code] N responses", found "[200]\tmany responses"`},
 		{"no request", "hey", headLines(readTestdata(t, "testdata/hey/hey_refused_port.txt"), 22),
 			"f.txt:2: hey report counts no request: no status code and no error"},
+		{"oha line in a hey report", "hey", strings.Replace(text, "  Total:", "  Success rate:\t100.00%\n  Total:", 1),
+			`f.txt:3:17: hey Summary: "Success rate:\t100.00%" is a line of oha's report, not of hey's`},
 		{"csv refused port", "hey-csv", readTestdata(t, "testdata/hey/hey_csv_refused_port.csv"),
 			"f.txt:2: hey CSV has a header but no rows: hey writes only answered requests, so a run where every request failed leaves no numbers here"},
 		{"csv bad number", "hey-csv", strings.Replace(csvText, "0.0050,0.0028", "0.0050,fast", 1),
@@ -114,4 +115,29 @@ func FuzzHey(f *testing.F) {
 		"testdata/bombardier/bombardier_refused_port.txt", "testdata/ab/ab_plain*.txt")
 	addWildSeeds(f, "hey", "oha")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "hey", "hey-csv") })
+}
+
+// What the rules for excerpts and logs give a real report: cut after its
+// Latency distribution, the histogram's counts are its requests (1 + 4903
+// + 33 + 27 + 32 + 1 + 1 + 0 + 1 + 0 + 1 = 5000) and its errors are not
+// known; twice in one file, it is two runs.
+func TestHeyExcerpts(t *testing.T) {
+	text := readTestdata(t, "testdata/hey/hey_go2_ping_n5000_c20.txt")
+	c, err := readAsFormat(t, "hey", "f.txt", headLines(text, 38))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	expectI(t, "requests", r.Requests, 5000)
+	expectI(t, "errors", r.Errors, int64(nullWant))
+	expectI(t, "responses_2xx", r.Responses2xx, int64(nullWant))
+	expectF(t, "latency_p99_ms", r.LatencyP99MS, 30.6)
+	c, err = readAsFormat(t, "hey", "f.txt", text+text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 2 || c.Runs[1].Line != 48 || c.Runs[1].Index != 1 {
+		t.Fatalf("%d runs, the second at line %d", len(c.Runs), c.Runs[len(c.Runs)-1].Line)
+	}
+	expectI(t, "requests", c.Runs[1].Requests, 5000)
 }

@@ -1,0 +1,201 @@
+package ingest
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// oha (hatoo/oha, the Rust successor of hey; read from the layouts of 0.4
+// to 1.16) prints hey's text report with a "Success rate:" line, or with
+// --output-format json (-j) one JSON document. oha counts every request
+// that got an HTTP response, whatever its status, as a success; the
+// requests that got none are its Error distribution, where "aborted due to
+// deadline" counts the requests still in flight when -z ran out.
+
+func init() {
+	register(&Format{Name: "hey", Priority: 40, Detect: detectHey, Read: readHey})
+	register(&Format{Name: "oha", Priority: 40, Detect: detectOha, Read: readOha})
+	register(&Format{Name: "oha-json", Priority: 40, Detect: detectOhaJSON, Read: readOhaJSON})
+}
+
+func detectHey(head []byte) bool { return heyFamilyOf(head) == heyTool }
+func detectOha(head []byte) bool { return heyFamilyOf(head) == ohaTool }
+
+func readHey(in *Input, sink model.Sink) error { return readHeyText(in, sink, heyTool) }
+func readOha(in *Input, sink model.Sink) error { return readHeyText(in, sink, ohaTool) }
+
+// heyFamilyOf tells which of hey and oha printed a text report, or nil
+// for neither: a "Summary:" line with a "Requests/sec:" line after it is
+// one of them, and it is oha's when anything only oha prints is there: a
+// "Success rate:" or "Size/sec:" line, a "Response time distribution:"
+// heading, or a time in another unit than hey's "secs".
+func heyFamilyOf(head []byte) *heyDialect {
+	summary, rate, oha := false, false, false
+	hasLine(head, func(l string) bool {
+		key, val, _ := strings.Cut(l, ":")
+		val = strings.TrimSpace(val)
+		switch {
+		case l == "Summary:":
+			summary = true
+		case !summary:
+		case key == "Requests/sec":
+			rate = true
+		case key == "Success rate" || key == "Size/sec" || l == "Response time distribution:" ||
+			strings.HasPrefix(l, "Response time histogram ("):
+			oha = true
+		case key == "Total" || key == "Slowest" || key == "Average":
+			if _, unit, ok := strings.Cut(val, " "); ok && unit != "secs" && unit != "bytes" {
+				_, oha = ohaTool.units[unit]
+			}
+		}
+		return oha && rate
+	})
+	switch {
+	case !summary || !rate:
+		return nil
+	case oha:
+		return ohaTool
+	}
+	return heyTool
+}
+
+func detectOhaJSON(head []byte) bool {
+	return hasJSONKeys(head, "summary", "statusCodeDistribution", "errorDistribution")
+}
+
+// ohaJSON is the -j document; times in seconds, null where oha had no
+// sample (serde writes NaN as null).
+type ohaJSON struct {
+	Summary *struct {
+		SuccessRate    *float64     `json:"successRate"`
+		Total          *json.Number `json:"total"`
+		Slowest        *json.Number `json:"slowest"`
+		Fastest        *json.Number `json:"fastest"`
+		Average        *json.Number `json:"average"`
+		RequestsPerSec *float64     `json:"requestsPerSec"`
+		TotalData      *int64       `json:"totalData"`
+	} `json:"summary"`
+	LatencyPercentiles map[string]*json.Number `json:"latencyPercentiles"`
+	StatusCodes        map[string]int64        `json:"statusCodeDistribution"`
+	Errors             map[string]int64        `json:"errorDistribution"`
+}
+
+// readOhaJSON reads oha -j. requests are the status counts plus the
+// errors other than "aborted due to deadline"; rps is oha's requestsPerSec
+// (every request, the aborted ones too, over total).
+func readOhaJSON(in *Input, sink model.Sink) error {
+	doc, err := io.ReadAll(io.LimitReader(in.R, MaxLineBytes+1))
+	if err != nil {
+		return err
+	}
+	if len(doc) > MaxLineBytes {
+		return Errorf(in.Name, 1, 0, "oha JSON longer than %d bytes", MaxLineBytes)
+	}
+	var v ohaJSON
+	if err := decodeJSON(in.Name, 1, doc, &v, "oha JSON", false); err != nil {
+		return err
+	}
+	line := 1 + strings.Count(string(doc[:len(doc)-len(strings.TrimLeft(string(doc), " \t\r\n"))]), "\n")
+	missing := func(what string) error { return Errorf(in.Name, line, 0, "oha JSON: missing %s", what) }
+	switch {
+	case v.Summary == nil:
+		return missing("summary")
+	case v.StatusCodes == nil:
+		return missing("statusCodeDistribution")
+	case v.Errors == nil:
+		return missing("errorDistribution")
+	}
+	r := &model.Run{Tool: "oha", Line: line}
+	var n2xx, non2xx, nerr, aborted int64
+	for c, n := range v.StatusCodes {
+		code, err := strconv.Atoi(c)
+		if err != nil || n < 0 {
+			return Errorf(in.Name, line, 0, "oha JSON: statusCodeDistribution: expected \"code\": count, found %q: %d", c, n)
+		}
+		if code >= 200 && code < 300 {
+			n2xx += n
+		} else {
+			non2xx += n
+		}
+	}
+	for msg, n := range v.Errors {
+		if n < 0 {
+			return Errorf(in.Name, line, 0, "oha JSON: errorDistribution: negative count %d for %q", n, msg)
+		}
+		if msg == "aborted due to deadline" {
+			aborted += n
+			continue
+		}
+		nerr += n
+	}
+	if n2xx+non2xx+nerr+aborted == 0 {
+		return Errorf(in.Name, line, 0, "oha JSON counts no request: no status code and no error")
+	}
+	r.Requests = model.Some(n2xx + non2xx + nerr)
+	r.Responses2xx = model.Some(n2xx)
+	r.Non2xx = model.Some(non2xx)
+	r.Errors = model.Some(nerr)
+	if len(v.StatusCodes) > 0 {
+		runLabel(r, "status_codes", countsJSON(v.StatusCodes))
+	}
+	if len(v.Errors) > 0 {
+		runLabel(r, "errors_breakdown", countsJSON(v.Errors))
+	}
+	if aborted > 0 {
+		runLabel(r, "aborted_at_deadline", strconv.FormatInt(aborted, 10))
+	}
+	s := v.Summary
+	for _, f := range []struct {
+		what string
+		x    *json.Number
+		dst  *model.Opt[float64]
+	}{{"slowest", s.Slowest, &r.LatencyMaxMS}, {"average", s.Average, &r.LatencyMeanMS}} {
+		if f.x == nil {
+			continue
+		}
+		ms, err := jsonNumberMS(*f.x, 3)
+		if err != nil {
+			return Errorf(in.Name, line, 0, "oha JSON: summary.%s: expected seconds >= 0, found %s", f.what, *f.x)
+		}
+		*f.dst = model.Some(ms)
+	}
+	if s.Total != nil {
+		d, err := strconv.ParseFloat(string(*s.Total), 64)
+		if err != nil || d < 0 || math.IsInf(d, 0) {
+			return Errorf(in.Name, line, 0, "oha JSON: summary.total: expected seconds >= 0, found %s", *s.Total)
+		}
+		r.DurationS = model.Some(d)
+	}
+	if s.RequestsPerSec != nil {
+		r.RPS = model.Some(*s.RequestsPerSec)
+	}
+	if s.TotalData != nil {
+		r.BytesRead = model.Some(*s.TotalData)
+	}
+	if s.SuccessRate != nil {
+		runLabel(r, "reported_success_rate", fmtLabelNum(*s.SuccessRate))
+	}
+	for k, x := range v.LatencyPercentiles {
+		p, err := strconv.ParseFloat(strings.TrimPrefix(k, "p"), 64)
+		if !strings.HasPrefix(k, "p") || err != nil || p < 0 || p > 100 {
+			return Errorf(in.Name, line, 0, "oha JSON: latencyPercentiles: expected a key p<percent>, found %q", k)
+		}
+		if x == nil {
+			continue // null: no answered request
+		}
+		ms, err := jsonNumberMS(*x, 3)
+		if err != nil {
+			return Errorf(in.Name, line, 0, "oha JSON: latencyPercentiles.%s: expected seconds >= 0, found %s", k, *x)
+		}
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: ms})
+	}
+	sortPercentiles(r.Percentiles)
+	runLabel(r, "percentile_method", ohaTool.method)
+	spectrumColumns(r)
+	return sink.Run(r)
+}
