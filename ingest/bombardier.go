@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -39,10 +38,14 @@ func detectBombardierText(head []byte) bool {
 	return stats && reqs
 }
 
+// detectBombardierJSON reads the document by its keys, whatever its
+// whitespace: -o json prints one line, jq or a person many.
 func detectBombardierJSON(head []byte) bool {
-	return hasLine(head, func(l string) bool {
-		return strings.HasPrefix(l, `{"spec":{`) && strings.Contains(l, `"numberOfConnections"`)
-	})
+	keys, ok := jsonKeys(head)
+	if !ok || keys["result"] == nil {
+		return false
+	}
+	return hasJSONKeys(keys["spec"], "numberOfConnections")
 }
 
 // bombardierCounts are the status classes and errors of one report.
@@ -75,252 +78,6 @@ func (c *bombardierCounts) fill(r *model.Run) {
 	if len(c.errors) > 0 {
 		runLabel(r, "errors_breakdown", countsJSON(c.errors))
 	}
-}
-
-// readBombardierText reads bombardier's plain-text report. The report
-// prints no measured duration: duration_s is the -d duration of the
-// "Bombarding ... for 8s" line and rps = requests / duration_s (label
-// rps_basis says so); a -n run has neither unless a duration_s label is
-// given (manifest or --label), and then rps is requests / that duration.
-// The sampled Reqs/sec mean, stdev and max are kept as reported_rps_*.
-func readBombardierText(in *Input, sink model.Sink) error {
-	l := NewLines(in)
-	r := &model.Run{Tool: "bombardier"}
-	var c bombardierCounts
-	const (
-		preamble = iota
-		stats
-		distribution
-		codes
-		others
-		errs
-		done
-	)
-	state := preamble
-	seenLatency, seenThroughput := false, false
-	for l.Scan() {
-		t := l.Text()
-		f := strings.Fields(t)
-		switch {
-		case strings.HasPrefix(t, "Bombarding "):
-			if state != preamble || r.Line != 0 {
-				return l.Errorf(1, "a second bombardier report starts here: a file holds one report")
-			}
-			r.Line = l.Line()
-			if err := bombardierHeader(l, r, f); err != nil {
-				return err
-			}
-			continue
-		case len(f) == 0:
-			continue
-		}
-		switch state {
-		case preamble:
-			if strings.Join(f, " ") == "Statistics Avg Stdev Max" {
-				if r.Line == 0 {
-					r.Line = l.Line()
-				}
-				state = stats
-				continue
-			}
-			if t == "Done!" || strings.ContainsRune(t, '\r') || bombardierProgress(f) {
-				continue
-			}
-			return l.Errorf(1, "bombardier report: expected the Statistics table, found %q", clipLine(t))
-		case stats, distribution:
-			switch {
-			case f[0] == "Reqs/sec" && len(f) == 4:
-				for i, k := range []string{"reported_rps_mean", "reported_rps_stdev", "reported_rps_max"} {
-					if _, err := strconv.ParseFloat(f[i+1], 64); err != nil {
-						return l.Errorf(strings.Index(t, f[i+1])+1, "Reqs/sec: expected a number, found %q", f[i+1])
-					}
-					runLabel(r, k, f[i+1])
-				}
-				continue
-			case f[0] == "Latency" && len(f) == 4:
-				for i, dst := range []*model.Opt[float64]{&r.LatencyMeanMS, &r.LatencyStdevMS, &r.LatencyMaxMS} {
-					v, err := durationMS(f[i+1])
-					if err != nil {
-						return l.Errorf(strings.Index(t, f[i+1])+1, "Latency: %v", err)
-					}
-					*dst = model.Some(v)
-				}
-				seenLatency = true
-				continue
-			case strings.HasPrefix(t, "  There wasn't enough data"):
-				continue
-			case t == "  Latency Distribution":
-				state = distribution
-				continue
-			case state == distribution && len(f) == 2 && strings.HasSuffix(f[0], "%"):
-				p, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
-				if err != nil || p < 0 || p > 100 {
-					return l.Errorf(strings.Index(t, f[0])+1, "Latency Distribution: expected a percentage, found %q", f[0])
-				}
-				v, err := durationMS(f[1])
-				if err != nil {
-					return l.Errorf(strings.LastIndex(t, f[1])+1, "Latency Distribution: %v", err)
-				}
-				r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: v})
-				continue
-			case t == "  HTTP codes:":
-				state = codes
-				continue
-			}
-			return l.Errorf(1, "bombardier report: unexpected line %q in the Statistics table", clipLine(t))
-		case codes:
-			if err := bombardierCodes(l, t, &c); err != nil {
-				return err
-			}
-			state = others
-		case others:
-			n, ok := strings.CutPrefix(strings.TrimSpace(t), "others - ")
-			v, err := strconv.ParseInt(n, 10, 64)
-			if !ok || err != nil || v < 0 {
-				return l.Errorf(1, `bombardier report: expected "others - N" after the HTTP codes, found %q`, clipLine(t))
-			}
-			c.others = v
-			state = errs
-		case errs:
-			if t == "  Errors:" && c.errors == nil {
-				c.errors = map[string]int64{}
-				continue
-			}
-			if f[0] == "Throughput:" && len(f) == 2 {
-				runLabel(r, "reported_throughput", f[1])
-				seenThroughput = true
-				state = done
-				continue
-			}
-			if c.errors != nil {
-				i := strings.LastIndex(t, " - ")
-				var n int64
-				var err error
-				if i >= 0 {
-					n, err = strconv.ParseInt(t[i+3:], 10, 64)
-				}
-				if i < 0 || err != nil || n < 0 {
-					return l.Errorf(1, `bombardier Errors: expected "description - count", found %q`, clipLine(t))
-				}
-				c.errors[strings.TrimSpace(t[:i])] += n
-				continue
-			}
-			return l.Errorf(1, "bombardier report: expected Errors or Throughput, found %q", clipLine(t))
-		case done:
-			if strings.Join(f, " ") == "Statistics Avg Stdev Max" {
-				return l.Errorf(1, "a second bombardier report starts here: a file holds one report")
-			}
-			return l.Errorf(1, "bombardier report: unexpected line %q after Throughput", clipLine(t))
-		}
-	}
-	if err := l.Err(); err != nil {
-		return err
-	}
-	switch {
-	case state == preamble:
-		return Errorf(in.Name, l.Line()+1, 0, "truncated bombardier report: expected the Statistics table")
-	case state < others:
-		return Errorf(in.Name, l.Line()+1, 0, `truncated bombardier report: expected "HTTP codes:" and its counts`)
-	case state == others:
-		return Errorf(in.Name, l.Line()+1, 0, `truncated bombardier report: expected "others - N"`)
-	case !seenThroughput:
-		return Errorf(in.Name, l.Line()+1, 0, `truncated bombardier report: expected "Throughput:"`)
-	case !seenLatency && len(r.Percentiles) > 0:
-		return Errorf(in.Name, l.Line()+1, 0, "bombardier report: a Latency Distribution without its Latency line")
-	}
-	c.fill(r)
-	if !r.Requests.Valid {
-		return Errorf(in.Name, r.Line, 0, "bombardier report counts no request")
-	}
-	d, ok := sinkLabel(sink, "duration_s")
-	if ok {
-		if v, err := strconv.ParseFloat(d, 64); err == nil && v > 0 {
-			r.DurationS = model.Some(v)
-			runLabel(r, "rps_basis", "requests / duration_s label")
-		}
-	} else if r.DurationS.Valid {
-		runLabel(r, "rps_basis", "requests / -d duration (the text report prints no measured duration)")
-	}
-	if r.DurationS.Valid && r.DurationS.V > 0 {
-		r.RPS = model.Some(float64(r.Requests.V) / r.DurationS.V)
-	}
-	spectrumColumns(r)
-	return sink.Run(r)
-}
-
-// bombardierHeader reads "Bombarding URL for 8s using 50 connection(s)" or
-// "Bombarding URL with 20000 request(s) using 10 connection(s)".
-func bombardierHeader(l *Lines, r *model.Run, f []string) error {
-	bad := func() error {
-		return l.Errorf(1, `bombardier report: expected "Bombarding URL for D|with N request(s) using C connection(s)"`)
-	}
-	n := len(f)
-	if n < 7 || f[n-1] != "connection(s)" || f[n-3] != "using" || (f[2] == "for") != (n == 7) || (f[2] == "with") != (n == 8 && f[4] == "request(s)") {
-		return bad()
-	}
-	conns, err := strconv.ParseInt(f[n-2], 10, 64)
-	if err != nil || conns < 1 {
-		return bad()
-	}
-	r.Connections = model.Some(conns)
-	runLabel(r, "url", f[1])
-	switch f[2] {
-	case "for":
-		ms, err := durationMS(f[3])
-		if err != nil {
-			return bad()
-		}
-		r.DurationS = model.Some(ms / 1000)
-	case "with":
-		if _, err := strconv.ParseInt(f[3], 10, 64); err != nil {
-			return bad()
-		}
-		runLabel(r, "requests_planned", f[3])
-	default:
-		return bad()
-	}
-	return nil
-}
-
-// bombardierProgress reports whether a line is made of the progress bar
-// that bombardier prints without a terminal: "00m07s" or "n / N pct% r/s"
-// tokens.
-func bombardierProgress(f []string) bool {
-	for _, w := range f {
-		if w == "/" {
-			continue
-		}
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "/s"), "%")
-		if _, err := strconv.ParseFloat(w, 64); err == nil {
-			continue
-		}
-		if _, err := durationMS(w); err == nil {
-			continue
-		}
-		if len(w) == 6 && w[2] == 'm' && w[5] == 's' {
-			continue
-		}
-		return false
-	}
-	return true
-}
-
-func bombardierCodes(l *Lines, t string, c *bombardierCounts) error {
-	parts := strings.Split(strings.TrimSpace(t), ", ")
-	dst := []*int64{&c.c1xx, &c.c2xx, &c.c3xx, &c.c4xx, &c.c5xx}
-	if len(parts) != len(dst) {
-		return l.Errorf(1, `bombardier HTTP codes: expected "1xx - N, 2xx - N, 3xx - N, 4xx - N, 5xx - N", found %q`, clipLine(t))
-	}
-	for i, p := range parts {
-		want := fmt.Sprintf("%dxx - ", i+1)
-		n, ok := strings.CutPrefix(p, want)
-		v, err := strconv.ParseInt(n, 10, 64)
-		if !ok || err != nil || v < 0 {
-			return l.Errorf(strings.Index(t, p)+1, "bombardier HTTP codes: expected %q and a count, found %q", strings.TrimSpace(want), p)
-		}
-		*dst[i] = v
-	}
-	return nil
 }
 
 // bombardierJSON is the -o json document; pointers tell absent from zero.
@@ -366,46 +123,103 @@ type bombardierJSON struct {
 }
 
 // readBombardierJSON reads bombardier -o json: latencies in microseconds,
-// rps = requests / timeTakenSeconds. Without -p r the JSON line follows the
-// "Bombarding" header and progress lines, which are skipped.
+// rps = requests / timeTakenSeconds. Without -p r the document follows the
+// "Bombarding" header and progress lines, which are skipped. The document
+// may be re-indented over many lines; a log of several runs holds one
+// document per run.
 func readBombardierJSON(in *Input, sink model.Sink) error {
 	l := NewLines(in)
+	var runs []*model.Run
 	var doc []byte
+	var depth jsonDepth
 	line := 0
 	for l.Scan() {
 		t := l.Text()
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		if line != 0 {
-			if strings.HasPrefix(t, "Bombarding ") || strings.HasPrefix(t, "{") {
-				return l.Errorf(1, "a second bombardier report starts here: a file holds one report")
+		if line == 0 {
+			tt := strings.TrimSpace(t)
+			switch {
+			case tt == "":
+				continue
+			case strings.HasPrefix(tt, "{"):
+				line = l.Line()
+			case strings.HasPrefix(tt, "Bombarding ") || bombardierProgressLine(t):
+				continue
+			default:
+				return l.Errorf(1, "bombardier JSON: expected the JSON document, found %q", clipLine(t))
 			}
-			return l.Errorf(1, "bombardier JSON: unexpected text after the JSON document")
 		}
-		if strings.HasPrefix(t, "{") {
-			line = l.Line()
-			doc = []byte(t)
+		doc = append(append(doc, t...), '\n')
+		if !depth.scan(t) {
 			continue
 		}
-		if strings.HasPrefix(t, "Bombarding ") || t == "Done!" || strings.ContainsRune(t, '\r') || bombardierProgress(strings.Fields(t)) {
-			continue
+		r, err := bombardierJSONRun(in.Name, line, doc, len(runs))
+		if err != nil {
+			return err
 		}
-		return l.Errorf(1, "bombardier JSON: expected the JSON document, found %q", clipLine(t))
+		runs = append(runs, r)
+		doc, line, depth = nil, 0, jsonDepth{}
 	}
 	if err := l.Err(); err != nil {
 		return err
 	}
-	if line == 0 {
+	if line != 0 {
+		_, err := bombardierJSONRun(in.Name, line, doc[:len(doc)-1], len(runs))
+		return err // the document does not close: a truncated one
+	}
+	if len(runs) == 0 {
 		return Errorf(in.Name, l.Line()+1, 0, "truncated bombardier JSON: no JSON document")
 	}
+	for _, r := range runs {
+		if err := sink.Run(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonDepth follows the nesting of a JSON document line by line.
+type jsonDepth struct {
+	depth          int
+	inString, escp bool
+	started        bool
+}
+
+// scan reads one more line and reports whether the outermost value closed
+// on it.
+func (d *jsonDepth) scan(t string) bool {
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case d.escp:
+			d.escp = false
+		case d.inString && c == '\\':
+			d.escp = true
+		case c == '"':
+			d.inString = !d.inString
+		case d.inString:
+		case c == '{' || c == '[':
+			d.depth++
+			d.started = true
+		case c == '}' || c == ']':
+			d.depth--
+			if d.started && d.depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bombardierJSONRun reads one -o json document that starts at a line of
+// the file.
+func bombardierJSONRun(name string, line int, doc []byte, index int) (*model.Run, error) {
 	var b bombardierJSON
-	if err := decodeJSON(in.Name, line, doc, &b, "JSON", false); err != nil {
-		return err
+	if err := decodeJSON(name, line, doc, &b, "JSON", false); err != nil {
+		return nil, err
 	}
 	res := b.Result
-	missing := func(what string) error {
-		return Errorf(in.Name, line, 0, "bombardier JSON: missing %s", what)
+	missing := func(what string) (*model.Run, error) {
+		return nil, Errorf(name, line, 0, "bombardier JSON: missing %s", what)
 	}
 	switch {
 	case b.Spec == nil:
@@ -417,7 +231,7 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 	case res.Req1xx == nil || res.Req2xx == nil || res.Req3xx == nil || res.Req4xx == nil || res.Req5xx == nil || res.Others == nil:
 		return missing("result.req1xx..req5xx and others")
 	}
-	r := &model.Run{Tool: "bombardier", Line: line}
+	r := &model.Run{Tool: "bombardier", Line: line, Index: index}
 	c := bombardierCounts{c1xx: *res.Req1xx, c2xx: *res.Req2xx, c3xx: *res.Req3xx, c4xx: *res.Req4xx, c5xx: *res.Req5xx, others: *res.Others}
 	for _, e := range res.Errors {
 		if c.errors == nil {
@@ -427,12 +241,12 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 	}
 	for _, v := range []int64{c.c1xx, c.c2xx, c.c3xx, c.c4xx, c.c5xx, c.others} {
 		if v < 0 {
-			return Errorf(in.Name, line, 0, "bombardier JSON: negative request count %d", v)
+			return nil, Errorf(name, line, 0, "bombardier JSON: negative request count %d", v)
 		}
 	}
 	c.fill(r)
 	if !r.Requests.Valid {
-		return Errorf(in.Name, line, 0, "bombardier JSON counts no request")
+		return nil, Errorf(name, line, 0, "bombardier JSON counts no request")
 	}
 	if t := *res.TimeTakenSeconds; t > 0 && !math.IsInf(t, 0) {
 		r.DurationS = model.Some(t)
@@ -466,18 +280,18 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 		}{{"mean", lat.Mean, &r.LatencyMeanMS}, {"stddev", lat.Stddev, &r.LatencyStdevMS}, {"max", lat.Max, &r.LatencyMaxMS}} {
 			ms, err := jsonNumberMS(c.v, -3)
 			if err != nil {
-				return Errorf(in.Name, line, 0, "bombardier JSON: latency %s: %v", c.name, err)
+				return nil, Errorf(name, line, 0, "bombardier JSON: latency %s: %v", c.name, err)
 			}
 			*c.dst = model.Some(ms)
 		}
 		for k, v := range lat.Percentiles {
 			p, err := strconv.ParseFloat(strings.TrimSpace(k), 64)
 			if err != nil || p < 0 || p > 100 {
-				return Errorf(in.Name, line, 0, "bombardier JSON: latency percentile %q is not a percentage", k)
+				return nil, Errorf(name, line, 0, "bombardier JSON: latency percentile %q is not a percentage", k)
 			}
 			ms, err := jsonNumberMS(v, -3)
 			if err != nil {
-				return Errorf(in.Name, line, 0, "bombardier JSON: latency percentile %s: %v", k, err)
+				return nil, Errorf(name, line, 0, "bombardier JSON: latency percentile %s: %v", k, err)
 			}
 			r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: ms})
 		}
@@ -489,7 +303,7 @@ func readBombardierJSON(in *Input, sink model.Sink) error {
 		runLabel(r, "reported_rps_max", fmtLabelNum(rps.Max))
 	}
 	spectrumColumns(r)
-	return sink.Run(r)
+	return r, nil
 }
 
 // jsonCounts renders a map of counts as a JSON object with sorted keys.

@@ -1,8 +1,11 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -187,17 +190,17 @@ func TestBombardierErrors(t *testing.T) {
 	text := readTestdata(t, "testdata/bombardier/bombardier_latencies_nginx_static.txt")
 	js := readTestdata(t, "testdata/bombardier/bombardier_json_latencies_ping.json")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"empty", "bombardier", "", "f.txt:1: truncated bombardier report: expected the Statistics table"},
+		{"empty", "bombardier", "", `f.txt:1: no bombardier report: expected a "Statistics  Avg  Stdev  Max" table`},
 		{"cut after Latency", "bombardier", headLines(text, 6),
-			`f.txt:7: truncated bombardier report: expected "HTTP codes:" and its counts`},
+			`f.txt:7: bombardier report from line 1 is cut short (the file ends): expected "HTTP codes:" and its counts`},
 		{"cut after HTTP codes", "bombardier", headLines(text, 14),
-			`f.txt:15: truncated bombardier report: expected "others - N"`},
+			`f.txt:15: bombardier report from line 1 is cut short (the file ends): expected "others - N"`},
 		{"cut before Throughput", "bombardier", headLines(text, 15),
-			`f.txt:16: truncated bombardier report: expected "Throughput:"`},
-		{"two reports", "bombardier", text + text,
-			"f.txt:17:1: a second bombardier report starts here: a file holds one report"},
+			`f.txt:16: bombardier report from line 1 is cut short (the file ends): expected "Throughput:"`},
+		{"cut, then another report", "bombardier", headLines(text, 15) + text,
+			`f.txt:16: bombardier report from line 1 is cut short (another report starts here): expected "Throughput:"`},
 		{"wrk report", "bombardier", readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt"),
-			`f.txt:1:1: bombardier report: expected the Statistics table, found "Running 8s test @ http://127.0.0.1:8080/static.json"`},
+			`f.txt:9: no bombardier report: expected a "Statistics  Avg  Stdev  Max" table`},
 		{"bad count", "bombardier", strings.Replace(text, "2xx - 187716", "2xx - many", 1),
 			`f.txt:14:14: bombardier HTTP codes: expected "2xx -" and a count, found "2xx - many"`},
 		{"bad latency unit", "bombardier", strings.Replace(text, "1.18ms", "1.18mq", 1),
@@ -207,8 +210,6 @@ func TestBombardierErrors(t *testing.T) {
 		{"json empty", "bombardier-json", "", "f.txt:1: truncated bombardier JSON: no JSON document"},
 		{"json cut", "bombardier-json", js[:len(js)/2],
 			"f.txt:4:292: truncated JSON: the document ends before it closes"},
-		{"json two reports", "bombardier-json", js + "\n" + js,
-			"f.txt:5:1: a second bombardier report starts here: a file holds one report"},
 		{"json no result", "bombardier-json", `{"spec":{"numberOfConnections":1}}`, "f.txt:1: bombardier JSON: missing result"},
 		{"json text report", "bombardier-json", text,
 			`f.txt:4:1: bombardier JSON: expected the JSON document, found "Statistics        Avg      Stdev        Max"`},
@@ -277,6 +278,81 @@ func TestLoadToolDetection(t *testing.T) {
 			t.Errorf("%s detected as %q, want %s", p, got, w)
 		case !ok && mine[got]:
 			t.Errorf("%s, another tool's output, detected as %s", p, got)
+		}
+	}
+}
+
+// Real reports of other versions (PROVENANCE.md); the numbers are the
+// file's own: requests are the class counts plus others (errored).
+func TestBombardierWild(t *testing.T) {
+	const d = "testdata/wild/bombardier/"
+	for _, tc := range []loadToolCase{
+		// v0.3 README: "with 10000000 requests using 200 connections", the
+		// bar "100.00 % 47s Done!", "errored - 0"; -n: no rps.
+		{file: d + "readme-v0.3-errored-two-runs.txt", format: "bombardier", runs: 2, run: 0, requests: 10000000, ok2xx: 10000000,
+			errors: 0, rps: nullWant, p50: nullWant, p99: nullWant, mean: 0.95, max: 37, connections: 200, durationS: nullWant, startLine: 2,
+			labels: map[string]string{"requests_planned": "10000000", "reported_rps_max": "216847"}},
+		// "for 10s using 200 connections", "[====…]10s Done!", 3xx - 54083
+		// and errored - 2: 54085 requests over 10 s.
+		{file: d + "readme-v0.3-errored-two-runs.txt", format: "bombardier", runs: 2, run: 1, requests: 54085, ok2xx: 0, non2xx: 54083,
+			errors: 2, rps: 54085.0 / 10, p50: 34, p99: 45, mean: 36.96, max: 1440, spectrum: 4, connections: 200, durationS: 10, startLine: 15},
+		// v2.0.2 README, the same examples as every README since v1.0.
+		{file: d + "readme-v2.0.2-two-runs.txt", format: "bombardier", runs: 2, run: 0, requests: 10000000, ok2xx: 10000000,
+			errors: 0, rps: nullWant, p50: nullWant, p99: nullWant, mean: 0.471, max: 51, connections: 125, durationS: nullWant, startLine: 3},
+		// 3xx - 66561, others - 5, the Errors block's 5 timeouts.
+		{file: d + "readme-v2.0.2-two-runs.txt", format: "bombardier", runs: 2, run: 1, requests: 66566, ok2xx: 0, non2xx: 66561,
+			errors: 5, rps: 66566.0 / 10, p50: 28, p99: 48, mean: 29.86, max: 305.02, spectrum: 4, connections: 200, durationS: 10, startLine: 16,
+			labels: map[string]string{"errors_breakdown": `{"dialing to the given TCP address timed out":5}`}},
+		// -o json through jq: 1220970 2xx over 120.254938734 s; µs.
+		{file: d + "jq-pretty-nginx-c1000.json", format: "bombardier-json", requests: 1220970, ok2xx: 1220970, errors: 0,
+			rps: perSecond(1220970, 120.254938734), p50: 57.069, p99: 281.684, mean: 98.32354741721746, max: 510.809, spectrum: 5,
+			connections: 1000, durationS: 120.254938734, startLine: 1},
+		// others 21, all of them EOF errors; max 1.356444e+06 µs.
+		{file: d + "jq-pretty-haproxy-c10000-errors.json", format: "bombardier-json", requests: 4464786, ok2xx: 4464765, errors: 21,
+			rps: perSecond(4464786, 120.352807808), p50: 229.685, p99: 457.333, mean: 268.80087887930125, max: 1356.444, spectrum: 5,
+			connections: 10000, durationS: 120.352807808},
+	} {
+		t.Run(filepath.Base(tc.file)+"#"+strconv.Itoa(tc.run), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+// A JSON report is detected by its content whatever its whitespace and
+// key order: the captures re-indented and with their keys sorted (as
+// json.MarshalIndent of a map writes them) read as the originals.
+func TestJSONDetectionByContent(t *testing.T) {
+	for _, tc := range []struct{ file, format string }{
+		{"testdata/bombardier/bombardier_json_n2000_err5pct.json", "bombardier-json"},
+		{"testdata/vegeta/vegeta_report_go2_ping.json", "vegeta-json"},
+		{"testdata/wild/oha/v1.16-compact.json", "oha-json"},
+	} {
+		text := readTestdata(t, tc.file)
+		doc := text[strings.Index(text, "{"):]
+		var v map[string]any
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		sorted, _ := json.MarshalIndent(v, "", "    ")
+		var indented bytes.Buffer
+		if err := json.Indent(&indented, []byte(doc), "\t", "  "); err != nil {
+			t.Fatal(err)
+		}
+		for name, b := range map[string][]byte{"sorted": sorted, "indented": indented.Bytes()} {
+			f := Detect(b)
+			if f == nil || f.Name != tc.format {
+				t.Errorf("%s %s: detected as %v, want %s", tc.file, name, f, tc.format)
+				continue
+			}
+			want, got := &model.Collector{}, &model.Collector{}
+			if err := formatByName(t, tc.format).Read(&Input{Name: "a", R: strings.NewReader(text)}, want); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Read(&Input{Name: "b", R: bytes.NewReader(b)}, got); err != nil {
+				t.Fatalf("%s %s: %v", tc.file, name, err)
+			}
+			w, g := want.Runs[0], got.Runs[0]
+			if w.Requests != g.Requests || w.RPS != g.RPS || w.LatencyMeanMS != g.LatencyMeanMS || w.LatencyP99MS != g.LatencyP99MS {
+				t.Errorf("%s %s: read %+v, the original %+v", tc.file, name, g, w)
+			}
 		}
 	}
 }

@@ -50,9 +50,10 @@ func detectVegetaText(head []byte) bool {
 	return req && lat
 }
 
+// detectVegetaJSON reads `vegeta report -type=json` by its keys, whatever
+// its whitespace and key order.
 func detectVegetaJSON(head []byte) bool {
-	h := bytes.TrimSpace(head)
-	return bytes.HasPrefix(h, []byte(`{"latencies":{`)) && bytes.Contains(h, []byte(`"requests":`))
+	return hasJSONKeys(head, "latencies", "requests", "status_codes")
 }
 
 func detectVegetaHist(head []byte) bool {
