@@ -210,7 +210,17 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 			if !ok {
 				continue
 			}
+			if x < 0 {
+				// k6 prints a negative duration when its clock stepped
+				// back during a request: not a latency.
+				runLabel(r, "reported_http_req_duration_"+k6StatLabel(stat, true), k6Num(x))
+				continue
+			}
 			switch p {
+			case 50:
+				if !r.LatencyP50MS.Valid {
+					r.LatencyP50MS = model.Some(x)
+				}
 			case 90:
 				r.LatencyP90MS = model.Some(x)
 			case 95:

@@ -278,7 +278,6 @@ func k6MustRead(t *testing.T, file string) []byte {
 func TestK6Errors(t *testing.T) {
 	export := k6MustRead(t, "k6_constant_go2_ping_summary_export.json")
 	text := k6MustRead(t, "k6_constant_go2_ping_stdout.txt")
-	legacy := k6MustRead(t, "k6_constant_err_legacy_stdout.txt")
 	nd := k6MustRead(t, "k6_constant_go2_ping_points.ndjson")
 	csvData := k6MustRead(t, "k6_constant_go2_ping_points.csv")
 	lines := func(b []byte, n int) []byte {
@@ -300,14 +299,11 @@ func TestK6Errors(t *testing.T) {
 		{"str.json", bytes.Replace(export, []byte(`"count": 1001,`), []byte(`"count": "1001",`), 1), readK6SummaryExport,
 			"str.json: metric http_reqs count: want a number, got a string"},
 		{"cut.txt", lines(text, 62), readK6Text,
-			"cut.txt:62: no http_reqs line: k6 printed no end-of-test summary (cut short, or replaced by handleSummary), or the test made no HTTP request"},
-		{"two.txt", append(append([]byte{}, text...), text...), readK6Text, "two.txt:134: a second k6 summary: a file holds one run"},
-		{"twolegacy.txt", append(append([]byte{}, legacy...), legacy...), readK6Text,
-			"twolegacy.txt:79: metric checks printed twice: a file holds one run"},
+			"cut.txt:63: the k6 summary from line 9 ends here without an http_reqs line (it has http_req_duration, http_req_failed, checks_total, checks_succeeded, checks_fa...): a test that made no HTTP request, or a summary cut short"},
 		{"badval.txt", bytes.Replace(text, []byte("1001   100.074035/s"), []byte("many"), 2), readK6Text,
-			`badval.txt:70: metric http_reqs: gauge value "many" is not a number`},
+			`badval.txt:70: k6 metric line http_reqs: "many" is no layout k6 prints for a metric: expected "count rate/s", "p% n out of m", "p% ✓ n ✗ m", "value min=… max=…" or "stat=value …"`},
 		{"handle.txt", k6MustRead(t, "k6_ladder_go2_wait5_handlesummary_stdout.txt"), readK6Text,
-			"handle.txt:91: no http_reqs line: k6 printed no end-of-test summary (cut short, or replaced by handleSummary), or the test made no HTTP request"},
+			"handle.txt:92: k6 printed no end-of-test summary after its banner at line 9: no metric line (name....: values) follows; cut short, or replaced by handleSummary"},
 		{"cut.ndjson", append(lines(nd, 9), []byte(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:51:42.26`)...), readK6NDJSON,
 			"cut.ndjson:10: not a JSON object: unexpected end of JSON input"},
 		{"metrics.ndjson", []byte(`{"type":"Metric","data":{"name":"http_reqs","type":"counter"},"metric":"http_reqs"}` + "\n"), readK6NDJSON,
@@ -455,4 +451,56 @@ func FuzzK6NDJSON(f *testing.F) {
 func FuzzK6CSV(f *testing.F) {
 	s := k6Seed(f, "k6_constant_err_points.csv", "k6_ladder_csv_points.csv")
 	k6Fuzz(f, readK6CSV, k6FirstLines(f, s[0], 40), k6FirstLines(f, s[1], 20))
+}
+
+// Real text summaries of other k6 versions (PROVENANCE.md). requests are
+// http_reqs, errors the ✓ count of http_req_failed (requests that failed:
+// its "passes"), rps the printed rate; k6 counts no 2xx apart.
+func TestK6TextWild(t *testing.T) {
+	const d = "testdata/wild/k6/"
+	n := int64(nullWant)
+	for _, tc := range []loadToolCase{
+		// k6 v0.4.2 (the README of v0.5.0): "    http_reqs: 17538", trends
+		// "avg=5.26ms, max=31.48ms, med=4.3ms, …", no rate: rps is
+		// 17538 over the 10s of "done [====] 10s / 10s".
+		{file: d + "k6-readme-v0.4.2-dotless.txt", format: "k6-text", requests: 17538, ok2xx: n, non2xx: n, errors: n,
+			rps: perSecond(17538, 10), p50: 4.3, p99: nullWant, mean: 5.26, max: 31.48, spectrum: 5, durationS: 10, startLine: 5},
+		// k6 0.4x: "█ test-group" heads the group's checks, the totals
+		// follow; "http_req_failed: 0.00%  ✓ 0  ✗ 4546".
+		{file: d + "xk6-clickhouse-readme-group-v0.4x.txt", format: "k6-text", requests: 4546, ok2xx: n, non2xx: n, errors: 0,
+			rps: 56.826576, p50: 162.8, p99: nullWant, mean: 185.09, max: 981.62, spectrum: 5, startLine: 7,
+			labels: map[string]string{"iterations": "903", "executor": "ramping-vus"}},
+		// Five runs of one Markdown page, summaryTrendStats p(50) … p(99)
+		// and count; run 3 prints min=-1151782ns for http_req_duration.
+		{file: d + "bifrost-linux-amd64-five-runs.txt", format: "k6-text", runs: 5, run: 0, requests: 690871, ok2xx: n, non2xx: n,
+			errors: 0, rps: 23029.874815, p50: 3.11, p99: 23.16, mean: 4.01, max: 60.52, spectrum: 6, startLine: 22},
+		{file: d + "bifrost-linux-amd64-five-runs.txt", format: "k6-text", runs: 5, run: 2, requests: 573733, ok2xx: n, non2xx: n,
+			errors: 0, rps: 19121.793807, p50: 3.04, p99: 32.43, mean: 4.74, max: 76.48, spectrum: 5, startLine: 84,
+			labels: map[string]string{"reported_http_req_duration_min_ms": "-1.151782"}},
+		{file: d + "bifrost-linux-amd64-five-runs.txt", format: "k6-text", runs: 5, run: 4, requests: 887938, ok2xx: n, non2xx: n,
+			errors: 0, rps: 29596.936994, p50: 2.2, p99: 17.72, mean: 3.13, max: 49.36, spectrum: 6, startLine: 144},
+	} {
+		t.Run(filepath.Base(tc.file)+"#"+strconv.Itoa(tc.run), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+// Two summaries in one file, with their banners (current layout) or
+// without (legacy): two runs with the same numbers, the second from where
+// it starts.
+func TestK6TextSeveral(t *testing.T) {
+	for _, name := range []string{"k6_constant_go2_ping_stdout.txt", "k6_constant_err_legacy_stdout.txt"} {
+		text := k6MustRead(t, name)
+		c, err := k6ReadBytes(name, append(append([]byte{}, text...), text...), readK6Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Runs) != 2 {
+			t.Fatalf("%s: %d runs, want 2", name, len(c.Runs))
+		}
+		a, b := c.Runs[0], c.Runs[1]
+		lines := bytes.Count(text, []byte("\n"))
+		if a.Requests != b.Requests || a.RPS != b.RPS || a.LatencyP95MS != b.LatencyP95MS || b.Index != 1 || b.Line != a.Line+lines {
+			t.Errorf("%s: runs %+v and %+v", name, a, b)
+		}
+	}
 }

@@ -26,8 +26,12 @@ var (
 	// k6ThresholdLine is "✓ 'p(95)<50' p(95)=1.39ms".
 	k6ThresholdLine = regexp.MustCompile(`^([✓✗])\s+'(.*)'\s+(\S+)=(\S+)$`)
 	k6RateValue     = regexp.MustCompile(`^([0-9.]+)%\s+([0-9]+) out of ([0-9]+)$`)
-	k6CounterValue  = regexp.MustCompile(`^([0-9.]+)(?:\s*([kMGTP]?B))?\s+([0-9.]+)(?:\s*([kMGTP]?B))?/s$`)
-	k6ScenarioLine  = regexp.MustCompile(`^\*\s+(\S+):\s+(.*)$`)
+	k6RateMarks     = regexp.MustCompile(`^([0-9.]+)%\s+✓\s*([0-9]+)\s+✗\s*([0-9]+)$`)
+	k6CounterValue  = regexp.MustCompile(`^([0-9.]+)(?:\s*([kMGTP]?B))?\s+\(?([0-9.]+)(?:\s*([kMGTP]?B))?/s\)?$`)
+	k6DoneLine      = regexp.MustCompile(`^done \[[=>\- ]*\]\s+(\S+)\s*/\s*\S+$`)
+	// k6DotlessLine is the metric line of k6 before 0.17: "✓ name: value".
+	k6DotlessLine  = regexp.MustCompile(`^(?:([✓✗])\s+)?([a-z_][a-z0-9_]*(?:\{[^}]*\})?):\s+(\S.*?)\s*$`)
+	k6ScenarioLine = regexp.MustCompile(`^\*\s+(\S+):\s+(.*)$`)
 )
 
 func detectK6Text(head []byte) bool {
@@ -37,6 +41,9 @@ func detectK6Text(head []byte) bool {
 			return true
 		}
 		m := k6MetricLine.FindStringSubmatch(t)
+		if m == nil {
+			m = k6DotlessLine.FindStringSubmatch(t)
+		}
 		return m != nil && m[2] == "http_reqs"
 	})
 }
@@ -66,133 +73,251 @@ func k6ExecutorOf(desc string) string {
 
 var k6SIBytes = map[string]float64{"": 1, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}
 
-// readK6Text reads an end-of-test text summary. Values are as printed
+// k6TextParser reads the text summaries of one file. A summary starts at
+// k6's banner ("execution: local"), at a "█ THRESHOLDS" or "█ TOTAL
+// RESULTS" heading, or at its first metric line; it ends where the next
+// one starts, which a metric printed a second time also tells (a log of
+// several runs without their banners). Lines that are not part of the
+// summary (check results, console output, progress lines) are skipped.
+type k6TextParser struct {
+	l   *Lines
+	out []*k6Summary
+
+	s         *k6Summary
+	byName    map[string]*k6Metric
+	thrValues map[string]map[string]float64
+	// section is "", "thresholds", "total", or "other" for the
+	// per-scenario and per-group blocks of k6 1.x after TOTAL RESULTS.
+	section            string
+	seenTotal, seenThr bool
+	thrBase, thrMetric string
+	lastBase           string
+	reqLine            int
+	// executors the banner announced before the summary's first metric.
+	executors []string
+	banner    int
+	// done is the run's length from the progress line of k6 before 0.17
+	// ("done [====] 10s / 10s"), which printed no rates.
+	done model.Opt[float64]
+}
+
+// readK6Text reads end-of-test text summaries. Values are as printed
 // (rounded); p(99) of http_req_duration comes from its threshold line
 // where the trend line does not print it.
 func readK6Text(in *Input, sink model.Sink) error {
-	l := NewLines(in)
-	s := &k6Summary{RatesPrinted: true, Rounded: true}
-	byName := map[string]*k6Metric{}
-	get := func(name string) *k6Metric {
-		m := byName[name]
-		if m == nil {
-			m = &k6Metric{Name: name, Values: map[string]float64{}}
-			byName[name] = m
-			s.Metrics = append(s.Metrics, m)
-		}
-		return m
-	}
-	thrValues := map[string]map[string]float64{}
-	section := "" // "", thresholds, total, other (scenario and group blocks)
-	started, seenTotal, seenThresholds := false, false, false
-	var thrBase, thrMetric, lastBase string
-	reqLine := 0
-	for l.Scan() {
-		t := strings.TrimSpace(l.Text())
-		if t == "" {
-			continue
-		}
-		start := func() {
-			if !started {
-				started = true
-				s.Line = l.Line()
-			}
-		}
-		switch {
-		case strings.HasPrefix(t, "█ THRESHOLDS"):
-			if seenThresholds || seenTotal {
-				return l.Errorf(0, "a second k6 summary: a file holds one run")
-			}
-			start()
-			seenThresholds = true
-			section = "thresholds"
-			continue
-		case strings.HasPrefix(t, "█ TOTAL RESULTS"):
-			if seenTotal {
-				return l.Errorf(0, "a second k6 summary: a file holds one run")
-			}
-			start()
-			seenTotal = true
-			section = "total"
-			continue
-		case strings.HasPrefix(t, "█ "):
-			section = "other"
-			continue
-		}
-		if !started {
-			if m := k6ScenarioLine.FindStringSubmatch(t); m != nil {
-				if e := k6ExecutorOf(m[2]); e != "" {
-					s.Executors = k6AppendUnique(s.Executors, e)
-				}
-				continue
-			}
-		}
-		switch section {
-		case "other":
-			continue
-		case "thresholds":
-			switch {
-			case strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}"):
-				thrMetric = thrBase + t
-			case strings.HasPrefix(t, "✓") || strings.HasPrefix(t, "✗"):
-				m := k6ThresholdLine.FindStringSubmatch(t)
-				if m == nil || thrMetric == "" {
-					return l.Errorf(0, "k6 threshold line %q: want ✓ or ✗ 'expression' stat=value under a metric name", t)
-				}
-				get(thrMetric).Thresholds = append(get(thrMetric).Thresholds, k6Threshold{Expr: m[2], Failed: m[1] == "✗"})
-				if ms, err := durationMS(m[4]); err == nil {
-					if thrValues[thrMetric] == nil {
-						thrValues[thrMetric] = map[string]float64{}
-					}
-					thrValues[thrMetric][m[3]] = ms
-				}
-			case !strings.ContainsAny(t, " .:"):
-				thrBase, thrMetric = t, t
-			default:
-				return l.Errorf(0, "k6 thresholds block: unexpected line %q", t)
-			}
-			continue
-		}
-		m := k6MetricLine.FindStringSubmatch(t)
-		if m == nil {
-			continue // check results, group names, progress lines
-		}
-		start()
-		name := m[2]
-		if strings.HasPrefix(name, "{") {
-			if lastBase == "" {
-				return l.Errorf(0, "k6 sub-metric %s before any metric", name)
-			}
-			inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}"))
-			name = lastBase + "{" + inner + "}"
-		} else {
-			lastBase = name
-		}
-		if name == "http_reqs" {
-			if reqLine > 0 {
-				return l.Errorf(0, "a second http_reqs line (first at line %d): a file holds one run", reqLine)
-			}
-			reqLine = l.Line()
-		}
-		if _, dup := byName[name]; dup && len(byName[name].Values) > 0 {
-			return l.Errorf(0, "metric %s printed twice: a file holds one run", name)
-		}
-		met := get(name)
-		if m[1] != "" {
-			met.Thresholds = append(met.Thresholds, k6Threshold{Failed: m[1] == "✗"})
-		}
-		if err := parseK6TextValues(met, m[3]); err != nil {
-			return l.Errorf(0, "metric %s: %v", name, err)
+	p := &k6TextParser{l: NewLines(in)}
+	for p.l.Scan() {
+		if err := p.line(strings.TrimSpace(p.l.Text())); err != nil {
+			return err
 		}
 	}
-	if err := l.Err(); err != nil {
+	if err := p.l.Err(); err != nil {
 		return err
 	}
-	if reqLine == 0 {
-		return Errorf(in.Name, l.Line(), 0, "no http_reqs line: k6 printed no end-of-test summary (cut short, or replaced by handleSummary), or the test made no HTTP request")
+	if err := p.finish(p.l.Line() + 1); err != nil {
+		return err
 	}
-	for name, vals := range thrValues {
-		met := byName[name]
+	if len(p.out) == 0 && p.banner > 0 {
+		return Errorf(in.Name, p.l.Line()+1, 0, "k6 printed no end-of-test summary after its banner at line %d: no metric line (name....: values) follows; cut short, or replaced by handleSummary", p.banner)
+	}
+	if len(p.out) == 0 {
+		return Errorf(in.Name, p.l.Line()+1, 0, "no k6 end-of-test summary: no metric line (name....: values) at all; k6 printed none (cut short, or replaced by handleSummary)")
+	}
+	var runs []*model.Run
+	for i, s := range p.out {
+		k6SortMetrics(s.Metrics)
+		r, err := k6Run(in.Name, s, nil)
+		if err != nil {
+			return err
+		}
+		r.Index = i
+		runs = append(runs, r)
+	}
+	for _, r := range runs {
+		if err := sink.Run(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// begin starts a new summary at the current line.
+func (p *k6TextParser) begin() {
+	line := p.l.Line()
+	if p.banner > 0 {
+		line = p.banner
+	}
+	p.s = &k6Summary{RatesPrinted: true, Rounded: true, Line: line, Executors: p.executors, DurationS: p.done}
+	p.byName = map[string]*k6Metric{}
+	p.thrValues = map[string]map[string]float64{}
+	p.section, p.seenTotal, p.seenThr = "", false, false
+	p.thrBase, p.thrMetric, p.lastBase, p.reqLine = "", "", "", 0
+	p.executors, p.banner, p.done = nil, 0, model.Opt[float64]{}
+}
+
+func (p *k6TextParser) get(name string) *k6Metric {
+	m := p.byName[name]
+	if m == nil {
+		m = &k6Metric{Name: name, Values: map[string]float64{}}
+		p.byName[name] = m
+		p.s.Metrics = append(p.s.Metrics, m)
+	}
+	return m
+}
+
+func (p *k6TextParser) line(t string) error {
+	l := p.l
+	if t == "" {
+		return nil
+	}
+	switch {
+	case strings.HasPrefix(t, "execution: local") || strings.HasPrefix(t, "execution: cloud"):
+		// The banner of the next run.
+		if err := p.finish(l.Line()); err != nil {
+			return err
+		}
+		p.banner = l.Line()
+		return nil
+	case strings.HasPrefix(t, "█ THRESHOLDS"), strings.HasPrefix(t, "█ TOTAL RESULTS"):
+		if p.s != nil && (p.seenTotal || strings.HasPrefix(t, "█ THRESHOLDS") && p.seenThr) {
+			if err := p.finish(l.Line()); err != nil {
+				return err
+			}
+		}
+		if p.s == nil {
+			p.begin()
+		}
+		if strings.HasPrefix(t, "█ THRESHOLDS") {
+			p.seenThr, p.section = true, "thresholds"
+		} else {
+			p.seenTotal, p.section = true, "total"
+		}
+		return nil
+	case k6DoneLine.MatchString(t) && p.s == nil:
+		if ms, err := durationMS(k6DoneLine.FindStringSubmatch(t)[1]); err == nil {
+			p.done = model.Some(ms / 1000)
+		}
+		return nil
+	case strings.HasPrefix(t, "█ "):
+		// k6 1.x prints per-scenario and per-group blocks after TOTAL
+		// RESULTS; before 1.0 "█ name" heads a group's checks, and the
+		// totals follow.
+		if p.seenTotal {
+			p.section = "other"
+		}
+		return nil
+	}
+	if p.s == nil || p.reqLine == 0 && len(p.s.Metrics) == 0 {
+		if m := k6ScenarioLine.FindStringSubmatch(t); m != nil {
+			if e := k6ExecutorOf(m[2]); e != "" {
+				if p.s != nil {
+					p.s.Executors = k6AppendUnique(p.s.Executors, e)
+				} else {
+					p.executors = k6AppendUnique(p.executors, e)
+				}
+			}
+			return nil
+		}
+	}
+	switch p.section {
+	case "other":
+		return nil
+	case "thresholds":
+		return p.threshold(t)
+	}
+	m := k6MetricLine.FindStringSubmatch(t)
+	dotless := false
+	if m == nil {
+		// k6 before 0.17 printed "  ✓ name: value", without the dots.
+		if m = k6DotlessLine.FindStringSubmatch(t); m == nil {
+			return nil // check results, group names, progress lines
+		}
+		dotless = true
+	}
+	name := m[2]
+	met := &k6Metric{Name: name, Values: map[string]float64{}}
+	if err := parseK6TextValues(met, m[3]); err != nil {
+		if dotless {
+			return nil // "name: value" that is not a metric (a banner or a log line)
+		}
+		return l.Errorf(0, "k6 metric line %s: %v", name, err)
+	}
+	if strings.HasPrefix(name, "{") {
+		if p.s == nil || p.lastBase == "" {
+			return l.Errorf(0, "k6 sub-metric %s before any metric", name)
+		}
+		inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}"))
+		name = p.lastBase + "{" + inner + "}"
+	} else {
+		if p.s != nil {
+			if old, dup := p.byName[name]; dup && len(old.Values) > 0 {
+				// The same metric again: the next run's summary.
+				if err := p.finish(l.Line()); err != nil {
+					return err
+				}
+			}
+		}
+		if p.s == nil {
+			p.begin()
+		}
+		p.lastBase = name
+	}
+	if name == "http_reqs" {
+		p.reqLine = l.Line()
+	}
+	got := p.get(name)
+	got.Type, got.Values = met.Type, met.Values
+	if m[1] != "" {
+		got.Thresholds = append(got.Thresholds, k6Threshold{Failed: m[1] == "✗"})
+	}
+	return nil
+}
+
+// threshold reads a line of the THRESHOLDS block of k6 1.x.
+func (p *k6TextParser) threshold(t string) error {
+	switch {
+	case strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}"):
+		p.thrMetric = p.thrBase + t
+	case strings.HasPrefix(t, "✓") || strings.HasPrefix(t, "✗"):
+		m := k6ThresholdLine.FindStringSubmatch(t)
+		if m == nil || p.thrMetric == "" {
+			return p.l.Errorf(0, "k6 threshold line %q: want ✓ or ✗ 'expression' stat=value under a metric name", t)
+		}
+		met := p.get(p.thrMetric)
+		met.Thresholds = append(met.Thresholds, k6Threshold{Expr: m[2], Failed: m[1] == "✗"})
+		if ms, err := durationMS(m[4]); err == nil {
+			if p.thrValues[p.thrMetric] == nil {
+				p.thrValues[p.thrMetric] = map[string]float64{}
+			}
+			p.thrValues[p.thrMetric][m[3]] = ms
+		}
+	case !strings.ContainsAny(t, " .:"):
+		p.thrBase, p.thrMetric = t, t
+	default:
+		return p.l.Errorf(0, "k6 thresholds block: unexpected line %q", t)
+	}
+	return nil
+}
+
+// finish completes the summary being read, before line end.
+func (p *k6TextParser) finish(end int) error {
+	s := p.s
+	if s == nil {
+		return nil
+	}
+	p.s = nil
+	if len(s.Metrics) == 0 {
+		return Errorf(p.l.in.Name, end, 0, "k6 printed no end-of-test summary after line %d: no metric line (name....: values) follows; cut short, or replaced by handleSummary", s.Line)
+	}
+	if p.reqLine == 0 {
+		names := make([]string, 0, len(s.Metrics))
+		for _, m := range s.Metrics {
+			names = append(names, m.Name)
+		}
+		return Errorf(p.l.in.Name, end, 0, "the k6 summary from line %d ends here without an http_reqs line (it has %s): a test that made no HTTP request, or a summary cut short", s.Line, clipLine(strings.Join(names, ", ")))
+	}
+	for name, vals := range p.thrValues {
+		met := p.byName[name]
 		if met.Type != "trend" {
 			continue
 		}
@@ -202,7 +327,8 @@ func readK6Text(in *Input, sink model.Sink) error {
 			}
 		}
 	}
-	return k6StoreRun(in, sink, s, nil)
+	p.out = append(p.out, s)
+	return nil
 }
 
 func k6AppendUnique(list []string, v string) []string {
@@ -218,19 +344,25 @@ type k6ValueError string
 
 func (e k6ValueError) Error() string { return string(e) }
 
-// parseK6TextValues reads the values of a metric line: a trend's
-// avg=.. min=.. (durations), a gauge's "value min=.. max=..", a rate's
-// "p% n out of m", a counter's "count rate/s" (data in SI bytes).
+// k6BuiltinTypes are the types of k6's own metrics, for the layouts that
+// print a bare value (k6 before 0.17: "http_reqs: 17538").
+var k6BuiltinTypes = map[string]string{
+	"http_reqs": "counter", "iterations": "counter", "data_received": "counter", "data_sent": "counter",
+	"dropped_iterations": "counter", "vus": "gauge", "vus_max": "gauge", "checks": "rate", "http_req_failed": "rate",
+}
+
+// parseK6TextValues reads the values of a metric line, in the layouts of
+// every k6 version: a trend's "avg=.. min=.." (durations; before 0.17
+// comma-separated), a gauge's "value min=.. max=..", a rate's "p% n out
+// of m" (1.x) or "p% ✓ n ✗ m" (0.2x-0.5x), a counter's "count rate/s"
+// (0.2x on; data in SI bytes) or "count (rate/s)" (0.1x), and a bare value
+// (before 0.17), whose type is its metric's.
 func parseK6TextValues(m *k6Metric, v string) error {
 	if r := k6RateValue.FindStringSubmatch(v); r != nil {
-		m.Type = "rate"
-		pct, _ := strconv.ParseFloat(r[1], 64)
-		pass, _ := strconv.ParseFloat(r[2], 64)
-		total, _ := strconv.ParseFloat(r[3], 64)
-		m.Values["rate"] = pct / 100
-		m.Values["passes"] = pass
-		m.Values["fails"] = total - pass
-		return nil
+		return k6Rate(m, r[1], r[2], r[3], true)
+	}
+	if r := k6RateMarks.FindStringSubmatch(v); r != nil {
+		return k6Rate(m, r[1], r[2], r[3], false)
 	}
 	if c := k6CounterValue.FindStringSubmatch(v); c != nil {
 		m.Type = "counter"
@@ -243,15 +375,29 @@ func parseK6TextValues(m *k6Metric, v string) error {
 		m.Values["rate"] = rate * k6SIBytes[c[4]]
 		return nil
 	}
-	fields := strings.Fields(v)
+	fields := strings.Fields(strings.ReplaceAll(v, ",", " "))
 	if len(fields) == 0 {
-		return k6ValueError("no values")
+		return k6ValueError("no value after the colon")
 	}
 	if !strings.Contains(fields[0], "=") {
-		m.Type = "gauge"
+		if len(fields) == 1 && strings.HasSuffix(fields[0], "%") {
+			pct, err := strconv.ParseFloat(strings.TrimSuffix(fields[0], "%"), 64)
+			if err != nil {
+				return k6ValueError(strconv.Quote(v) + " is no layout k6 prints: expected a percentage")
+			}
+			m.Type = "rate"
+			m.Values["rate"] = pct / 100
+			return nil
+		}
 		x, err := strconv.ParseFloat(fields[0], 64)
 		if err != nil {
-			return k6ValueError("gauge value " + strconv.Quote(fields[0]) + " is not a number")
+			return k6ValueError(strconv.Quote(v) + " is no layout k6 prints for a metric: expected \"count rate/s\", \"p% n out of m\", \"p% ✓ n ✗ m\", \"value min=… max=…\" or \"stat=value …\"")
+		}
+		m.Type = "gauge"
+		if k6BuiltinTypes[m.Name] == "counter" && len(fields) == 1 {
+			m.Type = "counter"
+			m.Values["count"] = x
+			return nil
 		}
 		m.Values["value"] = x
 		fields = fields[1:]
@@ -263,7 +409,7 @@ func parseK6TextValues(m *k6Metric, v string) error {
 		if !ok || k == "" {
 			return k6ValueError("want stat=value, got " + strconv.Quote(f))
 		}
-		x, err := durationMS(val)
+		x, err := k6TextDurationMS(val)
 		if m.Type == "gauge" || err != nil {
 			var err error
 			x, err = strconv.ParseFloat(val, 64)
@@ -274,4 +420,35 @@ func parseK6TextValues(m *k6Metric, v string) error {
 		m.Values[k] = x
 	}
 	return nil
+}
+
+// k6Rate files a rate: pct% of total, with passes the requests (or
+// checks) that counted as true. outOf tells the 1.x layout "n out of
+// total"; else the two counts are passes and fails.
+func k6Rate(m *k6Metric, pct, a, b string, outOf bool) error {
+	p, err1 := strconv.ParseFloat(pct, 64)
+	x, err2 := strconv.ParseFloat(a, 64)
+	y, err3 := strconv.ParseFloat(b, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return k6ValueError("want a percentage and two counts")
+	}
+	m.Type = "rate"
+	m.Values["rate"] = p / 100
+	m.Values["passes"] = x
+	if outOf {
+		m.Values["fails"] = y - x
+	} else {
+		m.Values["fails"] = y
+	}
+	return nil
+}
+
+// k6TextDurationMS reads a duration as k6 prints it, negative ones too
+// (k6 can print a negative http_req_receiving when a clock steps back).
+func k6TextDurationMS(s string) (float64, error) {
+	if rest, neg := strings.CutPrefix(s, "-"); neg {
+		ms, err := durationMS(rest)
+		return -ms, err
+	}
+	return durationMS(s)
 }
