@@ -116,106 +116,157 @@ func vegetaCodes(r *model.Run, codes map[string]int64) {
 	runLabel(r, "status_codes", countsJSON(codes))
 }
 
+// vegetaTextParser reads the text reports of one file: every "Requests
+// [total, rate…]" line starts one, and its Error Set ends at a blank line
+// or at what follows it. Lines outside the reports are ignored: a command
+// line, a heading, or the histogram `vegeta report -type=hist` prints of
+// the same results (it would count them twice).
+type vegetaTextParser struct {
+	l   *Lines
+	out []*model.Run
+
+	r        *model.Run
+	codes    map[string]int64
+	errSet   []string
+	inErrors bool
+	seen     map[string]bool
+}
+
 // readVegetaText reads `vegeta report` (text). Each line is "Name [keys]
-// values", so older versions with fewer latency columns read too.
-// rps is the printed rate; the printed throughput (successful requests
-// over attack plus wait) is kept as reported_throughput.
+// values", so older versions with fewer columns (v5: "Requests [total,
+// rate]", "Latencies [mean, 50, 95, 99, max]", no Duration line when
+// several inputs are merged) read too. rps is the printed rate; the
+// printed throughput (successful requests over attack plus wait) is kept
+// as reported_throughput.
 func readVegetaText(in *Input, sink model.Sink) error {
-	l := NewLines(in)
-	r := &model.Run{Tool: "vegeta"}
-	var codes map[string]int64
-	var errSet []string
-	inErrors := false
-	seen := map[string]bool{}
-	for l.Scan() {
-		t := l.Text()
-		if inErrors {
-			if strings.HasPrefix(t, "Requests") && strings.Contains(t, "[total, rate") {
-				return l.Errorf(1, "a second vegeta report starts here: a file holds one report")
-			}
-			if t != "" {
-				errSet = append(errSet, t)
-			}
-			continue
-		}
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		if t == "Error Set:" {
-			if codes == nil {
-				return l.Errorf(1, "vegeta report: Error Set before Status Codes")
-			}
-			inErrors = true
-			continue
-		}
-		open, close := strings.IndexByte(t, '['), strings.IndexByte(t, ']')
-		if open < 0 || close < open {
-			return l.Errorf(1, "vegeta report: expected \"Name [keys] values\", found %q", clipLine(t))
-		}
-		name := strings.TrimSpace(t[:open])
-		keys := strings.Split(t[open+1:close], ", ")
-		rest := strings.TrimSpace(t[close+1:])
-		if seen[name] {
-			return l.Errorf(1, "a second vegeta report starts here: a file holds one report")
-		}
-		seen[name] = true
-		if name == "Requests" {
-			r.Line = l.Line()
-		}
-		if name == "Status Codes" {
-			codes = map[string]int64{}
-			for _, kv := range strings.Fields(rest) {
-				c, n, ok := strings.Cut(kv, ":")
-				v, err := strconv.ParseInt(n, 10, 64)
-				if _, cerr := strconv.Atoi(c); !ok || err != nil || cerr != nil || v < 0 {
-					return l.Errorf(strings.Index(t, kv)+1, "vegeta Status Codes: expected code:count, found %q", kv)
-				}
-				codes[c] += v
-			}
-			continue
-		}
-		vals := strings.Split(rest, ", ")
-		if len(vals) != len(keys) {
-			return l.Errorf(close+2, "vegeta %s: expected %d values for [%s], found %q", name, len(keys), t[open+1:close], clipLine(rest))
-		}
-		for i, k := range keys {
-			if err := vegetaTextValue(r, name, k, vals[i]); err != nil {
-				return l.Errorf(strings.Index(t[close:], vals[i])+close+1, "vegeta %s %s: %v", name, k, err)
-			}
+	p := &vegetaTextParser{l: NewLines(in)}
+	for p.l.Scan() {
+		if err := p.line(p.l.Text()); err != nil {
+			return err
 		}
 	}
-	if err := l.Err(); err != nil {
+	if err := p.l.Err(); err != nil {
 		return err
 	}
+	if err := p.finish(p.l.Line() + 1); err != nil {
+		return err
+	}
+	if len(p.out) == 0 {
+		return Errorf(in.Name, p.l.Line()+1, 0, `no vegeta report: expected a "Requests [total, rate, …]" line`)
+	}
+	for _, r := range p.out {
+		if err := sink.Run(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isVegetaRequestsLine(t string) bool {
+	return strings.HasPrefix(t, "Requests") && strings.Contains(t, "[total, rate")
+}
+
+func (p *vegetaTextParser) line(t string) error {
+	l := p.l
+	if isVegetaRequestsLine(t) {
+		if err := p.finish(l.Line()); err != nil {
+			return err
+		}
+		p.r = &model.Run{Tool: "vegeta", Line: l.Line(), Index: len(p.out)}
+		p.seen = map[string]bool{}
+		p.codes, p.errSet, p.inErrors = nil, nil, false
+	}
+	if p.r == nil {
+		return nil
+	}
+	if p.inErrors {
+		if strings.TrimSpace(t) == "" || strings.Join(strings.Fields(t), " ") == "Bucket # % Histogram" {
+			return p.finish(l.Line())
+		}
+		p.errSet = append(p.errSet, t)
+		return nil
+	}
+	if strings.TrimSpace(t) == "" {
+		return nil
+	}
+	if strings.TrimSpace(t) == "Error Set:" {
+		if p.codes == nil {
+			return l.Errorf(1, "vegeta report from line %d: Error Set before Status Codes", p.r.Line)
+		}
+		p.inErrors = true
+		return nil
+	}
+	open, close := strings.IndexByte(t, '['), strings.IndexByte(t, ']')
+	if open < 0 || close < open {
+		return l.Errorf(1, "vegeta report from line %d: expected \"Name [keys] values\" or \"Error Set:\", found %q", p.r.Line, clipLine(t))
+	}
+	name := strings.TrimSpace(t[:open])
+	keys := strings.Split(t[open+1:close], ", ")
+	rest := strings.TrimSpace(t[close+1:])
+	if p.seen[name] {
+		return l.Errorf(1, "vegeta report from line %d: a second %s line", p.r.Line, name)
+	}
+	p.seen[name] = true
+	if name == "Status Codes" {
+		p.codes = map[string]int64{}
+		for _, kv := range strings.Fields(rest) {
+			c, n, ok := strings.Cut(kv, ":")
+			v, err := strconv.ParseInt(n, 10, 64)
+			if _, cerr := strconv.Atoi(c); !ok || err != nil || cerr != nil || v < 0 {
+				return l.Errorf(strings.Index(t, kv)+1, "vegeta Status Codes: expected code:count, found %q", kv)
+			}
+			p.codes[c] += v
+		}
+		return nil
+	}
+	vals := strings.Split(rest, ", ")
+	if len(vals) != len(keys) {
+		return l.Errorf(close+2, "vegeta %s: expected %d values for [%s], found %q", name, len(keys), t[open+1:close], clipLine(rest))
+	}
+	for i, k := range keys {
+		if err := vegetaTextValue(p.r, name, k, vals[i]); err != nil {
+			return l.Errorf(strings.Index(t[close:], vals[i])+close+1, "vegeta %s %s: %v", name, k, err)
+		}
+	}
+	return nil
+}
+
+// finish completes the report being read, if any, before line end.
+func (p *vegetaTextParser) finish(end int) error {
+	r := p.r
+	if r == nil {
+		return nil
+	}
+	p.r = nil
+	name := p.l.in.Name
 	switch {
-	case !seen["Requests"]:
-		return Errorf(in.Name, l.Line()+1, 0, "truncated vegeta report: expected the Requests line")
-	case !seen["Latencies"]:
-		return Errorf(in.Name, l.Line()+1, 0, "truncated vegeta report: expected the Latencies line")
-	case codes == nil:
-		return Errorf(in.Name, l.Line()+1, 0, "truncated vegeta report: expected Status Codes")
-	case !inErrors:
-		return Errorf(in.Name, l.Line()+1, 0, `truncated vegeta report: expected "Error Set:"`)
+	case !p.seen["Latencies"]:
+		return Errorf(name, end, 0, "vegeta report from line %d ends before its Latencies line", r.Line)
+	case p.codes == nil:
+		return Errorf(name, end, 0, "vegeta report from line %d ends before its Status Codes", r.Line)
+	case !p.inErrors:
+		return Errorf(name, end, 0, `vegeta report from line %d ends before its "Error Set:"`, r.Line)
 	}
 	var sum int64
-	for _, n := range codes {
+	for _, n := range p.codes {
 		sum += n
 	}
 	if r.Requests.V == 0 {
-		return Errorf(in.Name, r.Line, 0, "vegeta report of no request")
+		return Errorf(name, r.Line, 0, "vegeta report of no request")
 	}
 	if sum != r.Requests.V {
-		return Errorf(in.Name, r.Line, 0, "vegeta report: Status Codes add up to %d, Requests total is %d", sum, r.Requests.V)
+		return Errorf(name, r.Line, 0, "vegeta report: Status Codes add up to %d, Requests total is %d", sum, r.Requests.V)
 	}
-	vegetaCodes(r, codes)
-	if len(errSet) > 0 {
-		b, _ := json.Marshal(errSet) // a slice of strings always encodes
+	vegetaCodes(r, p.codes)
+	if len(p.errSet) > 0 {
+		b, _ := json.Marshal(p.errSet) // a slice of strings always encodes
 		runLabel(r, "error_set", string(b))
 	}
 	runLabel(r, "percentile_method", "vegeta t-digest (compression 100)")
 	sortPercentiles(r.Percentiles)
 	spectrumColumns(r)
-	return sink.Run(r)
+	p.out = append(p.out, r)
+	return nil
 }
 
 // vegetaTextValue files one value of the text report.
@@ -246,9 +297,14 @@ func vegetaTextValue(r *model.Run, name, key, v string) error {
 			return err
 		}
 	case "Duration/attack":
-		ms, err := dur()
-		r.DurationS = model.Some(ms / 1000)
-		return err
+		d, ok := durationExactMS(v)
+		if ok {
+			d, ok = d.shift(-3)
+		}
+		if !ok {
+			return fmt.Errorf("expected a duration with its unit, found %q", v)
+		}
+		r.DurationS = model.Some(d.float())
 	case "Duration/wait":
 		ms, err := dur()
 		runLabel(r, "wait_s", fmtLabelNum(ms/1000))

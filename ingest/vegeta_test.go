@@ -146,11 +146,13 @@ func TestVegetaErrors(t *testing.T) {
 	resJSON := headLines(readTestdata(t, d+"vegeta_go2_ping_results.json"), 3)
 	bin := readTestdata(t, d+"vegeta_refused_results.bin")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"text empty", "vegeta-text", "", "f.txt:1: truncated vegeta report: expected the Requests line"},
-		{"text cut", "vegeta-text", headLines(text, 6), "f.txt:7: truncated vegeta report: expected Status Codes"},
-		{"text without Error Set", "vegeta-text", headLines(text, 7), `f.txt:8: truncated vegeta report: expected "Error Set:"`},
-		{"text two reports", "vegeta-text", readTestdata(t, d+"vegeta_report_go2_ping.txt") + text,
-			"f.txt:9:1: a second vegeta report starts here: a file holds one report"},
+		{"text empty", "vegeta-text", "", `f.txt:1: no vegeta report: expected a "Requests [total, rate, …]" line`},
+		{"text cut", "vegeta-text", headLines(text, 6), "f.txt:7: vegeta report from line 1 ends before its Status Codes"},
+		{"text without Error Set", "vegeta-text", headLines(text, 7), `f.txt:8: vegeta report from line 1 ends before its "Error Set:"`},
+		{"text cut, then another report", "vegeta-text", headLines(text, 6) + readTestdata(t, d+"vegeta_report_go2_ping.txt"),
+			"f.txt:7: vegeta report from line 1 ends before its Status Codes"},
+		{"text a line twice", "vegeta-text", strings.Replace(text, "Success", "Latencies", 1),
+			"f.txt:6:1: vegeta report from line 1: a second Latencies line"},
 		{"text bad duration", "vegeta-text", strings.Replace(text, "2.28ms", "2.28 ms", 1),
 			`f.txt:3:109: vegeta Latencies 99: expected a duration with its unit, found "2.28 ms"`},
 		{"text counts disagree", "vegeta-text", strings.Replace(text, "500:82", "500:81", 1),
@@ -158,7 +160,7 @@ func TestVegetaErrors(t *testing.T) {
 		{"text no request", "vegeta-text", strings.Replace(text, "1500, 300.35", "0, 300.35", 1), "f.txt:1: vegeta report of no request"},
 		{"json no request", "vegeta-json", strings.Replace(js, `"requests":3000`, `"requests":0`, 1), "f.txt:1: vegeta JSON report of no request"},
 		{"text hey report", "vegeta-text", readTestdata(t, "testdata/hey/hey_go2_ping_n5000_c20.txt"),
-			`f.txt:2:1: vegeta report: expected "Name [keys] values", found "Summary:"`},
+			`f.txt:47: no vegeta report: expected a "Requests [total, rate, …]" line`},
 		{"json cut", "vegeta-json", js[:100], "f.txt:1:101: truncated JSON: the document ends before it closes"},
 		{"json two", "vegeta-json", js + js, "f.txt:2:1: a second JSON document follows: a file holds one report"},
 		{"json no status codes", "vegeta-json", strings.Replace(js, `"status_codes"`, `"codes"`, 1),
@@ -205,5 +207,36 @@ func BenchmarkVegetaResultsCSV(b *testing.B) {
 		if err != nil || c.samples != 300000 || c.Runs[0].Requests.V != 300000 {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Real vegeta outputs of other versions (PROVENANCE.md); the numbers are
+// the file's own.
+func TestVegetaWild(t *testing.T) {
+	const d = "testdata/wild/vegeta/"
+	n := int64(nullWant)
+	for _, tc := range []loadToolCase{
+		// v5 README: "Requests [total, rate]", no min in Latencies, 0:535
+		// (no answer) and 200:665, six lines of Error Set.
+		{file: d + "readme-v5.7-text-error-set.txt", format: "vegeta-text", requests: 1200, ok2xx: 665, non2xx: 0, errors: 535,
+			rps: 120, p50: 108.272568, p99: 247.771566, mean: 113.172398, max: 264.815246, spectrum: 3, durationS: 9.949883921, startLine: 1},
+		// Three inputs merged: no Duration line.
+		{file: d + "readme-v5.7-text-no-duration.txt", format: "vegeta-text", requests: 3600000, ok2xx: 3600000, non2xx: 0, errors: 0,
+			rps: 60000, p50: nullWant, p99: 416.537743, mean: 223.340085, max: 7788.103259, spectrum: 2, durationS: nullWant},
+		// The same README's -reporter=json, indented: rps = 1200 over the
+		// attack's 9949883921 ns; the printed rate is kept as a label.
+		{file: d + "readme-v5.7-report-pretty.json", format: "vegeta-json", requests: 1200, ok2xx: 140, non2xx: 0, errors: 1060,
+			rps: perSecond(1200, 9.949883921), p50: 2401.2234, p99: 12604.629125, mean: 9093.653647, max: 12604.629125, spectrum: 3,
+			durationS: 9.949883921, labels: map[string]string{"reported_rps": "1200"}},
+		// Go before 1.7 printed a zero duration as "0": "[0,  2ms]";
+		// 6007 + 5505 + 2117 + 4771 = 18400 requests.
+		{file: d + "readme-v5.7-hist-bare-zero.txt", format: "vegeta-hist", requests: 18400, ok2xx: n, non2xx: n, errors: n,
+			rps: nullWant, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, spectrum: 3},
+		// A text report, then the histogram of the same results: one run,
+		// the histogram not counted again.
+		{file: d + "govolutto-readme-text-then-hist.txt", format: "vegeta-text", requests: 2500, ok2xx: 2500, non2xx: 0, errors: 0,
+			rps: 500.2, p50: 0.212602, p99: 5.781057, mean: 0.387021, max: 28.793267, spectrum: 3, durationS: 4.997979158, startLine: 2},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
 	}
 }
