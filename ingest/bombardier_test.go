@@ -296,13 +296,6 @@ func TestBombardierWild(t *testing.T) {
 		// and errored - 2: 54085 requests over 10 s.
 		{file: d + "readme-v0.3-errored-two-runs.txt", format: "bombardier", runs: 2, run: 1, requests: 54085, ok2xx: 0, non2xx: 54083,
 			errors: 2, rps: 54085.0 / 10, p50: 34, p99: 45, mean: 36.96, max: 1440, spectrum: 4, connections: 200, durationS: 10, startLine: 15},
-		// v2.0.2 README, the same examples as every README since v1.0.
-		{file: d + "readme-v2.0.2-two-runs.txt", format: "bombardier", runs: 2, run: 0, requests: 10000000, ok2xx: 10000000,
-			errors: 0, rps: nullWant, p50: nullWant, p99: nullWant, mean: 0.471, max: 51, connections: 125, durationS: nullWant, startLine: 3},
-		// 3xx - 66561, others - 5, the Errors block's 5 timeouts.
-		{file: d + "readme-v2.0.2-two-runs.txt", format: "bombardier", runs: 2, run: 1, requests: 66566, ok2xx: 0, non2xx: 66561,
-			errors: 5, rps: 66566.0 / 10, p50: 28, p99: 48, mean: 29.86, max: 305.02, spectrum: 4, connections: 200, durationS: 10, startLine: 16,
-			labels: map[string]string{"errors_breakdown": `{"dialing to the given TCP address timed out":5}`}},
 		// -o json through jq: 1220970 2xx over 120.254938734 s; µs.
 		{file: d + "jq-pretty-nginx-c1000.json", format: "bombardier-json", requests: 1220970, ok2xx: 1220970, errors: 0,
 			rps: perSecond(1220970, 120.254938734), p50: 57.069, p99: 281.684, mean: 98.32354741721746, max: 510.809, spectrum: 5,

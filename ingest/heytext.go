@@ -25,9 +25,11 @@ type heyDialect struct {
 	details []string
 }
 
+// heyTool: hey, and boom, as it was called until 2016, which printed
+// "1.2723 secs." and a "Speed index:" line.
 var heyTool = &heyDialect{
 	tool:    "hey",
-	units:   map[string]msScale{"secs": {3, 1}},
+	units:   map[string]msScale{"secs": {3, 1}, "secs.": {3, 1}},
 	method:  "hey nearest rank: sorted[i] for the first i with i*100/n >= p (integer division)",
 	details: []string{"DNS+dialup", "DNS-lookup", "req write", "resp wait", "resp read"},
 }
@@ -267,6 +269,8 @@ func (p *heyParser) summary(t, tt string) error {
 		// ("38.28 MiB"): kept as printed, not as a byte count.
 		runLabel(r, "reported_total_data", val)
 	case "Size/request", "Size/sec":
+	case "Speed index":
+		runLabel(r, "speed_index", val) // boom: "Meh", "Fast", …
 	case "Success rate":
 		if p.d != ohaTool {
 			return p.errorf(col, "Summary: %q is a line of oha's report, not of hey's", tt)

@@ -40,7 +40,7 @@ func detectVegetaText(head []byte) bool {
 	req, lat := false, false
 	hasLine(head, func(l string) bool {
 		switch {
-		case strings.HasPrefix(l, "Requests") && strings.Contains(l, "[total, rate"):
+		case isVegetaRequestsLine(l):
 			req = true
 		case req && strings.HasPrefix(l, "Latencies") && strings.Contains(l, "[") && strings.Contains(l, "mean"):
 			lat = true
@@ -117,8 +117,8 @@ func vegetaCodes(r *model.Run, codes map[string]int64) {
 }
 
 // vegetaTextParser reads the text reports of one file: every "Requests
-// [total, rate…]" line starts one, and its Error Set ends at a blank line
-// or at what follows it. Lines outside the reports are ignored: a command
+// [total, rate…]" line starts one, and it ends at the blank line after its
+// Status Codes or its Error Set. Lines outside the reports are ignored: a command
 // line, a heading, or the histogram `vegeta report -type=hist` prints of
 // the same results (it would count them twice).
 type vegetaTextParser struct {
@@ -162,8 +162,11 @@ func readVegetaText(in *Input, sink model.Sink) error {
 	return nil
 }
 
+// isVegetaRequestsLine reports whether a line is the first of a text
+// report: "Requests [total, rate, throughput]", or before 2015 "Requests
+// [total, rate]" and "Requests [total]".
 func isVegetaRequestsLine(t string) bool {
-	return strings.HasPrefix(t, "Requests") && strings.Contains(t, "[total, rate")
+	return strings.HasPrefix(t, "Requests") && strings.Contains(t, "[total")
 }
 
 func (p *vegetaTextParser) line(t string) error {
@@ -187,6 +190,11 @@ func (p *vegetaTextParser) line(t string) error {
 		return nil
 	}
 	if strings.TrimSpace(t) == "" {
+		if p.codes != nil {
+			// A blank line after the Status Codes: the report printed no
+			// Error Set (or its author left it out).
+			return p.finish(l.Line())
+		}
 		return nil
 	}
 	if strings.TrimSpace(t) == "Error Set:" {
@@ -244,8 +252,6 @@ func (p *vegetaTextParser) finish(end int) error {
 		return Errorf(name, end, 0, "vegeta report from line %d ends before its Latencies line", r.Line)
 	case p.codes == nil:
 		return Errorf(name, end, 0, "vegeta report from line %d ends before its Status Codes", r.Line)
-	case !p.inErrors:
-		return Errorf(name, end, 0, `vegeta report from line %d ends before its "Error Set:"`, r.Line)
 	}
 	var sum int64
 	for _, n := range p.codes {
@@ -402,11 +408,9 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		return missing("requests")
 	case v.StatusCodes == nil:
 		return missing("status_codes")
-	case v.Duration == nil:
-		return missing("duration")
 	case *v.Requests == 0:
 		return Errorf(in.Name, 1, 0, "vegeta JSON report of no request")
-	case *v.Requests < 0 || *v.Duration < 0:
+	case *v.Requests < 0 || v.Duration != nil && *v.Duration < 0:
 		return Errorf(in.Name, 1, 0, "vegeta JSON report: negative requests or duration")
 	}
 	r := &model.Run{Tool: "vegeta", Line: 1, Requests: model.Some(*v.Requests)}
@@ -421,7 +425,9 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		return Errorf(in.Name, 1, 0, "vegeta JSON report: status_codes add up to %d, requests is %d", sum, *v.Requests)
 	}
 	vegetaCodes(r, v.StatusCodes)
-	if d := time.Duration(*v.Duration); d > 0 {
+	if v.Duration == nil {
+		// vegeta before 2014 printed no duration: no rate either.
+	} else if d := time.Duration(*v.Duration); d > 0 {
 		r.DurationS = model.Some(d.Seconds())
 		r.RPS = model.Some(float64(*v.Requests) / d.Seconds()) // as vegeta's Metrics.Close
 	}

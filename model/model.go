@@ -27,7 +27,7 @@ type Run struct {
 	// Line is the 1-based line of the file where the run starts.
 	Line int
 
-	Tool        string // wrk2, wrk, ab, bombardier, k6, hey, vegeta, records
+	Tool        string // wrk2, wrk, ab, bombardier, k6, hey, oha, vegeta, records
 	ToolVersion string
 
 	Server   string
