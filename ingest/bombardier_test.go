@@ -190,7 +190,7 @@ func TestBombardierErrors(t *testing.T) {
 	text := readTestdata(t, "testdata/bombardier/bombardier_latencies_nginx_static.txt")
 	js := readTestdata(t, "testdata/bombardier/bombardier_json_latencies_ping.json")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"empty", "bombardier", "", `f.txt:1: no bombardier report: expected a "Statistics  Avg  Stdev  Max" table`},
+		{"empty", "bombardier", "", `f.txt:1: bombardier report ends early: expected "Bombarding …" or the "Statistics  Avg  Stdev  Max" table`},
 		{"cut after Latency", "bombardier", headLines(text, 6),
 			`f.txt:7: bombardier report from line 1 is cut short (the file ends): expected "HTTP codes:" and its counts`},
 		{"cut after HTTP codes", "bombardier", headLines(text, 14),
@@ -200,7 +200,7 @@ func TestBombardierErrors(t *testing.T) {
 		{"cut, then another report", "bombardier", headLines(text, 15) + text,
 			`f.txt:16: bombardier report from line 1 is cut short (another report starts here): expected "Throughput:"`},
 		{"wrk report", "bombardier", readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt"),
-			`f.txt:9: no bombardier report: expected a "Statistics  Avg  Stdev  Max" table`},
+			`f.txt:1:1: no bombardier report: expected "Bombarding …" or the "Statistics  Avg  Stdev  Max" table, found "Running 8s test @ http://127.0.0.1:8080/static.json"`},
 		{"bad count", "bombardier", strings.Replace(text, "2xx - 187716", "2xx - many", 1),
 			`f.txt:14:14: bombardier HTTP codes: expected "2xx -" and a count, found "2xx - many"`},
 		{"bad latency unit", "bombardier", strings.Replace(text, "1.18ms", "1.18mq", 1),

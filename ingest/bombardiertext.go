@@ -25,55 +25,59 @@ const (
 	bomErrors         // the Errors block, up to Throughput
 )
 
-// bombardierParser reads the reports of one file. A report starts at a
+// bombardierParser reads one report (readReports): it starts at a
 // "Bombarding" line, or at a Statistics table that no Bombarding line
-// announced (an excerpt), and ends at its Throughput line; lines between
-// reports are ignored.
+// announced (an excerpt), and ends at its Throughput line.
 type bombardierParser struct {
 	l    *Lines
 	sink model.Sink
-	out  []*model.Run
 
 	state   int
 	r       *model.Run
 	c       bombardierCounts
 	latency bool // the Latency line was read
 	errored bool // v0.1-v0.4: errored requests, no Errors block
+	done    bool // the Throughput line was read
 }
 
-// readBombardierText reads bombardier's plain-text report. The report
+var bombardierReports = &reportFormat{
+	tool:  "bombardier",
+	first: `"Bombarding …" or the "Statistics  Avg  Stdev  Max" table`,
+	begins: func(t string) bool {
+		return strings.HasPrefix(t, "Bombarding ") || strings.Join(strings.Fields(t), " ") == bombardierStatsHeader
+	},
+	read: func(l *Lines, sink model.Sink) (*model.Run, error) {
+		p := &bombardierParser{l: l, sink: sink}
+		for !p.done && l.Scan() {
+			if err := p.line(l.Text()); err != nil {
+				return nil, err
+			}
+		}
+		if err := l.Err(); err != nil {
+			return nil, err
+		}
+		if !p.done {
+			return nil, p.cut(l.Line()+1, "the file ends")
+		}
+		return p.r, nil
+	},
+	settings: []string{"url", "requests_planned"},
+}
+
+// readBombardierText reads bombardier's plain-text reports. The report
 // prints no measured duration: duration_s is the -d duration of the
 // "Bombarding ... for 8s" line and rps = requests / duration_s (label
 // rps_basis says so); a -n run has neither unless a duration_s label is
 // given (manifest or --label), and then rps is requests / that duration.
 // The sampled Reqs/sec mean, stdev and max are kept as reported_rps_*.
 func readBombardierText(in *Input, sink model.Sink) error {
-	p := &bombardierParser{l: NewLines(in), sink: sink}
-	for p.l.Scan() {
-		if err := p.line(p.l.Text()); err != nil {
-			return err
-		}
-	}
-	if err := p.l.Err(); err != nil {
-		return err
-	}
-	if err := p.eof(); err != nil {
-		return err
-	}
-	for _, r := range p.out {
-		if err := sink.Run(r); err != nil {
-			return err
-		}
-	}
-	return nil
+	return readReports(in, sink, bombardierReports)
 }
 
 const bombardierStatsHeader = "Statistics Avg Stdev Max"
 
 func (p *bombardierParser) start() {
-	p.r = &model.Run{Tool: "bombardier", Line: p.l.Line(), Index: len(p.out)}
-	p.c = bombardierCounts{}
-	p.latency, p.errored = false, false
+	p.r = &model.Run{Tool: "bombardier", Line: p.l.Line()}
 }
 
 func (p *bombardierParser) line(t string) error {
@@ -93,11 +97,10 @@ func (p *bombardierParser) line(t string) error {
 	}
 	switch p.state {
 	case bomOutside:
-		if joined == bombardierStatsHeader {
-			p.start()
-			p.state = bomStats
-		}
-		return nil // lines between reports
+		// The first line of a report without its Bombarding line.
+		p.start()
+		p.state = bomStats
+		return nil
 	case bomHeader:
 		if joined == bombardierStatsHeader {
 			p.state = bomStats
@@ -262,20 +265,10 @@ func (p *bombardierParser) cut(line int, why string) error {
 	return Errorf(p.l.in.Name, line, 0, "bombardier report from line %d is cut short (%s): expected %s", p.r.Line, why, expected)
 }
 
-func (p *bombardierParser) eof() error {
-	if p.state != bomOutside {
-		return p.cut(p.l.Line()+1, "the file ends")
-	}
-	if len(p.out) == 0 {
-		return Errorf(p.l.in.Name, p.l.Line()+1, 0, `no bombardier report: expected a "Statistics  Avg  Stdev  Max" table`)
-	}
-	return nil
-}
-
 // finish completes the report at its Throughput line.
 func (p *bombardierParser) finish() error {
 	r, c := p.r, &p.c
-	p.state = bomOutside
+	p.state, p.done = bomOutside, true
 	if p.errored {
 		// Before v0.5 the requests that got no answer were "errored",
 		// with no Errors block: each is an error.
@@ -300,7 +293,6 @@ func (p *bombardierParser) finish() error {
 		r.RPS = model.Some(float64(r.Requests.V) / r.DurationS.V)
 	}
 	spectrumColumns(r)
-	p.out = append(p.out, r)
 	return nil
 }
 

@@ -83,13 +83,13 @@ func TestHeyErrors(t *testing.T) {
 	text := readTestdata(t, "testdata/hey/hey_go2_ping_n5000_c20.txt")
 	csvText := readTestdata(t, "testdata/hey/hey_csv_err10pct.csv")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"empty", "hey", "", `f.txt:1: no hey report: expected a "Summary:" line`},
+		{"empty", "hey", "", `f.txt:1: hey report ends early: expected "Summary:"`},
 		{"cut in the summary", "hey", headLines(text, 5),
 			"f.txt:6: hey report from line 2 stops before its counts and its latency distribution: expected the Response time histogram, a distribution or the Status code distribution"},
 		{"cut in the histogram", "hey", headLines(text, 16),
 			"f.txt:17: hey report from line 2 ends inside its Response time histogram: expected the rest of it, or the next section"},
 		{"bombardier report", "hey", readTestdata(t, "testdata/bombardier/bombardier_default_go2_ping.txt"),
-			`f.txt:11: no hey report: expected a "Summary:" line`},
+			`f.txt:1:1: no hey report: expected "Summary:", found "Bombarding http://127.0.0.1:8082/ping for 8s using 50 connec…"`},
 		{"bad percentile", "hey", strings.Replace(text, "50%% in 0.0014 secs", "50%% in 0.0014 msecs", 1),
 			`f.txt:29:11: hey Latency distribution: expected "N secs", found "0.0014 msecs"`},
 		{"bad status", "hey", strings.Replace(text, "[200]\t5000 responses", "[200]\tmany responses", 1),

@@ -72,15 +72,10 @@ var heyHeadings = map[string]int{
 	"Error distribution:":                          heyErrors,
 }
 
-// heyParser reads the reports of one file: every "Summary:" line starts
-// one, and a report ends at the next Summary: or at the first line after
-// its Status code or Error distribution that is not one of their entries
-// (what a script echoed after it). Lines outside any report are ignored.
+// heyParser reads one hey or oha report.
 type heyParser struct {
 	l *Lines
 	d *heyDialect
-
-	out []*model.Run // the runs read, written when the whole file has been
 
 	run       *model.Run
 	section   int
@@ -94,28 +89,53 @@ type heyParser struct {
 	slowest   model.Opt[float64]
 }
 
+// heyReports and ohaReports read the reports of a file (readReports): a
+// report starts at its "Summary:" line and ends before the next one, or
+// before the first line after its Status code or Error distribution that
+// is not one of their "[…]" entries.
+var heyReports, ohaReports = heyFormat(heyTool), heyFormat(ohaTool)
+
+func heyFormat(d *heyDialect) *reportFormat {
+	return &reportFormat{
+		tool:   d.tool,
+		first:  `"Summary:"`,
+		begins: func(t string) bool { return t == "Summary:" },
+		read: func(l *Lines, _ model.Sink) (*model.Run, error) {
+			p := &heyParser{l: l, d: d}
+			return p.report()
+		},
+	}
+}
+
 func readHeyText(in *Input, sink model.Sink, d *heyDialect) error {
-	p := &heyParser{l: NewLines(in), d: d}
-	for p.l.Scan() {
-		if err := p.line(p.l.Text()); err != nil {
-			return err
+	if d == ohaTool {
+		return readReports(in, sink, ohaReports)
+	}
+	return readReports(in, sink, heyReports)
+}
+
+// report reads one report, from its Summary: line.
+func (p *heyParser) report() (*model.Run, error) {
+	l := p.l
+	l.Scan()
+	p.run = &model.Run{Tool: p.d.tool, Line: l.Line()}
+	p.section = heySummary
+	for l.Scan() {
+		t := l.Text()
+		tt := strings.TrimSpace(t)
+		_, heading := heyHeadings[tt]
+		if tt == "Summary:" || (p.section == heyStatuses || p.section == heyErrors) && tt != "" && !heading && !strings.HasPrefix(tt, "[") {
+			l.Unread()
+			return p.finish(l.Line())
+		}
+		if err := p.line(t); err != nil {
+			return nil, err
 		}
 	}
-	if err := p.l.Err(); err != nil {
-		return err
+	if err := l.Err(); err != nil {
+		return nil, err
 	}
-	if err := p.finish(p.l.Line() + 1); err != nil {
-		return err
-	}
-	if len(p.out) == 0 {
-		return Errorf(in.Name, p.l.Line()+1, 0, "no %s report: expected a \"Summary:\" line", d.tool)
-	}
-	for _, r := range p.out {
-		if err := sink.Run(r); err != nil {
-			return err
-		}
-	}
-	return nil
+	return p.finish(l.Line() + 1)
 }
 
 func (p *heyParser) errorf(col int, format string, args ...any) error {
@@ -128,17 +148,6 @@ func (p *heyParser) line(t string) error {
 		return nil
 	}
 	if s, ok := heyHeadings[tt]; ok {
-		if s == heySummary {
-			if err := p.finish(p.l.Line()); err != nil {
-				return err
-			}
-			p.run = &model.Run{Tool: p.d.tool, Line: p.l.Line(), Index: len(p.out)}
-			p.section = heySummary
-			return nil
-		}
-		if p.run == nil {
-			return nil // a heading quoted outside a report
-		}
 		if p.section == heyHistogram {
 			p.histDone = true
 		}
@@ -149,9 +158,6 @@ func (p *heyParser) line(t string) error {
 			p.codes = map[string]int64{}
 		}
 		p.section, p.heading = s, strings.TrimSuffix(tt, ":")
-		return nil
-	}
-	if p.run == nil {
 		return nil
 	}
 	col := strings.Index(t, tt) + 1
@@ -195,10 +201,6 @@ func (p *heyParser) line(t string) error {
 		}
 		return p.errorf(col, "Details: expected one of %s, found %q", strings.Join(p.d.details, ", "), clipLine(tt))
 	case heyStatuses, heyErrors:
-		if !strings.HasPrefix(tt, "[") {
-			// The report is over: what follows is not part of it.
-			return p.finish(p.l.Line())
-		}
 		if p.section == heyStatuses {
 			// "[200]\t5000 responses"
 			code, rest, ok := strings.Cut(tt[1:], "]")
@@ -348,14 +350,9 @@ func heyBucket(tt string) (int64, bool) {
 	return n, err == nil || strings.Fields(mark)[0] == "NaN"
 }
 
-// finish completes the report being read, if any, whose last line is
-// before line end.
-func (p *heyParser) finish(end int) error {
+// finish completes the report, whose last line is before line end.
+func (p *heyParser) finish(end int) (*model.Run, error) {
 	r := p.run
-	if r == nil {
-		return nil
-	}
-	defer p.reset()
 	name := p.l.in.Name
 	var n2xx, non2xx, nerr, aborted int64
 	for c, n := range p.codes {
@@ -377,17 +374,17 @@ func (p *heyParser) finish(end int) error {
 	switch {
 	case p.codes != nil:
 		if _, capped := r.Labels["distribution_note"]; p.histCount > 0 && !capped && p.histCount != n2xx+non2xx {
-			return Errorf(name, r.Line, 0, "%s report: the Status code distribution counts %d responses, the Response time histogram %d: a truncated report?", p.d.tool, n2xx+non2xx, p.histCount)
+			return nil, Errorf(name, r.Line, 0, "%s report: the Status code distribution counts %d responses, the Response time histogram %d: a truncated report?", p.d.tool, n2xx+non2xx, p.histCount)
 		}
 		if n2xx+non2xx+nerr+aborted == 0 {
-			return Errorf(name, r.Line, 0, "%s report counts no request: no status code and no error", p.d.tool)
+			return nil, Errorf(name, r.Line, 0, "%s report counts no request: no status code and no error", p.d.tool)
 		}
 		r.Requests = model.Some(n2xx + non2xx + nerr)
 		r.Responses2xx = model.Some(n2xx)
 		r.Non2xx = model.Some(non2xx)
 		r.Errors = model.Some(nerr)
 	case p.histSeen && !p.histDone:
-		return Errorf(name, end, 0, "%s report from line %d ends inside its Response time histogram: expected the rest of it, or the next section", p.d.tool, r.Line)
+		return nil, Errorf(name, end, 0, "%s report from line %d ends inside its Response time histogram: expected the rest of it, or the next section", p.d.tool, r.Line)
 	case p.histSeen:
 		// An excerpt without the Status code distribution: the
 		// histogram still counts the answered requests.
@@ -407,21 +404,16 @@ func (p *heyParser) finish(end int) error {
 		runLabel(r, "aborted_at_deadline", strconv.FormatInt(aborted, 10))
 	}
 	if !r.Requests.Valid && len(r.Percentiles) == 0 {
-		return Errorf(name, end, 0, "%s report from line %d stops before its counts and its latency distribution: expected the Response time histogram, a distribution or the Status code distribution", p.d.tool, r.Line)
+		return nil, Errorf(name, end, 0, "%s report from line %d stops before its counts and its latency distribution: expected the Response time histogram, a distribution or the Status code distribution", p.d.tool, r.Line)
 	}
 	if r.LatencyMeanMS.Valid {
 		r.LatencyMaxMS = p.slowest
 	} else if len(r.Percentiles) > 0 {
-		return Errorf(name, r.Line, 0, "%s report: a latency distribution with a NaN Average", p.d.tool)
+		return nil, Errorf(name, r.Line, 0, "%s report: a latency distribution with a NaN Average", p.d.tool)
 	}
 	runLabel(r, "percentile_method", p.d.method)
 	spectrumColumns(r)
-	p.out = append(p.out, r)
-	return nil
-}
-
-func (p *heyParser) reset() {
-	*p = heyParser{l: p.l, d: p.d, out: p.out}
+	return r, nil
 }
 
 // msScale is a unit as milliseconds: 10^exp times mul.

@@ -117,7 +117,7 @@ func TestOhaErrors(t *testing.T) {
 	axum := readTestdata(t, "testdata/wild/oha/tosic-http-axum-bench.txt")
 	js := readTestdata(t, "testdata/wild/oha/sorted-keys-readme.json")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"empty", "oha", "", `f.txt:1: no oha report: expected a "Summary:" line`},
+		{"empty", "oha", "", `f.txt:1: oha report ends early: expected "Summary:"`},
 		{"cut in the summary", "oha", headLines(axum, 4),
 			"f.txt:5: oha report from line 1 stops before its counts and its latency distribution: expected the Response time histogram, a distribution or the Status code distribution"},
 		{"cut in the histogram", "oha", headLines(axum, 18),

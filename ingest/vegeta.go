@@ -116,20 +116,45 @@ func vegetaCodes(r *model.Run, codes map[string]int64) {
 	runLabel(r, "status_codes", countsJSON(codes))
 }
 
-// vegetaTextParser reads the text reports of one file: every "Requests
-// [total, rate…]" line starts one, and it ends at the blank line after its
-// Status Codes or its Error Set. Lines outside the reports are ignored: a command
-// line, a heading, or the histogram `vegeta report -type=hist` prints of
-// the same results (it would count them twice).
+// vegetaTextParser reads one text report (readReports): it starts at its
+// "Requests [total, rate…]" line and ends at the blank line after its
+// Status Codes or its Error Set, or before the next report. Lines outside
+// the reports are ignored: a command line, a heading, or the histogram
+// `vegeta report -type=hist` prints of the same results (it would count
+// them twice).
 type vegetaTextParser struct {
-	l   *Lines
-	out []*model.Run
+	l *Lines
 
 	r        *model.Run
 	codes    map[string]int64
 	errSet   []string
 	inErrors bool
 	seen     map[string]bool
+	done     bool
+}
+
+var vegetaTextReports = &reportFormat{
+	tool:   "vegeta",
+	first:  `"Requests [total, rate, …]"`,
+	begins: isVegetaRequestsLine,
+	read: func(l *Lines, _ model.Sink) (*model.Run, error) {
+		p := &vegetaTextParser{l: l}
+		for !p.done && l.Scan() {
+			if err := p.line(l.Text()); err != nil {
+				return nil, err
+			}
+		}
+		if err := l.Err(); err != nil {
+			return nil, err
+		}
+		if !p.done {
+			if err := p.finish(l.Line() + 1); err != nil {
+				return nil, err
+			}
+		}
+		return p.r, nil
+	},
+	settings: []string{"url"},
 }
 
 // readVegetaText reads `vegeta report` (text). Each line is "Name [keys]
@@ -139,27 +164,7 @@ type vegetaTextParser struct {
 // printed throughput (successful requests over attack plus wait) is kept
 // as reported_throughput.
 func readVegetaText(in *Input, sink model.Sink) error {
-	p := &vegetaTextParser{l: NewLines(in)}
-	for p.l.Scan() {
-		if err := p.line(p.l.Text()); err != nil {
-			return err
-		}
-	}
-	if err := p.l.Err(); err != nil {
-		return err
-	}
-	if err := p.finish(p.l.Line() + 1); err != nil {
-		return err
-	}
-	if len(p.out) == 0 {
-		return Errorf(in.Name, p.l.Line()+1, 0, `no vegeta report: expected a "Requests [total, rate, …]" line`)
-	}
-	for _, r := range p.out {
-		if err := sink.Run(r); err != nil {
-			return err
-		}
-	}
-	return nil
+	return readReports(in, sink, vegetaTextReports)
 }
 
 // isVegetaRequestsLine reports whether a line is the first of a text
@@ -172,15 +177,13 @@ func isVegetaRequestsLine(t string) bool {
 func (p *vegetaTextParser) line(t string) error {
 	l := p.l
 	if isVegetaRequestsLine(t) {
-		if err := p.finish(l.Line()); err != nil {
-			return err
+		if p.r != nil {
+			// The next report: this one ends before it.
+			l.Unread()
+			return p.finish(l.Line())
 		}
-		p.r = &model.Run{Tool: "vegeta", Line: l.Line(), Index: len(p.out)}
+		p.r = &model.Run{Tool: "vegeta", Line: l.Line()}
 		p.seen = map[string]bool{}
-		p.codes, p.errSet, p.inErrors = nil, nil, false
-	}
-	if p.r == nil {
-		return nil
 	}
 	if p.inErrors {
 		if strings.TrimSpace(t) == "" || strings.Join(strings.Fields(t), " ") == "Bucket # % Histogram" {
@@ -239,13 +242,10 @@ func (p *vegetaTextParser) line(t string) error {
 	return nil
 }
 
-// finish completes the report being read, if any, before line end.
+// finish completes the report, before line end.
 func (p *vegetaTextParser) finish(end int) error {
 	r := p.r
-	if r == nil {
-		return nil
-	}
-	p.r = nil
+	p.done = true
 	name := p.l.in.Name
 	switch {
 	case !p.seen["Latencies"]:
@@ -271,7 +271,6 @@ func (p *vegetaTextParser) finish(end int) error {
 	runLabel(r, "percentile_method", "vegeta t-digest (compression 100)")
 	sortPercentiles(r.Percentiles)
 	spectrumColumns(r)
-	p.out = append(p.out, r)
 	return nil
 }
 

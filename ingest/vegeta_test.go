@@ -146,7 +146,7 @@ func TestVegetaErrors(t *testing.T) {
 	resJSON := headLines(readTestdata(t, d+"vegeta_go2_ping_results.json"), 3)
 	bin := readTestdata(t, d+"vegeta_refused_results.bin")
 	checkLoadToolErrors(t, []loadToolErrorCase{
-		{"text empty", "vegeta-text", "", `f.txt:1: no vegeta report: expected a "Requests [total, rate, …]" line`},
+		{"text empty", "vegeta-text", "", `f.txt:1: vegeta report ends early: expected "Requests [total, rate, …]"`},
 		{"text cut", "vegeta-text", headLines(text, 6), "f.txt:7: vegeta report from line 1 ends before its Status Codes"},
 		{"text cut, then another report", "vegeta-text", headLines(text, 6) + readTestdata(t, d+"vegeta_report_go2_ping.txt"),
 			"f.txt:7: vegeta report from line 1 ends before its Status Codes"},
@@ -159,7 +159,7 @@ func TestVegetaErrors(t *testing.T) {
 		{"text no request", "vegeta-text", strings.Replace(text, "1500, 300.35", "0, 300.35", 1), "f.txt:1: vegeta report of no request"},
 		{"json no request", "vegeta-json", strings.Replace(js, `"requests":3000`, `"requests":0`, 1), "f.txt:1: vegeta JSON report of no request"},
 		{"text hey report", "vegeta-text", readTestdata(t, "testdata/hey/hey_go2_ping_n5000_c20.txt"),
-			`f.txt:47: no vegeta report: expected a "Requests [total, rate, …]" line`},
+			`f.txt:2:1: no vegeta report: expected "Requests [total, rate, …]", found "Summary:"`},
 		{"json cut", "vegeta-json", js[:100], "f.txt:1:101: truncated JSON: the document ends before it closes"},
 		{"json two", "vegeta-json", js + js, "f.txt:2:1: a second JSON document follows: a file holds one report"},
 		{"json no status codes", "vegeta-json", strings.Replace(js, `"status_codes"`, `"codes"`, 1),
