@@ -133,6 +133,9 @@ func readK6Text(in *Input, sink model.Sink) error {
 		r.Index = i
 		runs = append(runs, r)
 	}
+	if len(runs) > 1 {
+		numberRounds(runs, []string{"executor"}, sink)
+	}
 	for _, r := range runs {
 		if err := sink.Run(r); err != nil {
 			return err
