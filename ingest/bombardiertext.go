@@ -48,18 +48,11 @@ var bombardierReports = &reportFormat{
 	},
 	read: func(l *Lines, sink model.Sink) (*model.Run, error) {
 		p := &bombardierParser{l: l, sink: sink}
-		for !p.done && l.Scan() {
-			if err := p.line(l.Text()); err != nil {
-				return nil, err
-			}
+		ended, err := scanReport(l, p.line, func() bool { return p.done })
+		if err == nil && ended {
+			err = p.cut(l.Line()+1, "the file ends")
 		}
-		if err := l.Err(); err != nil {
-			return nil, err
-		}
-		if !p.done {
-			return nil, p.cut(l.Line()+1, "the file ends")
-		}
-		return p.r, nil
+		return p.r, err
 	},
 	settings: []string{"url", "requests_planned"},
 }
@@ -328,4 +321,18 @@ func bombardierProgressLine(t string) bool {
 		return false
 	}
 	return true
+}
+
+// scanReport hands the lines of one report to line until done tells that
+// the report is complete; ended tells that the input ended first.
+func scanReport(l *Lines, line func(string) error, done func() bool) (ended bool, err error) {
+	for !done() {
+		if !l.Scan() {
+			return true, l.Err()
+		}
+		if err := line(l.Text()); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
 }

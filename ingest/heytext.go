@@ -354,23 +354,8 @@ func heyBucket(tt string) (int64, bool) {
 func (p *heyParser) finish(end int) (*model.Run, error) {
 	r := p.run
 	name := p.l.in.Name
-	var n2xx, non2xx, nerr, aborted int64
-	for c, n := range p.codes {
-		if code, _ := strconv.Atoi(c); code >= 200 && code < 300 {
-			n2xx += n
-		} else {
-			non2xx += n
-		}
-	}
-	for msg, n := range p.errCounts {
-		// oha -z aborts the requests still in flight at the deadline:
-		// they were cut by the tool, not failed by the server.
-		if p.d == ohaTool && msg == "aborted due to deadline" {
-			aborted += n
-			continue
-		}
-		nerr += n
-	}
+	c := countResponses(p.codes, p.errCounts, p.d == ohaTool)
+	n2xx, non2xx, nerr, aborted := c.n2xx, c.non2xx, c.errors, c.aborted
 	switch {
 	case p.codes != nil:
 		if _, capped := r.Labels["distribution_note"]; p.histCount > 0 && !capped && p.histCount != n2xx+non2xx {
@@ -394,15 +379,7 @@ func (p *heyParser) finish(end int) (*model.Run, error) {
 		}
 		runLabel(r, "requests_basis", "the Response time histogram's counts (no Status code distribution)")
 	}
-	if len(p.codes) > 0 {
-		runLabel(r, "status_codes", countsJSON(p.codes))
-	}
-	if len(p.errCounts) > 0 {
-		runLabel(r, "errors_breakdown", countsJSON(p.errCounts))
-	}
-	if aborted > 0 {
-		runLabel(r, "aborted_at_deadline", strconv.FormatInt(aborted, 10))
-	}
+	c.label(r, p.codes, p.errCounts)
 	if !r.Requests.Valid && len(r.Percentiles) == 0 {
 		return nil, Errorf(name, end, 0, "%s report from line %d stops before its counts and its latency distribution: expected the Response time histogram, a distribution or the Status code distribution", p.d.tool, r.Line)
 	}
@@ -420,4 +397,46 @@ func (p *heyParser) finish(end int) (*model.Run, error) {
 type msScale struct {
 	exp int
 	mul float64
+}
+
+// responseCounts are the counts of a hey or oha report: answers by status
+// class, requests that got no answer, and oha's requests aborted at the
+// -z deadline (cut by the tool, not failed by the server: in neither).
+type responseCounts struct {
+	n2xx, non2xx, errors, aborted int64
+}
+
+// countResponses adds up a Status code and an Error distribution; with
+// deadline, the "aborted due to deadline" errors are counted apart.
+func countResponses(codes, errs map[string]int64, deadline bool) responseCounts {
+	var c responseCounts
+	for code, n := range codes {
+		if v, _ := strconv.Atoi(code); v >= 200 && v < 300 {
+			c.n2xx += n
+		} else {
+			c.non2xx += n
+		}
+	}
+	for msg, n := range errs {
+		if deadline && msg == "aborted due to deadline" {
+			c.aborted += n
+			continue
+		}
+		c.errors += n
+	}
+	return c
+}
+
+// label files the distributions as labels status_codes, errors_breakdown
+// and aborted_at_deadline.
+func (c responseCounts) label(r *model.Run, codes, errs map[string]int64) {
+	if len(codes) > 0 {
+		runLabel(r, "status_codes", countsJSON(codes))
+	}
+	if len(errs) > 0 {
+		runLabel(r, "errors_breakdown", countsJSON(errs))
+	}
+	if c.aborted > 0 {
+		runLabel(r, "aborted_at_deadline", strconv.FormatInt(c.aborted, 10))
+	}
 }

@@ -111,44 +111,25 @@ func readOhaJSON(in *Input, sink model.Sink) error {
 		return missing("errorDistribution")
 	}
 	r := &model.Run{Tool: "oha", Line: line}
-	var n2xx, non2xx, nerr, aborted int64
 	for c, n := range v.StatusCodes {
-		code, err := strconv.Atoi(c)
-		if err != nil || n < 0 {
+		if _, err := strconv.Atoi(c); err != nil || n < 0 {
 			return Errorf(in.Name, line, 0, "oha JSON: statusCodeDistribution: expected \"code\": count, found %q: %d", c, n)
-		}
-		if code >= 200 && code < 300 {
-			n2xx += n
-		} else {
-			non2xx += n
 		}
 	}
 	for msg, n := range v.Errors {
 		if n < 0 {
 			return Errorf(in.Name, line, 0, "oha JSON: errorDistribution: negative count %d for %q", n, msg)
 		}
-		if msg == "aborted due to deadline" {
-			aborted += n
-			continue
-		}
-		nerr += n
 	}
-	if n2xx+non2xx+nerr+aborted == 0 {
+	c := countResponses(v.StatusCodes, v.Errors, true)
+	if c.n2xx+c.non2xx+c.errors+c.aborted == 0 {
 		return Errorf(in.Name, line, 0, "oha JSON counts no request: no status code and no error")
 	}
-	r.Requests = model.Some(n2xx + non2xx + nerr)
-	r.Responses2xx = model.Some(n2xx)
-	r.Non2xx = model.Some(non2xx)
-	r.Errors = model.Some(nerr)
-	if len(v.StatusCodes) > 0 {
-		runLabel(r, "status_codes", countsJSON(v.StatusCodes))
-	}
-	if len(v.Errors) > 0 {
-		runLabel(r, "errors_breakdown", countsJSON(v.Errors))
-	}
-	if aborted > 0 {
-		runLabel(r, "aborted_at_deadline", strconv.FormatInt(aborted, 10))
-	}
+	r.Requests = model.Some(c.n2xx + c.non2xx + c.errors)
+	r.Responses2xx = model.Some(c.n2xx)
+	r.Non2xx = model.Some(c.non2xx)
+	r.Errors = model.Some(c.errors)
+	c.label(r, v.StatusCodes, v.Errors)
 	s := v.Summary
 	for _, f := range []struct {
 		what string

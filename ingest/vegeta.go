@@ -139,20 +139,11 @@ var vegetaTextReports = &reportFormat{
 	begins: isVegetaRequestsLine,
 	read: func(l *Lines, _ model.Sink) (*model.Run, error) {
 		p := &vegetaTextParser{l: l}
-		for !p.done && l.Scan() {
-			if err := p.line(l.Text()); err != nil {
-				return nil, err
-			}
+		ended, err := scanReport(l, p.line, func() bool { return p.done })
+		if err == nil && ended {
+			err = p.finish(l.Line() + 1)
 		}
-		if err := l.Err(); err != nil {
-			return nil, err
-		}
-		if !p.done {
-			if err := p.finish(l.Line() + 1); err != nil {
-				return nil, err
-			}
-		}
-		return p.r, nil
+		return p.r, err
 	},
 	settings: []string{"url"},
 }
