@@ -168,5 +168,6 @@ func TestOhaDetection(t *testing.T) {
 func FuzzOha(f *testing.F) {
 	addFuzzSeeds(f, "testdata/wild/oha/*", "testdata/hey/hey_go2*.txt", "testdata/hey/hey_refused_port.txt",
 		"testdata/bombardier/bombardier_json_n2000_err5pct.json", "testdata/vegeta/vegeta_report_go2_ping.json")
+	addWildSeeds(f, "hey", "notreport")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "oha", "oha-json") })
 }
