@@ -292,8 +292,9 @@ func (p *bombardierParser) finish() error {
 // bombardierBar is the progress bar bombardier draws (cheggaaa/pb), as a
 // terminal capture or a paste keeps its last state: " 10000000 / 10000000
 // [=====…] 100.00% 37s Done!" for -n, "[=====…] 10s Done!" for -d
-// (before v1.0 "100.00 %" and "[=====…]10s Done!").
-var bombardierBar = regexp.MustCompile(`^(\d+ / \d+ )?\[[=>_\-. ]*\] ?(\d+(\.\d+)? ?% )?(\S+)?( Done!)?$`)
+// (before v1.0 "100.00 %" and "[=====…]10s Done!"; on Windows with the
+// rate: "7000 / 7000 [====…] 100.00% 409/s 17s").
+var bombardierBar = regexp.MustCompile(`^(\d+ / \d+ )?\[[=>_\-. ]*\] ?(\d+(\.\d+)? ?% )?(\S+/s )?(\S+)?( Done!)?$`)
 
 // bombardierProgressLine reports whether a line is bombardier's progress
 // output: the bar, "Done!", a line that carries the terminal's carriage

@@ -45,6 +45,10 @@ var ohaTool = &heyDialect{
 	details: []string{"DNS+dialup", "DNS-lookup"},
 }
 
+// heyMaxResults is how many results hey keeps for its distributions
+// (requester/report.go maxRes).
+const heyMaxResults = 1000000
+
 // Sections of a report, in the order the tools print them.
 const (
 	heyNone = iota
@@ -364,10 +368,19 @@ func (p *heyParser) finish(end int) (*model.Run, error) {
 		if n2xx+non2xx+nerr+aborted == 0 {
 			return nil, Errorf(name, r.Line, 0, "%s report counts no request: no status code and no error", p.d.tool)
 		}
+		r.Errors = model.Some(nerr)
+		if n := n2xx + non2xx + nerr; p.d == heyTool && n == heyMaxResults && r.RPS.Valid && r.DurationS.Valid &&
+			r.RPS.V*r.DurationS.V > heyMaxResults+r.RPS.V {
+			// hey records the first million results only: its
+			// distributions stop there while Requests/sec × Total says
+			// how many requests the run made. The run's counts are not
+			// known.
+			runLabel(r, "counts_capped", "hey counts the first 1000000 results only; Requests/sec x Total is "+fmtLabelNum(math.Round(r.RPS.V*r.DurationS.V)))
+			break
+		}
 		r.Requests = model.Some(n2xx + non2xx + nerr)
 		r.Responses2xx = model.Some(n2xx)
 		r.Non2xx = model.Some(non2xx)
-		r.Errors = model.Some(nerr)
 	case p.histSeen && !p.histDone:
 		return nil, Errorf(name, end, 0, "%s report from line %d ends inside its Response time histogram: expected the rest of it, or the next section", p.d.tool, r.Line)
 	case p.histSeen:
