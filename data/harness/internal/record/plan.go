@@ -128,6 +128,8 @@ var Stacks = []Stack{
 		Doc: "Go net/http + database/sql + go-sql-driver/mysql, default mode (every parameterised query is a server-side prepared statement: prepare, execute, close)"},
 	{Name: "go-mysql-interp", Database: MariaDB, Build: "go-mysql", DSNQuery: "interpolateParams=true", Module: "github.com/go-sql-driver/mysql",
 		Doc: "the same program with `interpolateParams=true` (the driver writes the parameters into the query text: one plain query)"},
+	{Name: "node-mysql", Database: MariaDB, Build: "node-mysql", Node: true, Module: "mysql2",
+		Doc: "Node.js http + mysql2 pool, one process (`pool.query`: parameters escaped into the query text by the client)"},
 }
 
 // ServerNames are the stacks the harness knows how to start.

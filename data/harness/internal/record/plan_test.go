@@ -99,10 +99,10 @@ func TestPlannedFiles(t *testing.T) {
 		}
 		return n
 	}
-	// 5 servers x (3 + 2 rates) x 3 passes; 5 servers x 4 endpoints per tool;
-	// 5 x 5 x 3 waiting points; 5 x 3 ladders of 2 files; 4 series x 2 phases.
-	for prefix, want := range map[string]int{"wrk2/": 75, "tools/ab/": 20, "tools/bombardier/": 20, "tools/k6/": 20,
-		"waiting/": 75, "ladder/": 30, "calibration/": 8, "records/": 1, "memory/": 1} {
+	// 6 servers x (3 + 2 rates) x 3 passes; 6 servers x 4 endpoints per tool;
+	// 6 x 5 x 3 waiting points; 6 x 3 ladders of 2 files; 4 series x 2 phases.
+	for prefix, want := range map[string]int{"wrk2/": 90, "tools/ab/": 24, "tools/bombardier/": 24, "tools/k6/": 24,
+		"waiting/": 90, "ladder/": 36, "calibration/": 8, "records/": 1, "memory/": 1} {
 		if got := count(prefix); got != want {
 			t.Errorf("%s: %d files, want %d", prefix, got, want)
 		}

@@ -70,7 +70,13 @@ func (r *Runner) prepareServers(ctx context.Context) error {
 			continue
 		}
 		dst := filepath.Join(r.work, st.Build)
-		if err := os.MkdirAll(dst, 0o755); err != nil {
+		// The Node stacks share the API in servers/node-api (required as ../node-api/api.js).
+		for _, d := range []string{dst, filepath.Join(r.work, "node-api")} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+		}
+		if err := copyFile(filepath.Join(r.Src, "servers", "node-api", "api.js"), filepath.Join(r.work, "node-api", "api.js")); err != nil {
 			return err
 		}
 		for _, f := range []string{"server.js", "package.json", "package-lock.json"} {

@@ -1,111 +1,22 @@
 // node-pg serves the harness API with Node.js's http module and the pg
-// (node-postgres) pool. It answers byte-for-byte the same bodies as the Go
-// servers (servers/api): same queries, same JSON keys in the same order.
+// (node-postgres) pool. The API itself (routes, bodies) is ../node-api.
 //
 // Usage: node server.js [-addr 127.0.0.1:8080] [-dsn URL] [-pool 20]
 // (-dsn defaults to $DATABASE_URL).
 'use strict';
-const http = require('node:http');
 const { Pool } = require('pg');
+const { main } = require('../node-api/api.js');
 
 const QUERY_ONE = 'SELECT id, name, price_cents FROM items WHERE id = $1';
 const QUERY_PAGE = 'SELECT id, name, price_cents FROM items WHERE id > $1 ORDER BY id LIMIT $2';
-const MAX_PAGE_LIMIT = 100;
-const MAX_WAIT_MS = 60000;
-const MAX_ID = 2 ** 31 - 1;
 
-function parseArgs(argv) {
-  const cfg = { addr: '127.0.0.1:8080', dsn: process.env.DATABASE_URL || '', pool: 20 };
-  for (let i = 0; i < argv.length; i += 2) {
-    const flag = argv[i].replace(/^--?/, '');
-    const value = argv[i + 1];
-    if (!(flag in cfg) || value === undefined) {
-      throw new Error(`unknown flag or missing value: ${argv[i]} (accepted: -addr, -dsn, -pool)`);
-    }
-    cfg[flag] = flag === 'pool' ? Number(value) : value;
-  }
-  if (!cfg.dsn) throw new Error('no database: pass -dsn or set DATABASE_URL');
-  if (!Number.isInteger(cfg.pool) || cfg.pool < 1) throw new Error(`-pool must be at least 1, got ${cfg.pool}`);
-  return cfg;
-}
-
-// intParam mirrors api.intParam: def < 0 makes the parameter required.
-function intParam(query, name, def, lo, hi) {
-  const s = query.get(name);
-  if (s === null || s === '') {
-    if (def < 0) throw new RangeError(`query parameter "${name}" is required`);
-    return def;
-  }
-  const v = /^[+-]?\d+$/.test(s) ? Number(s) : NaN;
-  if (!Number.isSafeInteger(v) || v < lo || v > hi) {
-    throw new RangeError(`query parameter "${name}" must be an integer in [${lo}, ${hi}], got "${s}"`);
-  }
-  return v;
-}
-
-function send(res, status, value) {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function item(row) {
-  return { id: row.id, name: row.name, price_cents: row.price_cents };
-}
-
-async function route(pool, req, res) {
-  const url = new URL(req.url, 'http://localhost');
-  if (req.method !== 'GET') return send(res, 405, { error: 'method not allowed' });
-  switch (url.pathname) {
-    case '/ping':
-      return send(res, 200, { ok: true });
-    case '/wait': {
-      const ms = intParam(url.searchParams, 'ms', 0, 0, MAX_WAIT_MS);
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return send(res, 200, { waited_ms: ms });
-    }
-    case '/db/one': {
-      const id = intParam(url.searchParams, 'id', -1, 1, MAX_ID);
-      const r = await pool.query(QUERY_ONE, [id]);
-      if (r.rows.length === 0) return send(res, 404, { error: 'not found' });
-      return send(res, 200, item(r.rows[0]));
-    }
-    case '/db/page': {
-      const after = intParam(url.searchParams, 'after', 0, 0, MAX_ID);
-      const limit = intParam(url.searchParams, 'limit', 20, 1, MAX_PAGE_LIMIT);
-      const r = await pool.query(QUERY_PAGE, [after, limit]);
-      return send(res, 200, { items: r.rows.map(item) });
-    }
-    default:
-      return send(res, 404, { error: 'not found' });
-  }
-}
-
-function main() {
-  let cfg;
-  try {
-    cfg = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(`node-pg: ${e.message}`);
-    process.exit(2);
-  }
+main('node-pg', (cfg, onError) => {
   const pool = new Pool({ connectionString: cfg.dsn, max: cfg.pool });
-  pool.on('error', (e) => console.error(`node-pg: idle client error: ${e.message}`));
-  const server = http.createServer((req, res) => {
-    route(pool, req, res).catch((e) => send(res, e instanceof RangeError ? 400 : 500, { error: e.message }));
-  });
-  const sep = cfg.addr.lastIndexOf(':');
-  const host = cfg.addr.slice(0, sep);
-  const port = Number(cfg.addr.slice(sep + 1));
-  pool.query('SELECT 1').then(() => {
-    server.listen(port, host, () => console.error(`listening on ${cfg.addr}`));
-  }, (e) => {
-    console.error(`node-pg: open database: ${e.message}`);
-    process.exit(1);
-  });
-  const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-main();
+  pool.on('error', onError);
+  return {
+    one: async (id) => (await pool.query(QUERY_ONE, [id])).rows[0],
+    page: async (after, limit) => (await pool.query(QUERY_PAGE, [after, limit])).rows,
+    ping: () => pool.query('SELECT 1'),
+    end: () => pool.end(),
+  };
+});
