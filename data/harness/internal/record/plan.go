@@ -90,6 +90,7 @@ type Plan struct {
 	Waiting     WaitingPlan
 	Ladder      LadderPlan
 	Calibration CalibrationPlan
+	Calm        CalmPlan
 	Rows        int // rows in the items table
 	PoolSize    int // database connections per server
 }
@@ -192,6 +193,7 @@ func Full() Plan {
 			Ramp:  time.Second, Hold: 3 * time.Second, MaxVUs: 300, P95MS: 50,
 		},
 		Calibration: CalibrationPlan{Processes: []int{1, 2}, Reps: 3, BufferMiB: 128},
+		Calm:        CalmPlan{MaxLoadPerCPU: 0.5, MaxWait: 10 * time.Minute, Poll: 15 * time.Second, MaxDrift: 0.05, Retries: 2},
 		Rows:        10000,
 		PoolSize:    20,
 	}
@@ -217,6 +219,9 @@ func Short() Plan {
 	p.Ladder.Hold = 2 * time.Second
 	p.Calibration.Reps = 1
 	p.Calibration.BufferMiB = 32
+	// The short plan tests the harness on whatever machine runs it: the
+	// load and drift are recorded, never waited on or retried.
+	p.Calm.MaxWait, p.Calm.Retries = 0, 0
 	p.Rows = 1000
 	return p
 }
@@ -252,6 +257,8 @@ func (p Plan) Validate() error {
 	check(p.Ladder.Ramp >= time.Second && p.Ladder.Ramp%time.Second == 0 && p.Ladder.Hold >= time.Second && p.Ladder.Hold%time.Second == 0,
 		"ladder ramp and hold must be whole seconds")
 	check(len(p.Calibration.Processes) > 0 && p.Calibration.Reps > 0 && p.Calibration.BufferMiB > 0, "calibration: non-positive setting")
+	check(p.Calm.MaxLoadPerCPU > 0 && p.Calm.MaxDrift > 0 && p.Calm.Retries >= 0 && p.Calm.MaxWait >= 0 && (p.Calm.MaxWait == 0 || p.Calm.Poll > 0),
+		"calm machine: need a load limit, a drift limit, retries >= 0 and a poll interval when waiting")
 	check(p.Rows >= 200 && p.PoolSize > 0, "need at least 200 rows (the endpoints read ids up to 120) and a pool")
 	return errors.Join(errs...)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"text/template"
 	"time"
@@ -20,6 +21,7 @@ type readmeData struct {
 	Finished   string
 	Wall       string
 	Stacks     []Stack
+	Series     []seriesStat
 	Databases  []*runningDB
 	Stages     string
 	Counts     []fileCount
@@ -68,7 +70,7 @@ func (r *Runner) writeReadme(ctx context.Context, finished time.Time) error {
 	}
 	d := readmeData{
 		Plan: r.Plan, Machine: m, Versions: r.versions(ctx), Examples: r.examples,
-		Invocation: r.Invocation, Stacks: r.stacks(), Databases: r.databases(), Stages: r.Plan.Ladder.Stages(), Counts: counts,
+		Invocation: r.Invocation, Stacks: r.stacks(), Series: r.stats, Databases: r.databases(), Stages: r.Plan.Ladder.Stages(), Counts: counts,
 		Started:  r.started.Format(time.RFC3339),
 		Finished: finished.Format(time.RFC3339),
 		Wall:     finished.Sub(r.started).Round(time.Second).String(),
@@ -135,6 +137,7 @@ var readmeTemplate = template.Must(template.New("readme").Funcs(template.FuncMap
 		return fmt.Sprintf("%d %s", n, many)
 	},
 	"gib": func(g float64) string { return fmt.Sprintf("%.1f", g) },
+	"pct": func(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + "%" },
 	"dblist": func(dbs []*runningDB) string {
 		names := make([]string, len(dbs))
 		for i, d := range dbs {
@@ -159,9 +162,9 @@ The harness in harness/ re-records all of it (plan "{{.Plan.Name}}", started
 
     wra analyze data/        # every table and plot from this folder
 
-**Noise.** The machine has {{.Machine.CPUs}} cores shared with other
-people's compilers, and the load generator runs on the same cores as the
-server and the database. Absolute numbers are noisy; the calibration files
+**Noise.** The machine has {{.Machine.CPUs}} cores, and the load generator
+runs on the same cores as the server and the database (the load average
+before each series is below, under "A calm machine, checked"). Absolute numbers are noisy; the calibration files
 (a fixed CPU job timed before and after every series) say how much the
 machine's speed moved while each series ran. Compare stacks within one
 series, and read the spread of the passes before the medians. When the
@@ -215,6 +218,20 @@ Series, in this order, each between a calibration before and after:
 5. **calibration** (calibration/): ` + "`sha256sum`" + ` of a {{.Plan.Calibration.BufferMiB}} MiB zero buffer
    by {{ints .Plan.Calibration.Processes}} parallel processes, {{plural .Plan.Calibration.Reps "time" "times"}}, wall ms,
    before and after each series (` + "`<series>-before.csv`" + `, ` + "`<series>-after.csv`" + `).
+
+## A calm machine, checked
+
+Before each series the harness read the 1-minute load average from
+/proc/loadavg and waited (polling every {{.Plan.Calm.Poll}}, at most {{.Plan.Calm.MaxWait}}) until it was at
+most {{.Plan.Calm.MaxLoadPerCPU}} per CPU; after it, a series whose calibration (median wall ms per
+process count) moved by more than {{pct .Plan.Calm.MaxDrift}} against the calibration before it was recorded
+again, at most {{.Plan.Calm.Retries}} more times (the files are those of the last attempt).
+
+| series | attempts | load average at start (limit) | waited | calibration before, ms by processes | after | drift |
+|---|---|---|---|---|---|---|
+{{- range .Series}}
+| {{.Name}} | {{.Attempts}} | {{printf "%.2f" .Load1}} ({{printf "%.2f" .LoadLimit}}) | {{.Waited}} | {{.BeforeText}} | {{.AfterText}} | {{.DriftText}} |
+{{- end}}
 
 ## Machine
 

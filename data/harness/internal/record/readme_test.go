@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The README names every stack with its database and how each database
@@ -13,7 +14,10 @@ func TestReadmeStacksAndDatabases(t *testing.T) {
 		PostgreSQL: {Name: "PostgreSQL", Port: 55432},
 		MariaDB:    {Name: "MariaDB", Port: 53306},
 	}}
-	d := readmeData{Plan: r.Plan, Stacks: r.stacks(), Databases: r.databases(), Stages: r.Plan.Ladder.Stages()}
+	series := []seriesStat{{Name: "fixed-rate", Attempts: 2, Load1: 0.31, LoadLimit: 1, Waited: 45 * time.Second,
+		Before: map[int]float64{1: 410, 2: 415.5}, After: map[int]float64{1: 420, 2: 418}, Drift: 0.0243902, DriftOK: true,
+		CalibrationProcs: []int{1, 2}}}
+	d := readmeData{Plan: r.Plan, Stacks: r.stacks(), Databases: r.databases(), Series: series, Stages: r.Plan.Ladder.Stages()}
 	var b bytes.Buffer
 	if err := readmeTemplate.Execute(&b, d); err != nil {
 		t.Fatal(err)
@@ -27,6 +31,9 @@ func TestReadmeStacksAndDatabases(t *testing.T) {
 		"PostgreSQL runs on 127.0.0.1:55432 from a fresh initdb; MariaDB runs on 127.0.0.1:53306 from a fresh mariadb-install-db (InnoDB); each has the table",
 		"`server`, `database`",
 		"`cpu_db_s`, `cpu_db_user_s`, `cpu_db_kernel_s`",
+		"(polling every 15s, at most 10m0s) until it was at\nmost 0.5 per CPU",
+		"moved by more than 5% against",
+		"| fixed-rate | 2 | 0.31 (1.00) | 45s | 1: 410, 2: 415.5 | 1: 420, 2: 418 | 2.4% |",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("README lacks %q", want)

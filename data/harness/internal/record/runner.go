@@ -43,6 +43,8 @@ type Runner struct {
 	BasePort    int // servers listen on BasePort, BasePort+1, ...
 	// Invocation is the harness command line, written into the README.
 	Invocation string
+	// LoadAvg is the load average file; "" is /proc/loadavg.
+	LoadAvg string
 
 	work     string
 	stage    string
@@ -52,7 +54,10 @@ type Runner struct {
 	examples []example // the first command of each kind, for the README
 	records  []recordRow
 	memory   []memoryRow
-	started  time.Time
+	stats    []seriesStat // per series, for the README
+	// calibrationJob, when set, times the calibration instead of calibrate (the retry rule's tests set their own timings).
+	calibrationJob func(ctx context.Context, series, phase string) ([]calibrationRow, error)
+	started        time.Time
 }
 
 type example struct{ Kind, Command string }
@@ -121,14 +126,7 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 		"fixed-rate": r.fixedRate, "tools": r.tools, "waiting": r.waiting, "ladder": r.ladder,
 	}
 	for _, name := range seriesNames {
-		if err := r.calibrate(ctx, name, "before"); err != nil {
-			return err
-		}
-		r.logf("series %s", name)
-		if err := series[name](ctx); err != nil {
-			return fmt.Errorf("series %s: %w", name, err)
-		}
-		if err := r.calibrate(ctx, name, "after"); err != nil {
+		if err := r.recordSeries(ctx, name, series[name]); err != nil {
 			return err
 		}
 	}

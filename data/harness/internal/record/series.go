@@ -329,12 +329,12 @@ func joinInts(xs []int) string {
 
 // calibrate times sha256sum of a fixed buffer with 1, 2, ... processes in
 // parallel, Reps times, into calibration/<series>-<phase>.csv.
-func (r *Runner) calibrate(ctx context.Context, series, phase string) error {
+func (r *Runner) calibrate(ctx context.Context, series, phase string) ([]calibrationRow, error) {
 	p := r.Plan.Calibration
 	buf := filepath.Join(r.work, "calib.bin")
 	if _, err := os.Stat(buf); err != nil {
 		if err := os.WriteFile(buf, make([]byte, p.BufferMiB<<20), 0o644); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	r.logf("calibration %s %s", series, phase)
@@ -356,7 +356,7 @@ func (r *Runner) calibrate(ctx context.Context, series, phase string) error {
 				}
 			}
 			if first != nil {
-				return fmt.Errorf("calibration: %w", first)
+				return nil, fmt.Errorf("calibration: %w", first)
 			}
 			rows = append(rows, calibrationRow{UTC: start.UTC(), Processes: n, MS: time.Since(start).Milliseconds()})
 		}
@@ -364,7 +364,7 @@ func (r *Runner) calibrate(ctx context.Context, series, phase string) error {
 	r.note("calibration", command{Name: r.Tools.Sha256sum, Args: []string{"$WORK/calib.bin"}})
 	out, err := r.path(calibrationName(series, phase))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return writeCalibration(out, rows)
+	return rows, writeCalibration(out, rows)
 }

@@ -1,0 +1,138 @@
+package record
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadLoad1(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	os.WriteFile(good, []byte("0.42 1.10 2.30 1/321 4567\n"), 0o644)
+	if v, err := readLoad1(good); err != nil || v != 0.42 {
+		t.Errorf("readLoad1 = %v, %v; want 0.42", v, err)
+	}
+	for _, bad := range []string{"", "0.4 1.1", "x 1 2 1/2 3"} {
+		p := filepath.Join(dir, "bad")
+		os.WriteFile(p, []byte(bad), 0o644)
+		if _, err := readLoad1(p); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("readLoad1(%q): %v, want an error naming the file", bad, err)
+		}
+	}
+}
+
+// loads returns the values one after another, then the last again.
+func loads(xs ...float64) func() (float64, error) {
+	i := 0
+	return func() (float64, error) {
+		v := xs[min(i, len(xs)-1)]
+		i++
+		return v, nil
+	}
+}
+
+func TestWaitCalm(t *testing.T) {
+	c := CalmPlan{MaxLoadPerCPU: 0.5, MaxWait: time.Minute, Poll: 15 * time.Second}
+	polls := 0
+	sleep := func(context.Context, time.Duration) error { polls++; return nil }
+	// 2 CPUs: limit 1.0; the third reading is the first at or below it.
+	l, waited, err := c.waitCalm(context.Background(), loads(3.2, 1.4, 1.0, 0.2), 2, sleep)
+	if err != nil || l != 1.0 || waited != 30*time.Second || polls != 2 {
+		t.Errorf("waitCalm = %v, %s, %v after %d polls; want 1, 30s, nil after 2", l, waited, err, polls)
+	}
+	// Busy throughout: it gives up after MaxWait (4 polls of 15 s) and says why.
+	polls = 0
+	_, waited, err = c.waitCalm(context.Background(), loads(2.5), 2, sleep)
+	if err == nil || !strings.Contains(err.Error(), "machine busy") || !strings.Contains(err.Error(), "2.50 above 1.00") || waited != time.Minute || polls != 4 {
+		t.Errorf("busy machine: %v after %s, %d polls", err, waited, polls)
+	}
+	// MaxWait 0 records the load and never waits.
+	c.MaxWait = 0
+	polls = 0
+	if l, _, err := c.waitCalm(context.Background(), loads(9), 2, sleep); err != nil || l != 9 || polls != 0 {
+		t.Errorf("MaxWait 0: %v, %v, %d polls", l, err, polls)
+	}
+}
+
+func TestMedianAndDrift(t *testing.T) {
+	rows := []calibrationRow{{Processes: 1, MS: 100}, {Processes: 1, MS: 300}, {Processes: 1, MS: 110},
+		{Processes: 2, MS: 200}, {Processes: 2, MS: 210}}
+	m := medianMS(rows)
+	if m[1] != 110 || m[2] != 205 {
+		t.Errorf("medians %v, want 1: 110, 2: 205", m)
+	}
+	if d := drift(map[int]float64{1: 100, 2: 200}, map[int]float64{1: 104, 2: 190}); math.Abs(d-0.05) > 1e-12 {
+		t.Errorf("drift %v, want 0.05 (2 processes: 190/200 - 1)", d)
+	}
+	if d := drift(map[int]float64{1: 100, 2: 200}, map[int]float64{1: 100}); !math.IsInf(d, 1) {
+		t.Errorf("a process count missing after: drift %v, want +Inf", d)
+	}
+	if d := drift(map[int]float64{1: 0}, map[int]float64{1: 5}); !math.IsInf(d, 1) {
+		t.Errorf("zero before: drift %v", d)
+	}
+}
+
+// A series whose calibration drifts is recorded again with its earlier
+// files and rows gone; after Retries more attempts the last one is kept.
+func TestRecordSeriesRetries(t *testing.T) {
+	stage := t.TempDir()
+	load := filepath.Join(stage, "loadavg")
+	os.WriteFile(load, []byte("0.00 0.00 0.00 1/1 1\n"), 0o644)
+	r := &Runner{Plan: Full(), stage: stage, Log: &strings.Builder{}, LoadAvg: load}
+	r.records = []recordRow{{Server: "earlier series"}}
+	// before 1000 ms each time; after: 1100 (10%), 1080 (8%), 1020 (2%).
+	afters := []int64{1100, 1080, 1020}
+	calls := 0
+	r.calibrationJob = func(_ context.Context, _, phase string) ([]calibrationRow, error) {
+		ms := int64(1000)
+		if phase == "after" {
+			ms = afters[calls]
+			calls++
+		}
+		return []calibrationRow{{Processes: 1, MS: ms}, {Processes: 2, MS: ms}}, nil
+	}
+	attempts := 0
+	series := func(context.Context) error {
+		attempts++
+		p, err := r.path("wrk2/x/attempt" + itoa(attempts) + ".txt")
+		if err != nil {
+			return err
+		}
+		r.records = append(r.records, recordRow{Server: "x", Round: attempts})
+		return os.WriteFile(p, nil, 0o644)
+	}
+	if err := r.recordSeries(context.Background(), "fixed-rate", series); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 3 {
+		t.Errorf("%d attempts, want 3 (10%% and 8%% drift are over 5%%)", attempts)
+	}
+	files, _ := filepath.Glob(filepath.Join(stage, "wrk2", "x", "*"))
+	if len(files) != 1 || filepath.Base(files[0]) != "attempt3.txt" {
+		t.Errorf("files left %v, want only the last attempt's", files)
+	}
+	if len(r.records) != 2 || r.records[0].Server != "earlier series" || r.records[1].Round != 3 {
+		t.Errorf("records %+v, want the earlier series' row and the last attempt's", r.records)
+	}
+	if len(r.stats) != 1 || r.stats[0].Attempts != 3 || !r.stats[0].DriftOK || math.Abs(r.stats[0].Drift-0.02) > 1e-12 {
+		t.Errorf("stats %+v", r.stats)
+	}
+	if got := r.stats[0].BeforeText() + " / " + r.stats[0].AfterText() + " / " + r.stats[0].DriftText(); got != "1: 1000, 2: 1000 / 1: 1020, 2: 1020 / 2.0%" {
+		t.Errorf("README texts %q", got)
+	}
+
+	// Always drifting: 1 + Retries attempts, the last kept and marked.
+	r.stats, calls, attempts = nil, 0, 0
+	afters = []int64{1200, 1200, 1200}
+	if err := r.recordSeries(context.Background(), "fixed-rate", series); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 1+r.Plan.Calm.Retries || r.stats[0].DriftOK || !strings.HasSuffix(r.stats[0].DriftText(), "(over the limit)") {
+		t.Errorf("always drifting: %d attempts, stats %+v", attempts, r.stats)
+	}
+}
