@@ -94,17 +94,23 @@ func TestSinkLabelThroughGuard(t *testing.T) {
 	}
 }
 
-// wrk2_no_latency_calibration_outlasts_run.txt is wrk2's report of a run
-// whose calibration outlasted it (784 requests in 10.04s, calibration
-// intervals of 15.7 s): wrk2 records no latency during its calibration, so
-// it prints NaN statistics and an empty histogram (one row of count 0,
-// -nan footers), while the request count and rate are real.
+// wrk2_no_latency_stalled_after_calibration.txt is wrk2's report of a run
+// that measured nothing after its calibration (the server answered 300
+// requests and then held every other one past the end of the run): wrk2
+// keeps nothing of what it measured before the calibration, so it prints
+// NaN statistics and an empty histogram (one row of count 0, -nan
+// footers), while the request count and rate are real.
 func TestWrk2NoLatency(t *testing.T) {
-	wrk2NoLatency := readTestdata(t, "testdata/wrk2/wrk2_no_latency_calibration_outlasts_run.txt")
-	for name, in := range map[string]string{
-		"one row of count 0": wrk2NoLatency,
-		"no rows":            strings.Replace(wrk2NoLatency, "       0.000     1.000000            0          inf\n", "", 1),
+	wrk2NoLatency := readTestdata(t, "testdata/wrk2/wrk2_no_latency_stalled_after_calibration.txt")
+	const warning = "wrk2 recorded no latency (it printed -nanus -nanus for the mean and deviation): the latency columns are NULL"
+	for name, tc := range map[string]struct{ in, warning string }{
+		"one row of count 0": {wrk2NoLatency, warning},
+		"no rows":            {strings.Replace(wrk2NoLatency, "       0.000     1.000000            0          inf\n", "", 1), warning},
+		// The same report with a calibration longer than the run.
+		"calibration outlasted the run": {strings.ReplaceAll(wrk2NoLatency, "rate sampling interval: 103ms", "rate sampling interval: 15695ms"),
+			warning + "; its calibration (a rate sampling interval of 15695 ms) outlasted the 12.13 s run"},
 	} {
+		in := tc.in
 		if f := Detect([]byte(in)); f == nil || f.Name != "wrk2" {
 			t.Fatalf("%s: detected as %v, want wrk2", name, f)
 		}
@@ -113,9 +119,10 @@ func TestWrk2NoLatency(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		r := c.Runs[0]
-		expectI(t, "requests", r.Requests, 784)
-		expectF(t, "rps", r.RPS, 78.05)
-		expectF(t, "duration_s", r.DurationS, 10.04)
+		expectI(t, "requests", r.Requests, 300)
+		expectI(t, "errors", r.Errors, 200)
+		expectF(t, "rps", r.RPS, 24.74)
+		expectF(t, "duration_s", r.DurationS, 12.13)
 		for _, col := range []struct {
 			name string
 			v    model.Opt[float64]
@@ -125,8 +132,7 @@ func TestWrk2NoLatency(t *testing.T) {
 		if len(r.Percentiles) != 0 {
 			t.Errorf("%s: %d percentiles, want none", name, len(r.Percentiles))
 		}
-		want := "wrk2 recorded no latency (it printed -nanus -nanus for the mean and deviation): the latency columns are NULL; its calibration (a rate sampling interval of 15695 ms) outlasted the 10.04 s run"
-		if got := r.Labels["warning"]; got != want {
+		if got, want := r.Labels["warning"], tc.warning; got != want {
 			t.Errorf("%s: warning %q\nwant %q", name, got, want)
 		}
 	}
