@@ -17,7 +17,7 @@ import (
 
 // States of a report.
 const (
-	bomOutside = iota // between reports
+	bomOutside = iota // before the report's first line, and after its last
 	bomHeader         // after a Bombarding line, before its Statistics table
 	bomStats          // the Statistics table and its Latency Distribution
 	bomCodes          // after "HTTP codes:", expecting the class counts

@@ -2,9 +2,11 @@ package ingest
 
 // The k6 end-of-test text summary: the compact default and
 // --summary-mode=full of k6 1.x (█ THRESHOLDS, █ TOTAL RESULTS, then
-// per-scenario and per-group blocks in full mode), and the legacy layout
+// per-scenario and per-group blocks in full mode), the legacy layout
 // (--summary-mode=legacy, and k6 before 1.0) whose metric lines carry ✓/✗
-// threshold marks.
+// threshold marks, rates "p% ✓ n ✗ m" and "█ group" blocks of checks
+// before the totals, and the layout before 0.17 ("  ✓ http_reqs: 17538",
+// no dots, no rates).
 
 import (
 	"math"
