@@ -52,6 +52,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	fs.StringVar(&t.Bombardier, "bombardier", "", "bombardier binary (default: on PATH or in $GOPATH/bin)")
 	fs.StringVar(&t.K6, "k6", "", "k6 binary (default: on PATH or in $GOPATH/bin)")
 	fs.StringVar(&t.Node, "node", "", "node binary (default: on PATH)")
+	fs.StringVar(&t.Python, "python", "", "python3 with Debian's python3-uvicorn and python3-asyncpg (default: /usr/bin/python3, else on PATH)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -73,6 +74,12 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	} {
 		if *x.dst == "" {
 			*x.dst = lookPath(x.name, x.dirs)
+		}
+	}
+	if t.Python == "" {
+		t.Python = lookPath("python3", nil)
+		if st, err := os.Stat("/usr/bin/python3"); err == nil && !st.IsDir() {
+			t.Python = "/usr/bin/python3" // Debian's, where its python3-* packages are
 		}
 	}
 	plan := record.Full()

@@ -128,13 +128,22 @@ func (r *Runner) versions(ctx context.Context) []Version {
 		}
 	}
 	vs = append(vs, Version{"Go (servers)", ask(r.Tools.Go, "version")})
-	node := false
+	runtimes := map[string]bool{}
 	for _, name := range r.Plan.Servers {
 		st, _ := StackOf(name)
-		if st.Node {
-			if !node {
+		if st.Runtime == Python {
+			if !runtimes[Python] {
+				vs = append(vs, Version{"Python", ask(r.Tools.Python, "--version")})
+				runtimes[Python] = true
+			}
+			vs = append(vs, Version{name, ask(r.Tools.Python, "-c",
+				"import "+st.Module+", uvicorn; print('"+st.Module+"', "+st.Module+".__version__ + ', uvicorn', uvicorn.__version__)")})
+			continue
+		}
+		if st.Runtime == Node {
+			if !runtimes[Node] {
 				vs = append(vs, Version{"Node.js", ask(r.Tools.Node, "--version")})
-				node = true
+				runtimes[Node] = true
 			}
 			lock := filepath.Join(r.Src, "servers", st.Build, "package-lock.json")
 			vs = append(vs, Version{name, st.Module + " " + npmLockVersion(lock, "node_modules/"+st.Module)})

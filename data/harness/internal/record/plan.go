@@ -101,18 +101,26 @@ const (
 	MariaDB    = "mariadb"
 )
 
+// Runtimes of the stacks that are not Go programs.
+const (
+	Node   = "node"
+	Python = "python"
+)
+
 // Stack is one server the harness knows how to build and start.
 type Stack struct {
 	Name     string // the server label
 	Database string // PostgreSQL or MariaDB
 	// Build is the folder under servers/ the program comes from: a Go
-	// package (built into bin/<Build>) or a Node program (server.js with its
-	// locked dependencies); stacks may share one, with different DSNs.
-	Build string
-	Node  bool
+	// package (built into bin/<Build>), a Node program (server.js with its
+	// locked dependencies) or a Python program (server.py on Debian's
+	// packages); stacks may share one, with different DSNs.
+	Build   string
+	Runtime string // "" (Go), Node or Python
 	// DSNQuery is appended to the database's DSN (e.g. a driver mode).
 	DSNQuery string
-	// Module is the driver's module or npm package, for the versions table.
+	// Module is the driver's module, npm package or Python module, for the
+	// versions table.
 	Module string
 	Doc    string // the README's one-line description
 }
@@ -123,13 +131,15 @@ var Stacks = []Stack{
 		Doc: "Go net/http + pgx v5 pool (pgxpool; statements cached per connection)"},
 	{Name: "go-pq", Database: PostgreSQL, Build: "go-pq", Module: "github.com/lib/pq",
 		Doc: "Go net/http + database/sql + lib/pq (every parameterised query is prepared anew: a Parse/Describe round trip, then Bind/Execute)"},
-	{Name: "node-pg", Database: PostgreSQL, Build: "node-pg", Node: true, Module: "pg",
+	{Name: "node-pg", Database: PostgreSQL, Build: "node-pg", Runtime: Node, Module: "pg",
 		Doc: "Node.js http + pg (node-postgres) Pool, one process"},
 	{Name: "go-mysql", Database: MariaDB, Build: "go-mysql", Module: "github.com/go-sql-driver/mysql",
 		Doc: "Go net/http + database/sql + go-sql-driver/mysql, default mode (every parameterised query is a server-side prepared statement: prepare, execute, close)"},
 	{Name: "go-mysql-interp", Database: MariaDB, Build: "go-mysql", DSNQuery: "interpolateParams=true", Module: "github.com/go-sql-driver/mysql",
 		Doc: "the same program with `interpolateParams=true` (the driver writes the parameters into the query text: one plain query)"},
-	{Name: "node-mysql", Database: MariaDB, Build: "node-mysql", Node: true, Module: "mysql2",
+	{Name: "py-asyncpg", Database: PostgreSQL, Build: "py-asyncpg", Runtime: Python, Module: "asyncpg",
+		Doc: "Python uvicorn (ASGI, h11, asyncio loop, one process) + asyncpg pool (statements prepared once per connection and cached)"},
+	{Name: "node-mysql", Database: MariaDB, Build: "node-mysql", Runtime: Node, Module: "mysql2",
 		Doc: "Node.js http + mysql2 pool, one process (`pool.query`: parameters escaped into the query text by the client)"},
 }
 

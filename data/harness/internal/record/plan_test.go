@@ -99,10 +99,10 @@ func TestPlannedFiles(t *testing.T) {
 		}
 		return n
 	}
-	// 6 servers x (3 + 2 rates) x 3 passes; 6 servers x 4 endpoints per tool;
-	// 6 x 5 x 3 waiting points; 6 x 3 ladders of 2 files; 4 series x 2 phases.
-	for prefix, want := range map[string]int{"wrk2/": 90, "tools/ab/": 24, "tools/bombardier/": 24, "tools/k6/": 24,
-		"waiting/": 90, "ladder/": 36, "calibration/": 8, "records/": 1, "memory/": 1} {
+	// 7 servers x (3 + 2 rates) x 3 passes; 7 servers x 4 endpoints per tool;
+	// 7 x 5 x 3 waiting points; 7 x 3 ladders of 2 files; 4 series x 2 phases.
+	for prefix, want := range map[string]int{"wrk2/": 105, "tools/ab/": 28, "tools/bombardier/": 28, "tools/k6/": 28,
+		"waiting/": 105, "ladder/": 42, "calibration/": 8, "records/": 1, "memory/": 1} {
 		if got := count(prefix); got != want {
 			t.Errorf("%s: %d files, want %d", prefix, got, want)
 		}

@@ -23,6 +23,7 @@ type Tools struct {
 	Bombardier string
 	K6         string
 	Node       string
+	Python     string // Debian's python3, with python3-uvicorn and python3-asyncpg
 	NPM        string
 	Go         string
 	Sha256sum  string
@@ -152,7 +153,7 @@ func (r *Runner) checkTools() error {
 	var errs []error
 	for _, t := range []struct{ flag, path string }{
 		{"wrk2 (-wrk2 or $WRK2)", r.Tools.WRK2}, {"ab", r.Tools.AB}, {"bombardier", r.Tools.Bombardier},
-		{"k6", r.Tools.K6}, {"node", r.Tools.Node}, {"npm", r.Tools.NPM}, {"go", r.Tools.Go}, {"sha256sum", r.Tools.Sha256sum},
+		{"k6", r.Tools.K6}, {"node", r.Tools.Node}, {"npm", r.Tools.NPM}, {"python3 (-python)", r.Tools.Python}, {"go", r.Tools.Go}, {"sha256sum", r.Tools.Sha256sum},
 	} {
 		if t.path == "" {
 			errs = append(errs, fmt.Errorf("%s: not found", t.flag))
@@ -286,10 +287,11 @@ func (r *Runner) dbOf(server string) (*runningDB, error) {
 }
 
 // serverDSN is the connection string a server is started with: the Go
-// drivers' form (with the stack's DSN query) or, for Node, the URL form.
+// drivers' form (with the stack's DSN query) or, for Node and Python, the
+// URL form.
 func serverDSN(st Stack, db *runningDB) string {
 	dsn := db.dsn
-	if st.Node {
+	if st.Runtime != "" {
 		dsn = db.url
 	}
 	if st.DSNQuery != "" {

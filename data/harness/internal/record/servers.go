@@ -43,14 +43,18 @@ func (r *Runner) serverCommand(name string, port int) (string, []string, error) 
 		return "", nil, err
 	}
 	flags := []string{"-addr", "127.0.0.1:" + strconv.Itoa(port), "-dsn", serverDSN(st, db), "-pool", strconv.Itoa(r.Plan.PoolSize)}
-	if st.Node {
+	switch st.Runtime {
+	case Node:
 		return r.Tools.Node, append([]string{filepath.Join(r.work, st.Build, "server.js")}, flags...), nil
+	case Python:
+		return r.Tools.Python, append([]string{filepath.Join(r.work, st.Build, "server.py")}, flags...), nil
 	}
 	return filepath.Join(r.work, "bin", st.Build), flags, nil
 }
 
-// prepareServers builds the Go servers and installs the Node servers'
-// locked dependencies into the work folder, once per program.
+// prepareServers builds the Go servers, installs the Node servers' locked
+// dependencies and copies the Python servers (which run on Debian's
+// packages) into the work folder, once per program.
 func (r *Runner) prepareServers(ctx context.Context) error {
 	done := map[string]bool{}
 	for _, name := range r.Plan.Servers {
@@ -62,7 +66,16 @@ func (r *Runner) prepareServers(ctx context.Context) error {
 			continue
 		}
 		done[st.Build] = true
-		if !st.Node {
+		switch st.Runtime {
+		case Python:
+			if err := os.MkdirAll(filepath.Join(r.work, st.Build), 0o755); err != nil {
+				return err
+			}
+			if err := copyFile(filepath.Join(r.Src, "servers", st.Build, "server.py"), filepath.Join(r.work, st.Build, "server.py")); err != nil {
+				return err
+			}
+			continue
+		case "":
 			if _, err := run(ctx, command{Name: r.Tools.Go, Dir: r.Src, Timeout: 10 * time.Minute,
 				Args: []string{"build", "-trimpath", "-o", filepath.Join(r.work, "bin", st.Build), "./servers/" + st.Build}}, r.Log); err != nil {
 				return err

@@ -32,7 +32,7 @@ func TestStacksAnswer(t *testing.T) {
 	for _, x := range []struct {
 		dst  *string
 		name string
-	}{{&tools.Go, "go"}, {&tools.Node, "node"}, {&tools.NPM, "npm"}} {
+	}{{&tools.Go, "go"}, {&tools.Node, "node"}, {&tools.NPM, "npm"}, {&tools.Python, "/usr/bin/python3"}} {
 		p, err := exec.LookPath(x.name)
 		if err != nil {
 			t.Skip(err)
