@@ -52,8 +52,24 @@ type Manifest struct {
 	// and the tables of wra split by it rather than pool runs that differ
 	// in it.
 	NoSplit []string `toml:"no_split"`
+	// Tables are layouts wra analyze publishes beside its own tables, as
+	// wra table lays them out; ingesting does not depend on them.
+	Tables []TableLayout `toml:"tables"`
 
 	ignore []*regexp.Regexp
+}
+
+// TableLayout is one [[tables]] entry of a manifest: a table as wra table
+// --metric/--cell --row --col --where --sort --spread lays it out.
+type TableLayout struct {
+	Title  string   `toml:"title"`
+	Metric string   `toml:"metric"`
+	Cell   string   `toml:"cell"`
+	Rows   []string `toml:"rows"`
+	Cols   []string `toml:"cols"`
+	Where  string   `toml:"where"`
+	Sort   string   `toml:"sort"`
+	Spread bool     `toml:"spread"`
 }
 
 // ManifestEntry is one [[files]] table of a manifest.
@@ -82,7 +98,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, [labels], [findings] or [[files]] with pattern or glob and labels", und[0].String())
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, [labels], [findings], [[tables]] with title, metric or cell, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
 	}
 	for _, g := range m.Ignore {
 		re, err := compileTemplate(g, false)

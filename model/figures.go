@@ -162,3 +162,11 @@ type RunRef struct {
 	Source string
 	Line   int
 }
+
+// RunFigures are the rows of the view run_figures, one per run: the
+// column names and, per run, its values (nil, bool, int64, float64,
+// string, time.Time or json.Number), as wra table lays them out.
+type RunFigures struct {
+	Columns []string
+	Rows    [][]any
+}

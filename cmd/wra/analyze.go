@@ -35,6 +35,7 @@ type analyzeOptions struct {
 	tie       float64
 	find      findingFlags
 	findings  stats.FindingRules // resolved from find and the folders' wra.toml
+	layouts   []analyze.Layout   // the folders' [[tables]]
 }
 
 func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
@@ -119,6 +120,9 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if o.findings, err = o.find.rules(args); err != nil {
 		return err
 	}
+	if o.layouts, err = manifestLayouts(args); err != nil {
+		return err
+	}
 	st, err := g.openStore(ctx, false)
 	if err != nil {
 		return err
@@ -153,7 +157,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
 	opts.Alpha, opts.TiePct = o.alpha, o.tie
-	opts.Findings = o.findings
+	opts.Findings, opts.Layouts = o.findings, o.layouts
 	res, err := analyze.Analyze(ctx, st, opts)
 	if err != nil {
 		return err

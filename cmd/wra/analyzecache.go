@@ -40,6 +40,7 @@ func analysisKey(ctx context.Context, st *store.Store, o *analyzeOptions) (strin
 	fmt.Fprintf(h, "options p95=%v max-errors=%v drift=%v rps=%v wait=%v util=%v provider=%s test=%s alpha=%v tie=%v\n",
 		o.p95, o.maxErrors, o.drift, o.rps, o.wait, o.util, o.provider, o.test, o.alpha, o.tie)
 	fmt.Fprintf(h, "findings %+v\n", o.findings)
+	fmt.Fprintf(h, "layouts %+v\n", o.layouts)
 	if exe, err := os.Executable(); err == nil {
 		if info, err := os.Stat(exe); err == nil {
 			fmt.Fprintf(h, "program %d %d\n", info.Size(), info.ModTime().UnixNano())

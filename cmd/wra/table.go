@@ -82,7 +82,7 @@ func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
 		return usageError{err}
 	}
 	spec := projection.Spec{Cell: cell, Rows: o.rows, Cols: o.cols, NoSplit: o.noSplit, Sort: o.sort, Spread: o.spread}
-	tables, err := projection.Project(projection.Runs{Columns: t.Names(), Rows: t.Rows}, spec)
+	tables, err := projection.Project(t, spec)
 	if errors.Is(err, projection.ErrNoRuns) {
 		return err
 	}

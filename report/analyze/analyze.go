@@ -19,6 +19,7 @@ import (
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/projection"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -37,6 +38,7 @@ type Store interface {
 	CalibrationTimings(ctx context.Context) ([]model.CalibrationTiming, error)
 	RunCounters(ctx context.Context) ([]model.RunCounters, error)
 	RunsStartedBetween(ctx context.Context, from, to time.Time) ([]model.RunRef, error)
+	RunFigures(ctx context.Context, where string) (model.RunFigures, error)
 }
 
 // Options are the settings of an analysis.
@@ -61,11 +63,21 @@ type Options struct {
 	// MinAchievedRatio: a fixed-rate run held its rate when it achieved at
 	// least this fraction of its target (and met the ladder rule).
 	MinAchievedRatio float64
+	// Layouts are the manifest's tables, published after the Findings.
+	Layouts []Layout
 	// CostTest prices only the stacks of this test; empty prices every
 	// stack (server, database, test), as wra cost does.
 	CostTest string
 	// Findings are the thresholds of the rules of the Findings section.
 	Findings stats.FindingRules
+}
+
+// A Layout is a table the manifest asks for ([[tables]]): a projection
+// of the runs of run_figures that match Where (a SQL condition, empty for
+// all), laid out as wra table lays it out.
+type Layout struct {
+	Spec  projection.Spec
+	Where string
 }
 
 // DefaultOptions are the defaults of wra analyze.
@@ -120,6 +132,13 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 		return nil, err
 	}
 	res.Sections = append([]*Section{found}, res.Sections...)
+	if len(opts.Layouts) > 0 {
+		lay, err := a.layouts()
+		if err != nil {
+			return nil, err
+		}
+		res.Sections = append([]*Section{res.Sections[0], lay}, res.Sections[1:]...)
+	}
 	// One colour per server in every plot.
 	servers, err := st.AllServers(ctx)
 	if err != nil {

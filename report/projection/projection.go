@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -61,13 +62,10 @@ type Spec struct {
 }
 
 // Runs are the runs to lay out: column names and one row of values per
-// run (nil, bool, int64, float64, string, time.Time, json.Number), with at
-// least run_id and, for the footnotes, round, source, source_line, tool,
+// run, as the store's run_figures view gives them, with at least run_id
+// and, for the footnotes, round, source, source_line, tool,
 // latency_corrected, drift_pct and labels (JSON text).
-type Runs struct {
-	Columns []string
-	Rows    [][]any
-}
+type Runs = model.RunFigures
 
 // ErrNoRuns is returned when there is nothing to lay out.
 var ErrNoRuns = errors.New("no runs to lay out (is the --where condition too narrow?)")

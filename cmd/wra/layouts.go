@@ -1,0 +1,34 @@
+package main
+
+import (
+	"os"
+
+	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/report/analyze"
+	"github.com/wra-bench/wra/report/projection"
+)
+
+// manifestLayouts reads the [[tables]] of each folder's wra.toml, in the
+// order given: the layouts wra analyze publishes beside its own tables.
+// A metric is a cell of one figure, as wra table --metric makes it.
+func manifestLayouts(paths []string) ([]analyze.Layout, error) {
+	var out []analyze.Layout
+	for _, p := range paths {
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			continue
+		}
+		m, err := ingest.ReadManifest(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range m.Tables {
+			cell := t.Cell
+			if t.Metric != "" {
+				cell = "{" + t.Metric + "}"
+			}
+			out = append(out, analyze.Layout{Where: t.Where, Spec: projection.Spec{
+				Title: t.Title, Cell: cell, Rows: t.Rows, Cols: t.Cols, Sort: t.Sort, Spread: t.Spread, NoSplit: m.NoSplit}})
+		}
+	}
+	return out, nil
+}

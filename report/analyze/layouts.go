@@ -1,0 +1,40 @@
+package analyze
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/projection"
+)
+
+// layouts publishes the manifest's tables: each layout's runs (the view
+// run_figures under its condition) projected as wra table projects them,
+// one table or one per combination of the labels that split it.
+func (a *analysis) layouts() (*Section, error) {
+	sec := &Section{ID: "table", Title: "Tables of the manifest"}
+	for i, l := range a.opts.Layouts {
+		what := l.Spec.Title
+		if what == "" {
+			what = fmt.Sprintf("[[tables]] %d (%s)", i+1, l.Spec.Cell)
+		}
+		runs, err := a.st.RunFigures(a.ctx, l.Where)
+		if err != nil {
+			return nil, fmt.Errorf("wra.toml %s: %w", what, err)
+		}
+		tables, err := projection.Project(runs, l.Spec)
+		if errors.Is(err, projection.ErrNoRuns) {
+			d := &report.Data{Title: what, Name: what, Notes: []string{"no runs match: where " + l.Where}}
+			sec.Tables = append(sec.Tables, d)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("wra.toml %s: %w", what, err)
+		}
+		for _, t := range tables {
+			t.Name = t.Title
+			sec.Tables = append(sec.Tables, t)
+		}
+	}
+	return sec, nil
+}
