@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,14 +39,12 @@ func (ff *findingFlags) AddFlags(cmd *cobra.Command) {
 // folder's wra.toml in the order given, then the flags set.
 func (ff *findingFlags) rules(paths []string) (stats.FindingRules, error) {
 	r := stats.DefaultFindingRules()
-	for _, p := range paths {
-		if info, err := os.Stat(p); err != nil || !info.IsDir() {
-			continue
-		}
-		m, err := ingest.ReadManifest(p)
-		if err != nil {
-			return r, err
-		}
+	mans, dirs, err := folderManifests(paths)
+	if err != nil {
+		return r, err
+	}
+	for i, m := range mans {
+		p := dirs[i]
 		for _, name := range slices.Sorted(maps.Keys(m.Findings)) {
 			if err := r.Set(name, m.Findings[name]); err != nil {
 				return r, fmt.Errorf("%s [findings]: %w", filepath.Join(p, ingest.ManifestName), err)

@@ -12,15 +12,12 @@ import (
 // order given: the layouts wra analyze publishes beside its own tables.
 // A metric is a cell of one figure, as wra table --metric makes it.
 func manifestLayouts(paths []string) ([]analyze.Layout, error) {
+	mans, _, err := folderManifests(paths)
+	if err != nil {
+		return nil, err
+	}
 	var out []analyze.Layout
-	for _, p := range paths {
-		if info, err := os.Stat(p); err != nil || !info.IsDir() {
-			continue
-		}
-		m, err := ingest.ReadManifest(p)
-		if err != nil {
-			return nil, err
-		}
+	for _, m := range mans {
 		for _, t := range m.Tables {
 			cell := t.Cell
 			if t.Metric != "" {
@@ -31,4 +28,22 @@ func manifestLayouts(paths []string) ([]analyze.Layout, error) {
 		}
 	}
 	return out, nil
+}
+
+// folderManifests reads the wra.toml of each folder among paths (files
+// have none), in the order given, with the folders they belong to.
+func folderManifests(paths []string) ([]*ingest.Manifest, []string, error) {
+	var mans []*ingest.Manifest
+	var dirs []string
+	for _, p := range paths {
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			continue
+		}
+		m, err := ingest.ReadManifest(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		mans, dirs = append(mans, m), append(dirs, p)
+	}
+	return mans, dirs, nil
 }
