@@ -52,6 +52,8 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	fs.StringVar(&t.Bombardier, "bombardier", "", "bombardier binary (default: on PATH or in $GOPATH/bin)")
 	fs.StringVar(&t.K6, "k6", "", "k6 binary (default: on PATH or in $GOPATH/bin)")
 	fs.StringVar(&t.Node, "node", "", "node binary (default: on PATH)")
+	fs.StringVar(&t.PHPFPM, "php-fpm", "", "php-fpm with pdo_pgsql (default: Debian's /usr/sbin/php-fpm<version>)")
+	fs.StringVar(&t.Nginx, "nginx", "", "nginx binary (default: on PATH or /usr/sbin)")
 	fs.StringVar(&t.Python, "python", "", "python3 with Debian's python3-uvicorn and python3-asyncpg (default: /usr/bin/python3, else on PATH)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -70,7 +72,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		dirs []string
 	}{
 		{&t.AB, "ab", nil}, {&t.Bombardier, "bombardier", []string{gobin}}, {&t.K6, "k6", []string{gobin}},
-		{&t.Node, "node", nil}, {&t.NPM, "npm", nil}, {&t.Go, "go", nil}, {&t.Sha256sum, "sha256sum", nil},
+		{&t.Node, "node", nil}, {&t.Nginx, "nginx", []string{"/usr/sbin"}}, {&t.NPM, "npm", nil}, {&t.Go, "go", nil}, {&t.Sha256sum, "sha256sum", nil},
 	} {
 		if *x.dst == "" {
 			*x.dst = lookPath(x.name, x.dirs)
@@ -80,6 +82,11 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		t.Python = lookPath("python3", nil)
 		if st, err := os.Stat("/usr/bin/python3"); err == nil && !st.IsDir() {
 			t.Python = "/usr/bin/python3" // Debian's, where its python3-* packages are
+		}
+	}
+	if t.PHPFPM == "" {
+		if m, _ := filepath.Glob("/usr/sbin/php-fpm*"); len(m) > 0 {
+			t.PHPFPM = m[len(m)-1] // Debian's php-fpm<version>
 		}
 	}
 	plan := record.Full()

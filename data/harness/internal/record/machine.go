@@ -131,6 +131,10 @@ func (r *Runner) versions(ctx context.Context) []Version {
 	runtimes := map[string]bool{}
 	for _, name := range r.Plan.Servers {
 		st, _ := StackOf(name)
+		if st.Runtime == PHP {
+			vs = append(vs, Version{"nginx", ask(r.Tools.Nginx, "-v")}, Version{name, ask(r.Tools.PHPFPM, "-v")})
+			continue
+		}
 		if st.Runtime == Python {
 			if !runtimes[Python] {
 				vs = append(vs, Version{"Python", ask(r.Tools.Python, "--version")})

@@ -105,6 +105,7 @@ const (
 const (
 	Node   = "node"
 	Python = "python"
+	PHP    = "php" // PHP-FPM behind nginx
 )
 
 // Stack is one server the harness knows how to build and start.
@@ -116,7 +117,7 @@ type Stack struct {
 	// locked dependencies) or a Python program (server.py on Debian's
 	// packages); stacks may share one, with different DSNs.
 	Build   string
-	Runtime string // "" (Go), Node or Python
+	Runtime string // "" (Go), Node, Python or PHP
 	// DSNQuery is appended to the database's DSN (e.g. a driver mode).
 	DSNQuery string
 	// Module is the driver's module, npm package or Python module, for the
@@ -139,6 +140,8 @@ var Stacks = []Stack{
 		Doc: "the same program with `interpolateParams=true` (the driver writes the parameters into the query text: one plain query)"},
 	{Name: "py-asyncpg", Database: PostgreSQL, Build: "py-asyncpg", Runtime: Python, Module: "asyncpg",
 		Doc: "Python uvicorn (ASGI, h11, asyncio loop, one process) + asyncpg pool (statements prepared once per connection and cached)"},
+	{Name: "php-pdo", Database: PostgreSQL, Build: "php-pdo", Runtime: PHP, Module: "pdo_pgsql",
+		Doc: "nginx + PHP-FPM (static pool, one persistent connection per worker) + PDO pdo_pgsql with native prepares (each query prepared anew per request)"},
 	{Name: "node-mysql", Database: MariaDB, Build: "node-mysql", Runtime: Node, Module: "mysql2",
 		Doc: "Node.js http + mysql2 pool, one process (`pool.query`: parameters escaped into the query text by the client)"},
 }

@@ -24,7 +24,7 @@ func TestReadmeStacksAndDatabases(t *testing.T) {
 	}
 	text := b.String()
 	for _, want := range []string{
-		"7 web stacks\nserving the same small JSON API from a real PostgreSQL and a real MariaDB,",
+		"8 web stacks\nserving the same small JSON API from a real PostgreSQL and a real MariaDB,",
 		"| go-pgx | postgresql | Go net/http + pgx v5 pool",
 		"| go-mysql | mariadb | Go net/http + database/sql + go-sql-driver/mysql, default mode",
 		"| go-mysql-interp | mariadb | the same program with `interpolateParams=true`",

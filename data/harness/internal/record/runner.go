@@ -24,6 +24,8 @@ type Tools struct {
 	K6         string
 	Node       string
 	Python     string // Debian's python3, with python3-uvicorn and python3-asyncpg
+	PHPFPM     string // Debian's php-fpm, with php-pgsql
+	Nginx      string
 	NPM        string
 	Go         string
 	Sha256sum  string
@@ -153,7 +155,8 @@ func (r *Runner) checkTools() error {
 	var errs []error
 	for _, t := range []struct{ flag, path string }{
 		{"wrk2 (-wrk2 or $WRK2)", r.Tools.WRK2}, {"ab", r.Tools.AB}, {"bombardier", r.Tools.Bombardier},
-		{"k6", r.Tools.K6}, {"node", r.Tools.Node}, {"npm", r.Tools.NPM}, {"python3 (-python)", r.Tools.Python}, {"go", r.Tools.Go}, {"sha256sum", r.Tools.Sha256sum},
+		{"k6", r.Tools.K6}, {"node", r.Tools.Node}, {"npm", r.Tools.NPM}, {"python3 (-python)", r.Tools.Python},
+		{"php-fpm (-php-fpm)", r.Tools.PHPFPM}, {"nginx", r.Tools.Nginx}, {"go", r.Tools.Go}, {"sha256sum", r.Tools.Sha256sum},
 	} {
 		if t.path == "" {
 			errs = append(errs, fmt.Errorf("%s: not found", t.flag))

@@ -48,6 +48,12 @@ func (r *Runner) serverCommand(name string, port int) (string, []string, error) 
 		return r.Tools.Node, append([]string{filepath.Join(r.work, st.Build, "server.js")}, flags...), nil
 	case Python:
 		return r.Tools.Python, append([]string{filepath.Join(r.work, st.Build, "server.py")}, flags...), nil
+	case PHP:
+		p, err := r.preparePHP(st, port, pdoDSN(db))
+		if err != nil {
+			return "", nil, err
+		}
+		return "/bin/sh", phpCommand(r.Tools.PHPFPM, r.Tools.Nginx, p, os.Geteuid() == 0), nil
 	}
 	return filepath.Join(r.work, "bin", st.Build), flags, nil
 }
@@ -67,6 +73,8 @@ func (r *Runner) prepareServers(ctx context.Context) error {
 		}
 		done[st.Build] = true
 		switch st.Runtime {
+		case PHP:
+			continue // each instance's folder is written when it starts (preparePHP)
 		case Python:
 			if err := os.MkdirAll(filepath.Join(r.work, st.Build), 0o755); err != nil {
 				return err

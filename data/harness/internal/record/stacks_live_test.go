@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,13 +33,18 @@ func TestStacksAnswer(t *testing.T) {
 	for _, x := range []struct {
 		dst  *string
 		name string
-	}{{&tools.Go, "go"}, {&tools.Node, "node"}, {&tools.NPM, "npm"}, {&tools.Python, "/usr/bin/python3"}} {
+	}{{&tools.Go, "go"}, {&tools.Node, "node"}, {&tools.NPM, "npm"}, {&tools.Python, "/usr/bin/python3"}, {&tools.Nginx, "/usr/sbin/nginx"}} {
 		p, err := exec.LookPath(x.name)
 		if err != nil {
 			t.Skip(err)
 		}
 		*x.dst = p
 	}
+	fpm, _ := filepath.Glob("/usr/sbin/php-fpm*")
+	if len(fpm) == 0 {
+		t.Skip("no php-fpm in /usr/sbin")
+	}
+	tools.PHPFPM = fpm[len(fpm)-1]
 	src, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -73,5 +79,23 @@ func TestStacksAnswer(t *testing.T) {
 		if err := r.stopServer(s); err != nil {
 			t.Errorf("%s: stop: %v", name, err)
 		}
+		if left := leftovers(t, r.work); len(left) > 0 {
+			t.Errorf("%s left processes running after its stop: %v", name, left)
+		}
 	}
+}
+
+// leftovers are the processes whose command line names the folder: a
+// stack must leave none behind when it stops.
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), dir) {
+			out = append(out, filepath.Base(filepath.Dir(p))+": "+strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return out
 }
