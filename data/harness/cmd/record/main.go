@@ -39,7 +39,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	out := fs.String("out", "", "corpus folder to (re)write (required); only the harness's own files in it are replaced")
 	short := fs.Bool("short", false, "record the short plan (a few minutes; for testing the harness)")
 	src := fs.String("src", ".", "the harness module folder (data/harness)")
-	timeout := fs.Duration("timeout", 45*time.Minute, "limit for the whole recording")
+	timeout := fs.Duration("timeout", record.DefaultTimeout, "limit for the whole recording")
 	pgBin := fs.String("pg-bin", "", "folder of PostgreSQL's initdb and postgres (default: Debian's newest)")
 	pgPort := fs.Int("pg-port", 55432, "PostgreSQL port on 127.0.0.1")
 	myBin := fs.String("mariadb-bin", "", "folder of mariadbd (default: Debian's /usr/sbin)")

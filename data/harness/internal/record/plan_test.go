@@ -156,3 +156,21 @@ func TestStacksAndDatabases(t *testing.T) {
 		t.Error("StackOf an unknown server")
 	}
 }
+
+// The full plan's held steps last at least 10 s and its scheduled load
+// fits the recording's default time limit with room for starts and
+// calibrations.
+func TestFullPlanLength(t *testing.T) {
+	p := Full()
+	if p.Ladder.Hold < 10*time.Second {
+		t.Errorf("ladder hold %s, want at least 10 s", p.Ladder.Hold)
+	}
+	// 8 servers: 3 passes x 5 rates x 14 s + 12 tool runs x 3 s + 3 ladders x 5 x 11 s.
+	want := 8 * (3*5*14 + 12*3 + 3*5*11) * time.Second
+	if got := p.Estimate(); got != want {
+		t.Errorf("Estimate = %s, want %s", got, want)
+	}
+	if DefaultTimeout < 2*p.Estimate() {
+		t.Errorf("default time limit %s under twice the scheduled load %s", DefaultTimeout, p.Estimate())
+	}
+}

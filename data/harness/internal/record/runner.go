@@ -31,6 +31,11 @@ type Tools struct {
 	Sha256sum  string
 }
 
+// DefaultTimeout is the recording's time limit unless told otherwise:
+// twice the full plan's scheduled load and more, for server starts,
+// warm-ups, calibrations, retries and waiting for a calm machine.
+const DefaultTimeout = 4 * time.Hour
+
 // Runner records one corpus.
 type Runner struct {
 	Plan   Plan
