@@ -301,10 +301,11 @@ temporary folders and leaves the previous corpus untouched.
 
 ## Re-recording
 
-From data/harness (Linux, Go, Node.js with npm, PostgreSQL's and MariaDB's
-server binaries (Debian's postgresql and mariadb-server), ab, k6,
-bombardier, sha256sum; run as root or as a user that can run PostgreSQL
-and MariaDB; all traffic stays on 127.0.0.1):
+From data/harness on an idle machine (Linux, Go, Node.js with npm, and
+Debian's postgresql, mariadb-server, python3-uvicorn, python3-asyncpg,
+php-fpm, php-pgsql, nginx-light and apache2-utils; k6, bombardier,
+sha256sum; run as root or as a user that can run PostgreSQL and MariaDB;
+nothing else may run meanwhile; all traffic stays on 127.0.0.1):
 
     WRK2=/path/to/wrk2 go run ./cmd/record -out ..            # this corpus
     WRK2=/path/to/wrk2 go run ./cmd/record -short -out /tmp/c # a few minutes, for testing
