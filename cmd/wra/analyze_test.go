@@ -76,7 +76,7 @@ func TestAnalyzeCorpus(t *testing.T) {
 			golden(t, "analyze/"+n, string(files[n]))
 		}
 	}
-	for _, want := range []string{"index.html", "report.md", "plots/throughput.svg", "plots/throughput.png", "plots/memory.svg"} {
+	for _, want := range []string{"index.html", "report.md", "plots/throughput-db.svg", "plots/throughput-db.png", "plots/memory.svg"} {
 		if len(files[want]) == 0 {
 			t.Errorf("%s missing or empty", want)
 		}

@@ -155,7 +155,11 @@ func (a *analysis) rounds() (*Section, error) {
 	}
 	var d *report.Data
 	var n *notes
-	var bars []report.BarGroup
+	type testBars struct {
+		test string
+		bars []report.BarGroup
+	}
+	var byTest []testBars
 	var marks []bestRow // per row of d, for marking the best
 	flush := func() {
 		if d == nil {
@@ -221,15 +225,23 @@ func (a *analysis) rounds() (*Section, error) {
 		d.RowSources = append(d.RowSources, srcs)
 		marks = append(marks, bestRow{load: loadKey(r0), fixedRate: !math.IsNaN(r0.targetRPS),
 			rps: stats.Entry{Values: rps, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}})
-		series := fmt.Sprintf("%v connections", r0.connections)
-		if r0.connections < 0 {
-			series = ""
+		// A fixed-rate run's requests/s is its target: only runs at full
+		// speed are drawn, one chart per test, a series per tool and
+		// connections.
+		if math.IsNaN(r0.targetRPS) {
+			if len(byTest) == 0 || byTest[len(byTest)-1].test != r0.test {
+				byTest = append(byTest, testBars{test: r0.test})
+			}
+			tb := &byTest[len(byTest)-1]
+			tb.bars = append(tb.bars, report.BarGroup{Label: r0.server, Series: r0.tool + ", " + loadName(loadKey(r0))[3:], Values: rps})
 		}
-		bars = append(bars, report.BarGroup{Label: r0.server, Series: orDash(r0.test) + " " + series, Values: rps})
 	}
 	flush()
-	sec.Figures = append(sec.Figures, Figure{Name: "throughput", Caption: "Requests/s by server: median bar, min–max whisker, each round a dot",
-		Figure: &report.BarChart{Title: "Throughput by rounds", XLabel: "server", YLabel: "requests/s", Groups: bars}})
+	for _, tb := range byTest {
+		sec.Figures = append(sec.Figures, Figure{Name: "throughput-" + report.Slug(testName(tb.test)),
+			Caption: fmt.Sprintf("Requests/s of %s at full speed by server, per tool and connections: median bar, min–max whisker, each round a dot", orDash(tb.test)),
+			Figure:  &report.BarChart{Title: "Throughput: " + orDash(tb.test) + " at full speed", XLabel: "server", YLabel: "requests/s", Groups: tb.bars}})
+	}
 	return sec, nil
 }
 
