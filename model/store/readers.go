@@ -103,7 +103,9 @@ func (s *Store) AllServers(ctx context.Context) ([]string, error) {
 // (rounds false), ordered by test, tool, server, connections and target
 // rate. A harness record paired with a tool report of the same run
 // (run_pairs) is counted once, as the report, with the drift covering
-// either.
+// either; a tool's report kept in two formats (a k6 point stream and its
+// summary: the same tool, server, test, round, rate and connections) is
+// counted once, in the format first by name.
 func (s *Store) RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error) {
 	not := ""
 	if rounds {
@@ -124,6 +126,7 @@ LEFT JOIN run_pairs p ON p.report_id = r.run_id
 LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) cr ON cr.run_id = p.record_id
 WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL
   AND r.run_id NOT IN (SELECT record_id FROM run_pairs)
+QUALIFY f.format = min(f.format) OVER (PARTITION BY r.tool, r.server, r.test, r.round, r.target_rps, r.connections)
 ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`, nil, func(r []any) model.RateRun {
 		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
