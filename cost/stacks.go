@@ -21,8 +21,23 @@ const (
 	MemoryFromNone       MemoryFrom = "none"                // no memory figures: priced at 0
 )
 
+// MemoryFit is the fit of a memory series as the store's view
+// memory_slopes gives it (row: one pass, or all passes pooled), with what
+// stats.CheckMemoryFit says of it from the series' points (those of row's
+// pass, or all the server's points for the pooled row): the one form in
+// which wra analyze and wra cost take a memory slope.
+func MemoryFit(row model.MemorySlope, points []model.MemorySeriesPoint) stats.MemoryFit {
+	pts := make([]stats.MemoryPoint, len(points))
+	for i, p := range points {
+		pts[i] = stats.MemoryPoint{Concurrency: p.Concurrency, MemoryMB: p.MemoryMB}
+	}
+	return stats.CheckMemoryFit(stats.MemoryFit{SlopeGiBPer1000: row.SlopeGiBPer1000, SlopeSEGiBPer1000: row.SlopeSEGiBPer1000,
+		InterceptGiB: row.InterceptGiB, R2: row.R2, TheilSenGiBPer1000: row.TheilSenGiBPer1000,
+		TheilSenInterceptGiB: row.TheilSenInterceptGiB, Points: int(row.Points)}, pts)
+}
+
 // ChooseMemory is the memory of a server for the model: the line fitted
-// to its memory series, all passes pooled (stats.MemorySlope), where the
+// to its memory series, all passes pooled (memory_slopes, MemoryFit), where the
 // fit exists and neither its base nor its slope is negative; else its
 // highest working set (MiB, NaN when none was recorded), fixed; else none.
 func ChooseMemory(fit stats.MemoryFit, hasFit bool, peakWorkingSetMB float64) (Memory, MemoryFrom) {

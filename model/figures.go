@@ -99,6 +99,26 @@ type MemorySeriesPoint struct {
 	Line        int
 }
 
+// MemorySlope is one row of the view memory_slopes: the memory growth of
+// a server's series in one pass, or over all its passes (Pooled), per 1000
+// concurrent waiting requests. Figures are NaN where the view has NULL.
+type MemorySlope struct {
+	Server string
+	Pass   int64 // -1 on the pooled row and where not recorded
+	Pooled bool
+	// OLS slope, its standard error (NaN under three points), intercept
+	// and R².
+	SlopeGiBPer1000, SlopeSEGiBPer1000 float64
+	InterceptGiB, R2                   float64
+	// Theil–Sen slope and intercept.
+	TheilSenGiBPer1000, TheilSenInterceptGiB float64
+	Points                                   int64
+	// On the pooled row: how many passes have a slope, and the min,
+	// median and max of their OLS slopes (0 and NaN on per-pass rows).
+	Passes                                                                    int64
+	PassSlopeMinGiBPer1000, PassSlopeMedianGiBPer1000, PassSlopeMaxGiBPer1000 float64
+}
+
 // LadderStepRow is one row of the table macro ladder_steps: a step of a
 // ladder run with Held under the rule the macro was called with.
 type LadderStepRow struct {

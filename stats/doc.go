@@ -70,17 +70,15 @@
 //
 // # Memory slopes
 //
-// MemorySlope fits memory (MiB) against the number of concurrent waiting
-// requests by ordinary least squares (gonum stat.LinearRegression), with
-// R² and the t-based interval of the slope, slope ± t(0.975, n-2) * SE
-// (R confint(lm(y ~ x))), and the robust Theil–Sen slope (median of
-// pairwise slopes; intercept median(y - slope*x), SciPy theilslopes
-// method="joint"). Slopes are reported in GiB (2^30 bytes) per 1000
-// concurrent requests: MiB per request x 1000 / 1024. A series bends when
-// R² < 0.9, or when a quadratic term is significant (t-test, p < 0.05, from
-// four points) and moves the local slope across the measured range by more
-// than 20% of the linear slope; a bending series is flagged with a warning
-// instead of being reduced to one confident slope.
+// The slopes of memory against the number of concurrent waiting requests
+// (OLS slope, its standard error, intercept and R², Theil–Sen) are
+// defined once, by the store's view memory_slopes, in GiB (2^30 bytes) per
+// 1000 concurrent requests. CheckMemoryFit takes them with the series'
+// points and says when the series bends: when R² < 0.9, or when a
+// quadratic term is significant (t-test, p < 0.05, from four points) and
+// moves the local slope across the measured range by more than 20% of the
+// linear slope; a bending series is flagged with a warning instead of
+// being reduced to one confident slope.
 //
 // # Held-rate ladders
 //

@@ -10,102 +10,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// A Fit is an ordinary least-squares line y = Intercept + Slope*x.
-//
-// SlopeCILow and SlopeCIHigh bound the t-based confidence interval of the
-// slope at Confidence: Slope ± t(1-(1-c)/2, n-2) * SE, SE = sqrt(SSE/(n-2)
-// / Σ(x-x̄)²), the interval of R's confint(lm(y ~ x)). They are NaN with
-// fewer than three points (no residual degree of freedom).
-type Fit struct {
-	Slope, Intercept        float64
-	R2                      float64
-	SlopeCILow, SlopeCIHigh float64
-	// SlopeSE is the standard error of the slope, sqrt(SSE/(n-2) /
-	// Σ(x-x̄)²); NaN with fewer than three points.
-	SlopeSE    float64
-	Confidence float64
-	N          int
-	Warnings   []Warning
-}
-
-// OLS fits y on x by least squares (gonum's stat.LinearRegression) with a
-// slope interval at DefaultConfidence. See OLSAt.
-func OLS(x, y []float64) Fit { return OLSAt(x, y, DefaultConfidence) }
-
-// OLSAt fits y on x by least squares with a slope interval at the given
-// confidence level. x and y must have the same length; pairs where either
-// is NaN are left out with a warning. With fewer than two points, or all x
-// equal, the slope is NaN.
-func OLSAt(x, y []float64, confidence float64) Fit {
-	f := Fit{Confidence: confidence}
-	nan := math.NaN()
-	f.Slope, f.Intercept, f.R2, f.SlopeCILow, f.SlopeCIHigh, f.SlopeSE = nan, nan, nan, nan, nan, nan
-	xs, ys, ws := pairs(x, y)
-	f.Warnings = append(f.Warnings, ws...)
-	f.N = len(xs)
-	if f.N < 2 {
-		f.Warnings = append(f.Warnings, warn(WarnTooFewSamples, fmt.Sprintf("need >= 2 points for a slope, have %d", f.N)))
-		return f
-	}
-	if slices.Min(xs) == slices.Max(xs) {
-		f.Warnings = append(f.Warnings, warn(WarnZeroVariance, "all x values are equal; the slope is undefined"))
-		return f
-	}
-	if !(confidence > 0 && confidence < 1) {
-		f.Warnings = append(f.Warnings, warn(WarnInvalidInput, fmt.Sprintf("confidence level %v is not between 0 and 1; using %v", confidence, DefaultConfidence)))
-		confidence = DefaultConfidence
-		f.Confidence = confidence
-	}
-	f.Intercept, f.Slope = stat.LinearRegression(xs, ys, nil, false)
-	f.R2 = stat.RSquared(xs, ys, nil, f.Intercept, f.Slope)
-	if f.N < 3 {
-		f.Warnings = append(f.Warnings, warn(WarnTooFewSamples, "need >= 3 points for a slope confidence interval"))
-		return f
-	}
-	mx := stat.Mean(xs, nil)
-	sxx, sse := 0.0, 0.0
-	for i := range xs {
-		d := xs[i] - mx
-		sxx += d * d
-		r := ys[i] - (f.Intercept + f.Slope*xs[i])
-		sse += r * r
-	}
-	df := float64(f.N - 2)
-	se := math.Sqrt(sse / df / sxx)
-	f.SlopeSE = se
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-confidence)/2)
-	f.SlopeCILow, f.SlopeCIHigh = f.Slope-t*se, f.Slope+t*se
-	return f
-}
-
-// TheilSen returns the Theil–Sen line: the slope is the median of the
-// slopes (y_j - y_i)/(x_j - x_i) over all pairs i < j with x_i != x_j, and
-// the intercept is the median of y - slope*x. This is SciPy's
-// theilslopes(y, x, method="joint"); SciPy's default, method="separate",
-// uses median(y) - slope*median(x) instead. Medians are the usual (type 7)
-// median. NaN pairs are left out; with no pair of distinct x both results
-// are NaN.
-func TheilSen(x, y []float64) (slope, intercept float64) {
-	xs, ys, _ := pairs(x, y)
-	var slopes []float64
-	for i := range xs {
-		for j := i + 1; j < len(xs); j++ {
-			if dx := xs[j] - xs[i]; dx != 0 {
-				slopes = append(slopes, (ys[j]-ys[i])/dx)
-			}
-		}
-	}
-	if len(slopes) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	slope = Median(slopes)
-	res := make([]float64, len(xs))
-	for i := range xs {
-		res[i] = ys[i] - slope*xs[i]
-	}
-	return slope, Median(res)
-}
-
 // pairs returns the (x, y) pairs where neither is NaN; unequal lengths are
 // cut to the shorter with a warning.
 func pairs(x, y []float64) (xs, ys []float64, ws []Warning) {
@@ -192,7 +96,7 @@ type MemoryPoint struct {
 	MemoryMB    float64
 }
 
-// The rule by which MemorySlope says that a memory series bends.
+// The rule by which CheckMemoryFit says that a memory series bends.
 const (
 	// BendMinR2: a linear fit with R² below this does not describe the
 	// series.
@@ -205,13 +109,13 @@ const (
 )
 
 // A MemoryFit is the memory growth of one series (one pass, or all passes
-// pooled) per 1000 concurrent waiting requests.
+// pooled) per 1000 concurrent waiting requests. Its figures are those of
+// the store's view memory_slopes, their one definition; CheckMemoryFit
+// adds whether the series bends.
 type MemoryFit struct {
-	// OLS slope in GiB per 1000 concurrent requests, with its t-based
-	// interval at DefaultConfidence.
-	SlopeGiBPer1000                             float64
-	SlopeCILowGiBPer1000, SlopeCIHighGiBPer1000 float64
-	// SlopeSEGiBPer1000 is the standard error of the OLS slope.
+	// OLS slope in GiB per 1000 concurrent requests and its standard
+	// error (NaN under three points).
+	SlopeGiBPer1000   float64
 	SlopeSEGiBPer1000 float64
 	InterceptGiB      float64
 	R2                float64
@@ -220,14 +124,16 @@ type MemoryFit struct {
 	TheilSenInterceptGiB float64
 	Points               int
 	// Bends is true when the series is not a straight line by the rule
-	// of MemorySlope; Warnings then says why.
+	// of CheckMemoryFit; Warnings then says why.
 	Bends    bool
 	Warnings []Warning
 }
 
-// MemorySlope fits memory (MiB) against concurrency and converts the slope
-// from MiB per concurrent request to GiB per 1000 concurrent requests
-// (x 1000 / 1024) and the intercept to GiB (/ 1024).
+// CheckMemoryFit takes the fit of a memory series (its slope, R² and
+// point count as memory_slopes gives them) and the series' points (memory
+// in MiB against concurrency), and says what the figures cannot carry:
+// a slope from under two points or from one concurrency level (NaN), a
+// standard error from under three points, and whether the series bends.
 //
 // The series bends when R² < BendMinR2 (from three points), or (from four
 // points with at least three distinct concurrency levels) when a quadratic
@@ -237,37 +143,37 @@ type MemoryFit struct {
 // curvature from being called a bend. A bending series gets a WarnPoorFit
 // warning: its slope depends on the concurrency levels chosen and should
 // not be extrapolated.
-func MemorySlope(points []MemoryPoint) MemoryFit {
+func CheckMemoryFit(m MemoryFit, points []MemoryPoint) MemoryFit {
 	x := make([]float64, len(points))
 	y := make([]float64, len(points))
 	for i, p := range points {
 		x[i], y[i] = p.Concurrency, p.MemoryMB
 	}
-	f := OLS(x, y)
-	const per1000 = 1000.0 / 1024
-	m := MemoryFit{
-		SlopeGiBPer1000:       f.Slope * per1000,
-		SlopeCILowGiBPer1000:  f.SlopeCILow * per1000,
-		SlopeCIHighGiBPer1000: f.SlopeCIHigh * per1000,
-		SlopeSEGiBPer1000:     f.SlopeSE * per1000,
-		InterceptGiB:          f.Intercept / 1024,
-		R2:                    f.R2,
-		Points:                f.N,
-		Warnings:              f.Warnings,
+	m.Bends, m.Warnings = false, nil
+	switch {
+	case m.Points < 2:
+		m.Warnings = append(m.Warnings, warn(WarnTooFewSamples, fmt.Sprintf("need >= 2 points for a slope, have %d", m.Points)))
+		return m
+	case math.IsNaN(m.SlopeGiBPer1000):
+		m.Warnings = append(m.Warnings, warn(WarnZeroVariance, "all x values are equal; the slope is undefined"))
+		return m
+	case m.Points < 3:
+		m.Warnings = append(m.Warnings, warn(WarnTooFewSamples, "need >= 3 points for the slope's standard error"))
+		return m
 	}
-	ts, ti := TheilSen(x, y)
-	m.TheilSenGiBPer1000, m.TheilSenInterceptGiB = ts*per1000, ti/1024
-	if f.N >= 3 && f.R2 < BendMinR2 {
+	if m.R2 < BendMinR2 {
 		m.Bends = true
-		m.Warnings = append(m.Warnings, warn(WarnPoorFit, fmt.Sprintf("memory does not grow linearly with concurrency (R² = %.3f < %g)", f.R2, BendMinR2)))
+		m.Warnings = append(m.Warnings, warn(WarnPoorFit, fmt.Sprintf("memory does not grow linearly with concurrency (R² = %.3f < %g)", m.R2, BendMinR2)))
 	}
-	if b2, p, ok := QuadraticTerm(x, y); ok && !math.IsNaN(f.Slope) {
+	if b2, p, ok := QuadraticTerm(x, y); ok {
 		xs, _, _ := pairs(x, y)
-		change := math.Abs(2 * b2 * (slices.Max(xs) - slices.Min(xs)))
-		if p < BendAlpha && change > BendMinSlopeChange*math.Abs(f.Slope) {
+		// b2 is in MiB per request², the slope in GiB per 1000 requests.
+		change := math.Abs(2*b2*(slices.Max(xs)-slices.Min(xs))) * 1000 / 1024
+		slope := m.SlopeGiBPer1000
+		if p < BendAlpha && change > BendMinSlopeChange*math.Abs(slope) {
 			m.Bends = true
 			dir := "steepens"
-			if b2*f.Slope < 0 || (f.Slope == 0 && b2 < 0) {
+			if b2*slope < 0 || (slope == 0 && b2 < 0) {
 				dir = "flattens"
 			}
 			m.Warnings = append(m.Warnings, warn(WarnPoorFit, fmt.Sprintf("memory growth %s with concurrency (quadratic term p = %.3g)", dir, p)))

@@ -183,6 +183,21 @@ FROM memory_series ORDER BY 1, 2, 3, source, source_line`, nil, func(r []any) mo
 	})
 }
 
+// MemorySlopes reads the view memory_slopes, ordered by server, the
+// per-pass rows (by pass) before the pooled one.
+func (s *Store) MemorySlopes(ctx context.Context) ([]model.MemorySlope, error) {
+	return readAll(ctx, s, "memory_slopes", `
+SELECT coalesce(server, ''), coalesce(pass, -1), pooled, slope_gib_per_1000, slope_se_gib_per_1000, intercept_gib, r2,
+       theil_sen_gib_per_1000, theil_sen_intercept_gib, points, coalesce(passes, 0),
+       pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000, pass_slope_max_gib_per_1000
+FROM memory_slopes ORDER BY 1, pooled, 2`, nil, func(r []any) model.MemorySlope {
+		return model.MemorySlope{Server: Text(r[0]), Pass: integer(r[1]), Pooled: Bool(r[2]),
+			SlopeGiBPer1000: Float(r[3]), SlopeSEGiBPer1000: Float(r[4]), InterceptGiB: Float(r[5]), R2: Float(r[6]),
+			TheilSenGiBPer1000: Float(r[7]), TheilSenInterceptGiB: Float(r[8]), Points: integer(r[9]), Passes: integer(r[10]),
+			PassSlopeMinGiBPer1000: Float(r[11]), PassSlopeMedianGiBPer1000: Float(r[12]), PassSlopeMaxGiBPer1000: Float(r[13])}
+	})
+}
+
 // LadderSteps reads the table macro ladder_steps under the rule p95 <
 // p95MS and error rate < maxErrorRate, ordered by kind, server, test,
 // tool, run and target rate (fixed-rate ladders by test first, their

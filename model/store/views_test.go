@@ -17,6 +17,7 @@ import (
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/stats"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // The views compute in SQL what package stats computes in Go. These tests
@@ -228,74 +229,168 @@ func TestViewRunMedians(t *testing.T) {
 	}
 }
 
-func TestViewMemorySlopes(t *testing.T) {
-	db := openViews(t, "harness")
-	series := map[string][]stats.MemoryPoint{} // "server|pass", pass "" = all
-	queryRows(t, db, `SELECT server, pass, concurrency, memory_mb FROM memory_series`, func(r *sql.Rows) error {
-		var server string
-		var pass int64
-		var p stats.MemoryPoint
-		if err := r.Scan(&server, &pass, &p.Concurrency, &p.MemoryMB); err != nil {
-			return err
-		}
-		k := fmt.Sprintf("%s|%d", server, pass)
-		series[k] = append(series[k], p)
-		series[server+"|"] = append(series[server+"|"], p)
-		return nil
-	})
-	n := 0
-	// The spread of the per-pass slopes, by package stats.
-	passSlopes := map[string][]float64{}
-	for k, pts := range series {
-		server, pass, _ := strings.Cut(k, "|")
-		if pass != "" {
-			passSlopes[server] = append(passSlopes[server], stats.MemorySlope(pts).SlopeGiBPer1000)
-		}
-	}
-	queryRows(t, db, `SELECT server, pass, slope_gib_per_1000, intercept_gib, r2, theil_sen_gib_per_1000,
+// memorySlope is one row of memory_slopes as the tests scan it.
+type memorySlope struct {
+	server                       string
+	pass, passes                 sql.NullInt64
+	pooled                       bool
+	slope, se, icpt, r2, ts, tsi sql.NullFloat64
+	lo, med, hi                  sql.NullFloat64
+	points                       int
+}
+
+func memorySlopes(t *testing.T, db *sql.DB) map[string]memorySlope {
+	t.Helper()
+	out := map[string]memorySlope{} // "server|pass" (pass "" where NULL), "server|all" pooled
+	queryRows(t, db, `SELECT server, pass, pooled, slope_gib_per_1000, slope_se_gib_per_1000, intercept_gib, r2, theil_sen_gib_per_1000,
 		theil_sen_intercept_gib, points, passes, pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000,
 		pass_slope_max_gib_per_1000 FROM memory_slopes`, func(r *sql.Rows) error {
-		var server string
-		var pass, passes sql.NullInt64
-		var slope, icpt, r2, ts, tsi, lo, med, hi sql.NullFloat64
-		var points int
-		if err := r.Scan(&server, &pass, &slope, &icpt, &r2, &ts, &tsi, &points, &passes, &lo, &med, &hi); err != nil {
+		var m memorySlope
+		if err := r.Scan(&m.server, &m.pass, &m.pooled, &m.slope, &m.se, &m.icpt, &m.r2, &m.ts, &m.tsi, &m.points, &m.passes, &m.lo, &m.med, &m.hi); err != nil {
 			return err
 		}
-		if pass.Valid {
-			if passes.Valid || lo.Valid || med.Valid || hi.Valid {
-				t.Errorf("%s pass %d: spread columns set on a per-pass row", server, pass.Int64)
-			}
-		} else {
-			sum := stats.Summarize(passSlopes[server])
-			if passes.Int64 != int64(sum.N) || sum.N != 2 || !near(lo, sum.Min) || !near(med, sum.Median) || !near(hi, sum.Max) {
-				t.Errorf("%s spread: view %v %v %v %v; stats %d %v %v %v", server, passes, lo, med, hi, sum.N, sum.Min, sum.Median, sum.Max)
-			}
+		k := m.server + "|"
+		switch {
+		case m.pooled && m.pass.Valid:
+			t.Errorf("%s: pooled row with pass %d", k, m.pass.Int64)
+		case m.pooled:
+			k += "all"
+		case m.pass.Valid:
+			k += fmt.Sprint(m.pass.Int64)
 		}
-		k := server + "|"
-		if pass.Valid {
-			k += fmt.Sprint(pass.Int64)
+		if _, dup := out[k]; dup {
+			t.Errorf("two rows for %s", k)
 		}
-		pts, ok := series[k]
-		if !ok {
-			return fmt.Errorf("view row %q has no series", k)
-		}
-		n++
-		m := stats.MemorySlope(pts)
-		var x, y []float64
-		for _, p := range pts {
-			x = append(x, p.Concurrency)
-			y = append(y, p.MemoryMB)
-		}
-		_, tsIcpt := stats.TheilSen(x, y)
-		if !near(slope, m.SlopeGiBPer1000) || !near(icpt, m.InterceptGiB) || !near(r2, m.R2) ||
-			!near(ts, m.TheilSenGiBPer1000) || !near(tsi, tsIcpt/1024) || points != m.Points {
-			t.Errorf("%s: view %v %v %v %v %v %d; stats %+v", k, slope, icpt, r2, ts, tsi, points, m)
-		}
+		out[k] = m
 		return nil
 	})
-	if n != len(series) || n != 6 { // 2 servers x (2 passes + all)
-		t.Errorf("view has %d rows, want %d", n, len(series))
+	return out
+}
+
+// closeRel is within tol of want (relative above 1), NULL = NaN.
+func closeRel(got sql.NullFloat64, want, tol float64) bool {
+	if !got.Valid || math.IsNaN(want) {
+		return !got.Valid && math.IsNaN(want)
+	}
+	return math.Abs(got.Float64-want) <= tol*math.Max(1, math.Abs(want))
+}
+
+func TestViewMemorySlopes(t *testing.T) {
+	// R's fits of testdata/views/harness/memory_waiting.csv (a real
+	// capture: rss_mb of two Go servers at 50..400 waiting requests, two
+	// passes of four points), for each server and pass (0 = all passes):
+	//
+	//	m <- lm(rss_mb ~ concurrency, dd); ci <- confint(m)
+	//	coef(m)[2], coef(m)[1], summary(m)$r.squared, ci[2,2]
+	//
+	// The slope's standard error is (ci[2,2] - slope) / qt(0.975, n - 2).
+	ref := []struct {
+		key                          string
+		slope, intercept, r2, ciHigh float64
+	}{
+		{"go-gmp1|1", 0.036469565217391309, 9.7869565217391283, 0.99571229149896578, 0.043750674931840115},
+		{"go-gmp1|2", 0.035199999999999995, 9.7000000000000064, 0.99682113275128736, 0.041247718089611612},
+		{"go-gmp1|all", 0.035834782608695666, 9.7434782608695603, 0.99480042796711809, 0.038422776764090137},
+		{"go-gmp2|1", 0.03866086956521738, 9.9260869565217451, 0.9961185127550275, 0.046003243377649758},
+		{"go-gmp2|2", 0.038208695652173927, 9.9608695652173864, 0.99812732572145824, 0.043243952858371779},
+		{"go-gmp2|all", 0.038434782608695671, 9.9434782608695595, 0.99705218289531161, 0.040522436268212413},
+	}
+	const per1000 = 1000.0 / 1024 // MiB per request -> GiB per 1000 requests
+	rows := memorySlopes(t, openViews(t, "harness"))
+	if len(rows) != len(ref) {
+		t.Errorf("view has %d rows, want %d", len(rows), len(ref))
+	}
+	for _, r := range ref {
+		m, ok := rows[r.key]
+		if !ok {
+			t.Errorf("no row %s", r.key)
+			continue
+		}
+		n := 4
+		if m.pooled {
+			n = 8
+		}
+		q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.Quantile(0.975)
+		se := (r.ciHigh - r.slope) / q
+		if !closeRel(m.slope, r.slope*per1000, 1e-9) || !closeRel(m.icpt, r.intercept/1024, 1e-9) || !closeRel(m.r2, r.r2, 1e-9) ||
+			!closeRel(m.se, se*per1000, 1e-7) || m.points != n {
+			t.Errorf("%s: view slope %v se %v intercept %v r2 %v points %d; R %v %v %v %v %d", r.key, m.slope, m.se, m.icpt, m.r2, m.points,
+				r.slope*per1000, se*per1000, r.intercept/1024, r.r2, n)
+		}
+		if !m.pooled && (m.passes.Valid || m.lo.Valid || m.med.Valid || m.hi.Valid) {
+			t.Errorf("%s: spread columns set on a per-pass row", r.key)
+		}
+	}
+	// The spread over the two passes: min, median (their mean) and max of
+	// R's per-pass slopes.
+	for _, sv := range []struct {
+		server string
+		a, b   float64
+	}{{"go-gmp1", 0.036469565217391309, 0.035199999999999995}, {"go-gmp2", 0.03866086956521738, 0.038208695652173927}} {
+		m := rows[sv.server+"|all"]
+		lo, hi := min(sv.a, sv.b)*per1000, max(sv.a, sv.b)*per1000
+		if m.passes.Int64 != 2 || !closeRel(m.lo, lo, 1e-9) || !closeRel(m.med, (lo+hi)/2, 1e-9) || !closeRel(m.hi, hi, 1e-9) {
+			t.Errorf("%s spread: %v %v %v %v", sv.server, m.passes, m.lo, m.med, m.hi)
+		}
+	}
+	// Theil–Sen of go-gmp1 pass 1 (points (50, 11.6), (100, 13.1),
+	// (200, 17.6), (400, 24.2)), by hand: pairwise slopes 1.5/50 = 0.03,
+	// 6/150 = 0.04, 12.6/350 = 0.036, 4.5/100 = 0.045, 11.1/300 = 0.037,
+	// 6.6/200 = 0.033; median (0.036 + 0.037)/2 = 0.0365 MiB per request.
+	// Intercept: median of y - 0.0365x = 9.775, 9.45, 10.3, 9.6, that is
+	// (9.6 + 9.775)/2 = 9.6875 MiB.
+	if m := rows["go-gmp1|1"]; !closeRel(m.ts, 0.0365*per1000, 1e-12) || !closeRel(m.tsi, 9.6875/1024, 1e-12) {
+		t.Errorf("Theil-Sen = %v, %v; want %v, %v", m.ts, m.tsi, 0.0365*per1000, 9.6875/1024)
+	}
+}
+
+// TestViewMemorySlopesSmall checks memory_slopes on series worked by hand.
+func TestViewMemorySlopesSmall(t *testing.T) {
+	db := openViews(t)
+	// s: one pass, x = 1..4 requests, y = 1, 3, 2, 5 MiB. Sxx = 5, Sxy =
+	// 5.5, Syy = 8.75: slope 1.1, intercept 2.75 - 1.1 x 2.5 = 0, R² =
+	// 5.5²/5/8.75 = 0.691428..., SSE = 8.75 - 5.5²/5 = 2.7, SE =
+	// sqrt(2.7/2/5) = sqrt(0.27). Theil–Sen: pairwise slopes 2, 0.5, 4/3,
+	// -1, 1, 3, median (1 + 4/3)/2 = 7/6; intercept median of y - 7x/6 =
+	// -1/6, 2/3, -3/2, 1/3, that is (-1/6 + 1/3)/2 = 1/12.
+	// t: two points (1, 1), (3, 5): slope 2, R² 1, no standard error.
+	// u: one concurrency level: no slope.
+	if _, err := db.Exec(`INSERT INTO memory_series (server, pass, concurrency, memory_mb, source) VALUES
+		('s', 1, 1, 1, 'f'), ('s', 1, 2, 3, 'f'), ('s', 1, 3, 2, 'f'), ('s', 1, 4, 5, 'f'),
+		('t', 1, 1, 1, 'f'), ('t', 1, 3, 5, 'f'), ('u', NULL, 2, 1, 'f'), ('u', NULL, 2, 4, 'f'), ('u', NULL, 2, 5, 'f')`); err != nil {
+		t.Fatal(err)
+	}
+	const per1000 = 1000.0 / 1024
+	nan := math.NaN()
+	rows := memorySlopes(t, db)
+	for _, w := range []struct {
+		key                          string
+		slope, se, icpt, r2, ts, tsi float64
+		points                       int
+	}{
+		{"s|1", 1.1 * per1000, math.Sqrt(0.27) * per1000, 0, 5.5 * 5.5 / 5 / 8.75, 7.0 / 6 * per1000, 1.0 / 12 / 1024, 4},
+		{"t|1", 2 * per1000, nan, -1.0 / 1024, 1, 2 * per1000, -1.0 / 1024, 2},
+		{"s|all", 1.1 * per1000, math.Sqrt(0.27) * per1000, 0, 5.5 * 5.5 / 5 / 8.75, 7.0 / 6 * per1000, 1.0 / 12 / 1024, 4},
+		{"u|", nan, nan, nan, nan, nan, nan, 3},
+		{"u|all", nan, nan, nan, nan, nan, nan, 3},
+	} {
+		m := rows[w.key]
+		if !closeRel(m.slope, w.slope, 1e-12) || !closeRel(m.se, w.se, 1e-12) || !closeRel(m.icpt, w.icpt, 1e-12) ||
+			!closeRel(m.r2, w.r2, 1e-12) || !closeRel(m.ts, w.ts, 1e-12) || !closeRel(m.tsi, w.tsi, 1e-12) || m.points != w.points {
+			t.Errorf("%s: %+v, want %+v", w.key, m, w)
+		}
+	}
+	// u's series has no pass: its per-pass row and its pooled row both
+	// have pass NULL, told apart by pooled; its pass has no slope, so no
+	// spread.
+	if m := rows["u|all"]; m.passes.Valid || m.lo.Valid || m.med.Valid || m.hi.Valid {
+		t.Errorf("u spread over no slope: %+v", m)
+	}
+	if m := rows["s|all"]; m.passes.Int64 != 1 || !closeRel(m.med, 1.1*per1000, 1e-12) {
+		t.Errorf("s spread: %+v", m)
+	}
+	if n := len(rows); n != 6 {
+		t.Errorf("%d rows, want 6: %v", n, rows)
 	}
 }
 

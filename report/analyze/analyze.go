@@ -34,6 +34,7 @@ type Store interface {
 	Spectra(ctx context.Context) ([]model.SpectrumRow, error)
 	PeakMemory(ctx context.Context) ([]model.PeakMemory, error)
 	MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error)
+	MemorySlopes(ctx context.Context) ([]model.MemorySlope, error)
 	LadderSteps(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderStepRow, error)
 	CalibrationTimings(ctx context.Context) ([]model.CalibrationTiming, error)
 	RunCounters(ctx context.Context) ([]model.RunCounters, error)

@@ -453,7 +453,7 @@ func (a *analysis) tails(r stats.FindingRules) []found {
 }
 
 // slopes applies stats.UnstableSlope to each server's memory slopes and
-// reports the series that bend (stats.MemorySlope's rule).
+// reports the series that bend (stats.CheckMemoryFit's rule).
 func (a *analysis) slopes(r stats.FindingRules, t tested) []found {
 	var out []found
 	for _, m := range a.memPasses {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/wra-bench/wra/cost"
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -33,6 +35,26 @@ func (a *analysis) memory() (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
+	slopes, err := a.st.MemorySlopes(a.ctx)
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		server string
+		pass   int64
+		pooled bool
+	}
+	rows := map[key]model.MemorySlope{}
+	for _, r := range slopes {
+		rows[key{r.Server, r.Pass, r.Pooled}] = r
+	}
+	row := func(k key) (model.MemorySlope, error) {
+		r, ok := rows[k]
+		if !ok {
+			return r, fmt.Errorf("memory_slopes has no row for server %q pass %d (pooled %v)", k.server, k.pass, k.pooled)
+		}
+		return r, nil
+	}
 	a.mem = map[string]stats.MemoryFit{}
 	if len(pts) > 0 {
 		n := &notes{}
@@ -49,45 +71,40 @@ func (a *analysis) memory() (*Section, error) {
 		i := 0
 		for i < len(pts) {
 			server := pts[i].Server
-			var all []stats.MemoryPoint
-			var perPass []float64
+			start := i
 			var srcs []report.Source
 			var series report.MemorySeries
 			series.Server = server
 			kept := memoryPasses{server: server}
 			for i < len(pts) && pts[i].Server == server {
-				pass := pts[i].Pass
-				var passPts []stats.MemoryPoint
+				pass, from := pts[i].Pass, i
 				for i < len(pts) && pts[i].Server == server && pts[i].Pass == pass {
-					p := stats.MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB}
-					passPts = append(passPts, p)
-					series.Points = append(series.Points, report.MemoryPoint{Concurrency: p.Concurrency, MemoryMB: p.MemoryMB})
+					series.Points = append(series.Points, report.MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB})
 					srcs = append(srcs, report.Source{File: pts[i].Source, Line: pts[i].Line})
 					i++
 				}
-				all = append(all, passPts...)
-				fit := stats.MemorySlope(passPts)
-				kept.passes = append(kept.passes, fit)
-				if !math.IsNaN(fit.SlopeGiBPer1000) {
-					perPass = append(perPass, fit.SlopeGiBPer1000)
+				r, err := row(key{server, pass, false})
+				if err != nil {
+					return nil, err
 				}
+				fit := cost.MemoryFit(r, pts[from:i])
+				kept.passes = append(kept.passes, fit)
 				for _, w := range fit.Warnings {
 					n.add(fmt.Sprintf("%s, pass %d: %s", server, pass, w.Msg))
 				}
 			}
-			pooled := stats.MemorySlope(all)
+			r, err := row(key{server, -1, true})
+			if err != nil {
+				return nil, err
+			}
+			pooled := cost.MemoryFit(r, pts[start:i])
 			a.mem[server] = pooled
 			kept.pooled, kept.srcs = pooled, srcs
 			a.memPasses = append(a.memPasses, kept)
-			med, lo, hi := math.NaN(), math.NaN(), math.NaN()
-			if len(perPass) > 0 {
-				sum := stats.Summarize(perPass)
-				med, lo, hi = sum.Median, sum.Min, sum.Max
+			if r.Passes < 3 {
+				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", server, r.Passes))
 			}
-			if len(perPass) < 3 {
-				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", server, len(perPass)))
-			}
-			d.Rows = append(d.Rows, []any{server, int64(len(perPass)), num(med), num(lo), num(hi),
+			d.Rows = append(d.Rows, []any{server, r.Passes, num(r.PassSlopeMedianGiBPer1000), num(r.PassSlopeMinGiBPer1000), num(r.PassSlopeMaxGiBPer1000),
 				num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
 			d.RowSources = append(d.RowSources, srcs)
 			if !math.IsNaN(pooled.SlopeGiBPer1000) {

@@ -151,17 +151,28 @@ type serverMemory struct {
 }
 
 // memoryFits returns per server the memory cost.ChooseMemory gives: the
-// line fitted to its memory series, all passes pooled (stats.MemorySlope,
-// as wra analyze fits it), else its highest working set. Notes say where a
+// line fitted to its memory series, all passes pooled (the view
+// memory_slopes through cost.MemoryFit, as wra analyze reads it), else its
+// highest working set. Notes say where a
 // series bends or cannot be used.
 func memoryFits(ctx context.Context, st *store.Store) (map[string]serverMemory, []string, error) {
 	pts, err := st.MemorySeries(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	series := map[string][]stats.MemoryPoint{}
+	series := map[string][]model.MemorySeriesPoint{}
 	for _, p := range pts {
-		series[p.Server] = append(series[p.Server], stats.MemoryPoint{Concurrency: p.Concurrency, MemoryMB: p.MemoryMB})
+		series[p.Server] = append(series[p.Server], p)
+	}
+	slopes, err := st.MemorySlopes(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	pooled := map[string]model.MemorySlope{}
+	for _, r := range slopes {
+		if r.Pooled {
+			pooled[r.Server] = r
+		}
 	}
 	peak, err := st.PeakMemory(ctx)
 	if err != nil {
@@ -174,7 +185,11 @@ func memoryFits(ctx context.Context, st *store.Store) (map[string]serverMemory, 
 	out := map[string]serverMemory{}
 	var notes []string
 	for _, server := range slices.Sorted(maps.Keys(series)) {
-		f := stats.MemorySlope(series[server])
+		r, ok := pooled[server]
+		if !ok {
+			return nil, nil, fmt.Errorf("memory_slopes has no row for server %q over all passes", server)
+		}
+		f := cost.MemoryFit(r, series[server])
 		slope, base := f.SlopeGiBPer1000, f.InterceptGiB
 		switch {
 		case math.IsNaN(slope) || math.IsNaN(base):

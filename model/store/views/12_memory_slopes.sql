@@ -1,12 +1,17 @@
 -- memory_slopes: memory growth per 1000 concurrent waiting requests, one
--- row per (server, pass) and one per server over all passes (pass NULL).
--- OLS slope, intercept and R² (regr_slope/regr_intercept/regr_r2) and the
+-- row per (server, pass) and one per server over all passes (pooled,
+-- pass NULL; a series without pass also has a per-pass row with pass NULL).
+-- OLS slope, intercept and R² (regr_slope/regr_intercept/regr_r2), the
+-- slope's standard error sqrt(SSE / (n - 2) / Sxx) with SSE = Syy - Sxy²/Sxx
+-- (regr_syy, regr_sxy, regr_sxx; NULL under three points) and the
 -- Theil-Sen slope (median of pairwise slopes over pairs with different
 -- concurrency; intercept median(y - slope * x)), converted from MiB per
 -- request to GiB per 1000 requests (x 1000 / 1024). The row over all
--- passes also gives the spread of the per-pass OLS slopes: their number,
--- min, median (type 7) and max. Same definitions as stats.MemorySlope,
--- which also gives the slope's interval and says when a series bends.
+-- passes also gives the spread of the per-pass OLS slopes (those that
+-- exist: a pass at one concurrency level has none): their number,
+-- min, median (type 7) and max. This is the one definition of these
+-- figures: wra analyze and wra cost read them here (Store.MemorySlopes);
+-- stats.CheckMemoryFit only says, from the points, when a series bends.
 CREATE OR REPLACE VIEW memory_slopes AS
 WITH pts AS (
     SELECT server, pass, concurrency::DOUBLE AS x, memory_mb AS y,
@@ -21,7 +26,12 @@ grp AS ( -- every point once in its pass and once in the pooled group
 ),
 ols AS (
     SELECT server, pass, pooled,
-           regr_slope(y, x) AS slope, regr_intercept(y, x) AS intercept, regr_r2(y, x) AS r2,
+           -- regr_slope is NaN, not NULL, when every x is equal
+           CASE WHEN regr_sxx(y, x) > 0 THEN regr_slope(y, x) END AS slope,
+           regr_intercept(y, x) AS intercept, regr_r2(y, x) AS r2,
+           CASE WHEN regr_count(y, x) >= 3 AND regr_sxx(y, x) > 0 THEN
+               sqrt(greatest(regr_syy(y, x) - regr_sxy(y, x) * regr_sxy(y, x) / regr_sxx(y, x), 0)
+                    / (regr_count(y, x) - 2) / regr_sxx(y, x)) END AS slope_se,
            count(*) AS points
     FROM grp GROUP BY server, pass, pooled
 ),
@@ -45,7 +55,9 @@ spread AS ( -- the per-pass slopes of each server
 SELECT
     o.server,
     o.pass,
+    o.pooled,
     o.slope * 1000 / 1024 AS slope_gib_per_1000,
+    o.slope_se * 1000 / 1024 AS slope_se_gib_per_1000,
     o.intercept / 1024 AS intercept_gib,
     o.r2,
     ts.slope * 1000 / 1024 AS theil_sen_gib_per_1000,
