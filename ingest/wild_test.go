@@ -96,12 +96,7 @@ var stillRefused = map[string]string{
 // stillWrong lists the files that load today with a number other than the
 // one they print: the mismatches, as compareWild words them, joined by
 // "; ". Asserted like stillRefused.
-var stillWrong = map[string]string{
-	// An "Aggregated report" and, under "Source reports", the 28 reports
-	// it merges: vegeta-text reads each of the 29 as a run, as it reads
-	// every report of a file; expected.json lists the aggregate only.
-	"vegeta/aws-bidder-aggregated-report-204-408-500.txt": "29 runs, want 1",
-}
+var stillWrong = map[string]string{}
 
 func readWildExpected(t *testing.T) map[string]wildFile {
 	t.Helper()
