@@ -1,62 +1,18 @@
 package report
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/wra-bench/wra/report/chromiumtest"
 )
 
 var shot = flag.String("shot", "", "also copy the headless Chromium screenshot of the report page to this file, to look at")
-
-// chromium finds Debian's chromium (or another Chromium build). The test
-// that uses it is skipped when there is none, unless WRA_REQUIRE_CHROMIUM
-// is set, as CI sets it.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("WRA_REQUIRE_CHROMIUM") != "" {
-		t.Fatal("chromium is not installed and WRA_REQUIRE_CHROMIUM is set (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium); set WRA_REQUIRE_CHROMIUM=1 to make this a failure")
-	return ""
-}
-
-// runChromium runs headless Chromium offline on a local file with a
-// profile of its own in dir.
-func runChromium(t *testing.T, bin, dir string, args ...string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	base := []string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-dev-shm-usage", "--user-data-dir=" + filepath.Join(dir, "profile"),
-	}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	// Without a session bus Chromium waits seconds for D-Bus; tell it
-	// there is none.
-	cmd.Env = append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS=disabled:")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	defer func() { t.Logf("chromium %s: %v", args[0], time.Since(start)) }()
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return stdout.Bytes()
-}
 
 // TestPageInChromium loads the sample page, which holds every table and
 // plot kind and a server named <script>alert(1)</script>, in headless
@@ -64,14 +20,14 @@ func runChromium(t *testing.T, bin, dir string, args ...string) []byte {
 // (an <svg> with its text), the hostile label as text, and no <script>
 // element. A screenshot must be a real image.
 func TestPageInChromium(t *testing.T) {
-	bin := chromium(t)
+	bin := chromiumtest.Find(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "index.html")
 	if err := os.WriteFile(page, renderPage(t, samplePage(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	url := "file://" + page
-	dom := string(runChromium(t, bin, dir, "--dump-dom", url))
+	dom := chromiumtest.DumpDOM(t, bin, dir, page)
 
 	if strings.Contains(strings.ToLower(dom), "<script") {
 		t.Errorf("Chromium's DOM has a <script> element")
@@ -101,7 +57,7 @@ func TestPageInChromium(t *testing.T) {
 	}
 
 	png1 := filepath.Join(dir, "page.png")
-	runChromium(t, bin, dir, "--screenshot="+png1, "--window-size=1200,4000", "--hide-scrollbars", url)
+	chromiumtest.Run(t, bin, dir, "--screenshot="+png1, "--window-size=1200,4000", "--hide-scrollbars", url)
 	f, err := os.Open(png1)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)
