@@ -75,7 +75,8 @@ func (s *screen) expect(t *testing.T, want string) {
 
 // TestSQLShell runs wra sql on a pseudo-terminal, as a user at a
 // terminal does, and types into it: a statement over two lines, the
-// listing of the tables, Ctrl-D. Each step waits for the prompt or the
+// listing of the tables, the documented columns of one (\d, .schema),
+// Ctrl-D. Each step waits for the prompt or the
 // output it expects; the history file is the one the README names.
 func TestSQLShell(t *testing.T) {
 	dir := t.TempDir()
@@ -120,6 +121,15 @@ func TestSQLShell(t *testing.T) {
 	sc.expect(t, "runs,table,")
 	sc.expect(t, "cpu_per_request,view,")
 	sc.expect(t, "wra> ")
+	type0("\\d runs\r")
+	sc.expect(t, "column,type,comment\r\n")
+	sc.expect(t, "rps,DOUBLE,\"requests / duration, requests/s\"\r\n")
+	sc.expect(t, "wra> ")
+	type0(".schema runs\r")
+	sc.expect(t, "-- table runs: one row per load-tool report or harness record\r\n")
+	sc.expect(t, "--   duration_s           DOUBLE     length of the run, seconds\r\n")
+	sc.expect(t, "CREATE TABLE runs(")
+	sc.expect(t, "wra> ")
 	type0("SELECT nope;\r")
 	sc.expect(t, "Error: ")
 	sc.expect(t, "wra> ")
@@ -131,7 +141,7 @@ func TestSQLShell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "SELECT count(*) AS runs, min(tool) AS tool FROM runs;\n.tables\nSELECT nope;\n"; string(b) != want {
+	if want := "SELECT count(*) AS runs, min(tool) AS tool FROM runs;\n.tables\n\\d runs\n.schema runs\nSELECT nope;\n"; string(b) != want {
 		t.Errorf("history file:\n%q\nwant\n%q", b, want)
 	}
 }

@@ -17,7 +17,8 @@ func Help() string {
 	}
 	return `Statements end with a semicolon and may span lines. Commands:
   .tables [NAME]      the tables, views and macros (those whose name has NAME)
-  .schema [NAME]      the statements that make them (or the one named NAME)
+  .schema [NAME]      the statements that make them (or the one named NAME),
+                      after their comments and their columns' comments
   \d [NAME]           as .tables; with the name of one, its columns or parameters
   .format [FORMAT]    show or set the format of results: ` + strings.Join(names, ", ") + `
   .help, \?           this help
@@ -125,12 +126,37 @@ func (s *session) schema(ctx context.Context, name string) error {
 		}
 	}
 	for _, r := range rels {
-		if _, err := fmt.Fprintln(s.out, strings.TrimSpace(r.SQL)); err != nil {
+		if _, err := fmt.Fprint(s.out, schemaComments(r), strings.TrimSpace(r.SQL), "\n"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// schemaComments are the comments of a relation and of its columns as SQL
+// comment lines, to go before the statement that makes it:
+//
+//	-- table runs: one row per load-tool report or harness record
+//	--   run_id  VARCHAR  source:index, ...
+func schemaComments(r store.Relation) string {
+	var b strings.Builder
+	if r.Comment != "" {
+		fmt.Fprintf(&b, "-- %s %s: %s\n", r.Kind, r.Name, oneLine(r.Comment))
+	}
+	name, typ := 0, 0
+	for _, c := range r.Columns {
+		name, typ = max(name, len(c.Name)), max(typ, len(c.Type))
+	}
+	for _, c := range r.Columns {
+		if c.Comment != "" {
+			fmt.Fprintf(&b, "--   %-*s  %-*s  %s\n", name, c.Name, typ, c.Type, oneLine(c.Comment))
+		}
+	}
+	return b.String()
+}
+
+// oneLine keeps a comment on its SQL comment line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // find returns the relation of a name.
 func (s *session) find(ctx context.Context, name string) (store.Relation, error) {

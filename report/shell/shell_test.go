@@ -57,7 +57,7 @@ func TestLoop(t *testing.T) {
 		"CREATE MACRO twice(x) AS x * 2;",
 		".format json", "SELECT twice(21) AS c;",
 		`\d twice`, ".schema twice",
-		".format csv", `\d calibration`, ".tables drift",
+		".format csv", `\d calibration`, ".schema calibration", ".tables drift",
 		".format nope", ".bogus", "SELECT nope;",
 		".quit", "SELECT 'never';",
 	}}
@@ -75,16 +75,25 @@ func TestLoop(t *testing.T) {
   {"macro": "twice", "parameters": "x", "definition": "CREATE MACRO twice(x) AS (x * 2);"}
 ]
 CREATE MACRO twice(x) AS (x * 2);
+table calibration: timings of a fixed CPU job before and after a benchmark
 column,type,comment
-source,VARCHAR,
-phase,VARCHAR,
-utc,TIMESTAMP,
-processes,BIGINT,
-ms,DOUBLE,
-source_line,INTEGER,
+source,VARCHAR,"the file, its path below the ingested folder starting with its name"
+phase,VARCHAR,before or after the benchmark
+utc,TIMESTAMP,"when the timing was taken, UTC"
+processes,BIGINT,processes running the fixed CPU job at once
+ms,DOUBLE,"wall time of the fixed CPU job, ms"
+source_line,INTEGER,the line of the file the row was read from
+-- table calibration: timings of a fixed CPU job before and after a benchmark
+--   source       VARCHAR    the file, its path below the ingested folder starting with its name
+--   phase        VARCHAR    before or after the benchmark
+--   utc          TIMESTAMP  when the timing was taken, UTC
+--   processes    BIGINT     processes running the fixed CPU job at once
+--   ms           DOUBLE     wall time of the fixed CPU job, ms
+--   source_line  INTEGER    the line of the file the row was read from
+CREATE TABLE calibration("source" VARCHAR NOT NULL, phase VARCHAR NOT NULL, utc TIMESTAMP, processes BIGINT NOT NULL, ms DOUBLE NOT NULL, source_line INTEGER);
 name,kind,columns,parameters,comment
-calibration_drift,view,11,,
-calibration_drift,table macro,,tolerance,
+calibration_drift,view,11,,"calibration drift per pair and process count, flagged beyond 5%"
+calibration_drift,table macro,,tolerance,"calibration drift per pair and process count, flagged beyond the tolerance given"
 `
 	if out.String() != wantOut {
 		t.Errorf("out:\n%s\nwant:\n%s", out.String(), wantOut)
@@ -102,7 +111,7 @@ calibration_drift,table macro,,tolerance,
 		t.Errorf(".quit left %d lines unread, want 1", len(lr.lines))
 	}
 	wantHistory := []string{"SELECT 2 AS b ;", "CREATE MACRO twice(x) AS x * 2;", ".format json", "SELECT twice(21) AS c;", `\d twice`, ".schema twice",
-		".format csv", `\d calibration`, ".tables drift", ".format nope", ".bogus", "SELECT nope;", ".quit"}
+		".format csv", `\d calibration`, ".schema calibration", ".tables drift", ".format nope", ".bogus", "SELECT nope;", ".quit"}
 	if !reflect.DeepEqual(lr.history, wantHistory) {
 		t.Errorf("history\n%q\nwant\n%q", lr.history, wantHistory)
 	}

@@ -46,3 +46,30 @@ SELECT
     source_line,
     tool
 FROM d;
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW cpu_per_request IS 'CPU per successful response, one row per run with CPU figures';
+COMMENT ON COLUMN cpu_per_request.run_id IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.source IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.server IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.database IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.test IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.connections IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.target_rps IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.round IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.tool IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.source_line IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.requests IS 'as in runs';
+COMMENT ON COLUMN cpu_per_request.responses_2xx IS 'as in runs';
+COMMENT ON COLUMN cpu_per_request.responses_ok IS 'successful responses, the divisor of every figure below: responses_2xx where the record has it, else requests - non_2xx - errors (a missing non_2xx or errors counts as 0); NULL when that is not positive';
+COMMENT ON COLUMN cpu_per_request.divisor_from IS 'responses_2xx or requests: which of the two the divisor came from (the CPU table footnotes a stack priced from requests)';
+COMMENT ON COLUMN cpu_per_request.cpu_stack_s IS 'server CPU seconds: cpu_server_s, or user + kernel where only those were recorded';
+COMMENT ON COLUMN cpu_per_request.cpu_server_us_per_req IS 'cpu_stack_s / responses_ok x 10^6';
+COMMENT ON COLUMN cpu_per_request.cpu_user_us_per_req IS 'the same for user and kernel CPU';
+COMMENT ON COLUMN cpu_per_request.cpu_kernel_us_per_req IS 'the same for user and kernel CPU';
+COMMENT ON COLUMN cpu_per_request.cpu_db_us_per_req IS 'database server CPU per successful response';
+COMMENT ON COLUMN cpu_per_request.cpu_server_ms_per_req IS 'the same in milliseconds';
+COMMENT ON COLUMN cpu_per_request.cpu_db_ms_per_req IS 'the same in milliseconds';
+COMMENT ON COLUMN cpu_per_request.failed IS 'errors + non_2xx';
+COMMENT ON COLUMN cpu_per_request.latency_p50_ms IS 'from runs';
+COMMENT ON COLUMN cpu_per_request.latency_p99_ms IS 'from runs';

@@ -31,3 +31,30 @@ SELECT
 FROM runs r
 LEFT JOIN cpu_per_request c USING (run_id)
 GROUP BY ALL;
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW run_medians IS 'the passes of one configuration summarized: medians (type 7), min, max, totals';
+COMMENT ON COLUMN run_medians.tool IS 'the configuration, from runs';
+COMMENT ON COLUMN run_medians.server IS 'the configuration, from runs';
+COMMENT ON COLUMN run_medians.database IS 'the configuration, from runs';
+COMMENT ON COLUMN run_medians.test IS 'the configuration, from runs';
+COMMENT ON COLUMN run_medians.connections IS 'the configuration, from runs';
+COMMENT ON COLUMN run_medians.target_rps IS 'the configuration, from runs';
+COMMENT ON COLUMN run_medians.passes IS 'runs of the configuration';
+COMMENT ON COLUMN run_medians.rps_median IS 'median, min and max of rps over the passes, requests/s';
+COMMENT ON COLUMN run_medians.rps_min IS 'median, min and max of rps over the passes, requests/s';
+COMMENT ON COLUMN run_medians.rps_max IS 'median, min and max of rps over the passes, requests/s';
+COMMENT ON COLUMN run_medians.latency_p50_ms_median IS 'median of latency_p50_ms over the passes, ms';
+COMMENT ON COLUMN run_medians.latency_p99_ms_median IS 'median, min and max of latency_p99_ms over the passes, ms';
+COMMENT ON COLUMN run_medians.latency_p99_ms_min IS 'median, min and max of latency_p99_ms over the passes, ms';
+COMMENT ON COLUMN run_medians.latency_p99_ms_max IS 'median, min and max of latency_p99_ms over the passes, ms';
+COMMENT ON COLUMN run_medians.requests_total IS 'requests, responses_2xx, non_2xx, errors summed over the passes';
+COMMENT ON COLUMN run_medians.responses_2xx_total IS 'requests, responses_2xx, non_2xx, errors summed over the passes';
+COMMENT ON COLUMN run_medians.non_2xx_total IS 'requests, responses_2xx, non_2xx, errors summed over the passes';
+COMMENT ON COLUMN run_medians.errors_total IS 'requests, responses_2xx, non_2xx, errors summed over the passes';
+COMMENT ON COLUMN run_medians.cpu_server_us_per_req_median IS 'median, min and max of cpu_per_request.cpu_server_us_per_req over the passes, µs';
+COMMENT ON COLUMN run_medians.cpu_server_us_per_req_min IS 'median, min and max of cpu_per_request.cpu_server_us_per_req over the passes, µs';
+COMMENT ON COLUMN run_medians.cpu_server_us_per_req_max IS 'median, min and max of cpu_per_request.cpu_server_us_per_req over the passes, µs';
+COMMENT ON COLUMN run_medians.cpu_db_us_per_req_median IS 'median of cpu_per_request.cpu_db_us_per_req over the passes, µs';
+COMMENT ON COLUMN run_medians.working_set_mb_max IS 'highest working_set_mb and private_mb of the passes, MiB';
+COMMENT ON COLUMN run_medians.private_mb_max IS 'highest working_set_mb and private_mb of the passes, MiB';

@@ -71,3 +71,20 @@ FROM ols o
 LEFT JOIN ts ON o.server IS NOT DISTINCT FROM ts.server AND o.pass IS NOT DISTINCT FROM ts.pass AND o.pooled = ts.pooled
 LEFT JOIN tsi ON o.server IS NOT DISTINCT FROM tsi.server AND o.pass IS NOT DISTINCT FROM tsi.pass AND o.pooled = tsi.pooled
 LEFT JOIN spread sp ON o.pooled AND o.server IS NOT DISTINCT FROM sp.server;
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW memory_slopes IS 'memory growth per 1000 concurrent waiting requests, per server and pass and pooled';
+COMMENT ON COLUMN memory_slopes.server IS 'the series; pass NULL on the pooled row (and on the per-pass row of a series recorded without passes)';
+COMMENT ON COLUMN memory_slopes.pass IS 'the series; pass NULL on the pooled row (and on the per-pass row of a series recorded without passes)';
+COMMENT ON COLUMN memory_slopes.pooled IS 'true on the row over all the server''s passes';
+COMMENT ON COLUMN memory_slopes.slope_gib_per_1000 IS 'OLS slope of memory_mb on concurrency (regr_slope), MiB per request x 1000 / 1024; NULL when every point has one concurrency';
+COMMENT ON COLUMN memory_slopes.slope_se_gib_per_1000 IS 'standard error of that slope, sqrt(max(Syy - Sxy^2/Sxx, 0) / (n - 2) / Sxx) (regr_syy, regr_sxy, regr_sxx, regr_count), same unit; NULL under three points';
+COMMENT ON COLUMN memory_slopes.intercept_gib IS 'OLS intercept / 1024';
+COMMENT ON COLUMN memory_slopes.r2 IS 'regr_r2';
+COMMENT ON COLUMN memory_slopes.theil_sen_gib_per_1000 IS 'median of the pairwise slopes over pairs with different concurrency';
+COMMENT ON COLUMN memory_slopes.theil_sen_intercept_gib IS 'median of memory_mb - slope x concurrency, / 1024';
+COMMENT ON COLUMN memory_slopes.points IS 'points in the fit';
+COMMENT ON COLUMN memory_slopes.passes IS 'on the pooled row: how many passes have a slope, and the min, median (type 7) and max of their OLS slopes (NULL on per-pass rows)';
+COMMENT ON COLUMN memory_slopes.pass_slope_min_gib_per_1000 IS 'on the pooled row: how many passes have a slope, and the min, median (type 7) and max of their OLS slopes (NULL on per-pass rows)';
+COMMENT ON COLUMN memory_slopes.pass_slope_median_gib_per_1000 IS 'on the pooled row: how many passes have a slope, and the min, median (type 7) and max of their OLS slopes (NULL on per-pass rows)';
+COMMENT ON COLUMN memory_slopes.pass_slope_max_gib_per_1000 IS 'on the pooled row: how many passes have a slope, and the min, median (type 7) and max of their OLS slopes (NULL on per-pass rows)';

@@ -119,3 +119,25 @@ SELECT
 FROM steps;
 
 CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON MACRO TABLE ladder_steps IS 'every step of every held-rate ladder, held under the rule given';
+COMMENT ON VIEW ladder_steps IS 'every step of every held-rate ladder, held under p95 < 50 ms and errors < 1%';
+COMMENT ON COLUMN ladder_steps.kind IS 'the ladder run';
+COMMENT ON COLUMN ladder_steps.server IS 'the ladder run';
+COMMENT ON COLUMN ladder_steps.test IS 'the ladder run';
+COMMENT ON COLUMN ladder_steps.tool IS 'the ladder run';
+COMMENT ON COLUMN ladder_steps.run IS 'the ladder run';
+COMMENT ON COLUMN ladder_steps.step IS 'the step as named (the tag, or the rate)';
+COMMENT ON COLUMN ladder_steps.target_rps IS 'the step as a number (NULL when it is not one: such steps count in no result)';
+COMMENT ON COLUMN ladder_steps.achieved_rps IS 'samples: (requests - 1) / (last - first request time); fixed-rate: the run''s rps; summary: NULL';
+COMMENT ON COLUMN ladder_steps.p95_ms IS 'samples: quantile_cont(duration, 0.95), k6''s own p(95) definition; summary: the p95 k6 printed; fixed-rate: the tool''s p95';
+COMMENT ON COLUMN ladder_steps.error_rate IS 'failed / requests; for samples failed = expected_response tag false (k6''s http_req_failed), or without that tag a status missing, 0 or >= 400; for fixed-rate errors + non_2xx';
+COMMENT ON COLUMN ladder_steps.held IS 'requests > 0 AND p95_ms < p95_threshold_ms AND error_rate < max_error_rate (strict, as k6''s thresholds p(95)<50 and rate<0.01)';
+COMMENT ON COLUMN ladder_steps.requests IS 'counts';
+COMMENT ON COLUMN ladder_steps.failed IS 'counts';
+COMMENT ON COLUMN ladder_steps.source IS 'where the step was read';
+COMMENT ON COLUMN ladder_steps.source_line IS 'where the step was read';
+COMMENT ON COLUMN ladder_steps.round IS 'the run''s round, from runs';
+COMMENT ON COLUMN ladder_steps.p95_threshold_ms IS 'the rule applied';
+COMMENT ON COLUMN ladder_steps.max_error_rate IS 'the rule applied';

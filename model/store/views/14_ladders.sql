@@ -49,3 +49,21 @@ SELECT
 FROM h;
 
 CREATE OR REPLACE VIEW ladders AS SELECT * FROM ladders();
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON MACRO TABLE ladders IS 'one row per ladder run: the highest rate held under the rule given';
+COMMENT ON VIEW ladders IS 'one row per ladder run: the highest rate held, under p95 < 50 ms and errors < 1%';
+COMMENT ON COLUMN ladders.server IS 'the ladder run, as in ladder_steps';
+COMMENT ON COLUMN ladders.run IS 'the ladder run, as in ladder_steps';
+COMMENT ON COLUMN ladders.kind IS 'the ladder run, as in ladder_steps';
+COMMENT ON COLUMN ladders.test IS 'the ladder run, as in ladder_steps';
+COMMENT ON COLUMN ladders.tool IS 'the ladder run, as in ladder_steps';
+COMMENT ON COLUMN ladders.highest_held_rps IS 'the target of the highest step held before the first step that failed (0 when the first failed), requests/s';
+COMMENT ON COLUMN ladders.still_holding IS 'true when every step held (the real limit is higher: print it with a "+")';
+COMMENT ON COLUMN ladders.step_rps IS 'the gap to the first failed step, or below the last step when still holding: finer precision is not real, requests/s';
+COMMENT ON COLUMN ladders.p95_threshold_ms IS 'the rule applied';
+COMMENT ON COLUMN ladders.max_error_rate IS 'the rule applied';
+COMMENT ON COLUMN ladders.steps IS 'steps of the ladder run';
+COMMENT ON COLUMN ladders.first_failed_rps IS 'the target of the first step that failed and of the first step, requests/s';
+COMMENT ON COLUMN ladders.first_step_rps IS 'the target of the first step that failed and of the first step, requests/s';
+COMMENT ON COLUMN ladders.held_again_rps IS 'the lowest step above the first failure that held again (it does not count), requests/s';

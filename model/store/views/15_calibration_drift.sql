@@ -52,3 +52,26 @@ SELECT
 FROM m;
 
 CREATE OR REPLACE VIEW calibration_drift AS SELECT * FROM calibration_drift();
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW calibration_pairs IS 'every calibration timing with the before/after pair it belongs to';
+COMMENT ON COLUMN calibration_pairs.pair IS 'the path with the before/after word of the file name replaced by * (calibration_*.csv)';
+COMMENT ON COLUMN calibration_pairs.source IS 'the timing, from calibration';
+COMMENT ON COLUMN calibration_pairs.source_line IS 'the timing, from calibration';
+COMMENT ON COLUMN calibration_pairs.phase IS 'the timing, from calibration';
+COMMENT ON COLUMN calibration_pairs.utc IS 'the timing, from calibration';
+COMMENT ON COLUMN calibration_pairs.processes IS 'the timing, from calibration';
+COMMENT ON COLUMN calibration_pairs.ms IS 'the timing, from calibration';
+COMMENT ON MACRO TABLE calibration_drift IS 'calibration drift per pair and process count, flagged beyond the tolerance given';
+COMMENT ON VIEW calibration_drift IS 'calibration drift per pair and process count, flagged beyond 5%';
+COMMENT ON COLUMN calibration_drift.source IS 'the pair, calibration_pairs.pair';
+COMMENT ON COLUMN calibration_drift.processes IS 'processes running the fixed CPU job at once';
+COMMENT ON COLUMN calibration_drift.before_ms IS 'the medians (type 7) of the repeated timings before and after, ms';
+COMMENT ON COLUMN calibration_drift.after_ms IS 'the medians (type 7) of the repeated timings before and after, ms';
+COMMENT ON COLUMN calibration_drift.ratio IS 'after / before';
+COMMENT ON COLUMN calibration_drift.flagged IS 'true when |ratio - 1| > tolerance or a side is missing';
+COMMENT ON COLUMN calibration_drift.tolerance IS 'the tolerance applied';
+COMMENT ON COLUMN calibration_drift.n_before IS 'timings before and after';
+COMMENT ON COLUMN calibration_drift.n_after IS 'timings before and after';
+COMMENT ON COLUMN calibration_drift.from_utc IS 'the first timing before and the last after: the span the pair vouches for, UTC';
+COMMENT ON COLUMN calibration_drift.to_utc IS 'the first timing before and the last after: the span the pair vouches for, UTC';

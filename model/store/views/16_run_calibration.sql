@@ -12,3 +12,10 @@ SELECT
 FROM runs r
 JOIN calibration_drift d ON r.started_at BETWEEN d.from_utc AND d.to_utc
 GROUP BY r.run_id, d.source;
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW run_calibration IS 'the calibration pairs whose span covers a run''s started_at';
+COMMENT ON COLUMN run_calibration.run_id IS 'the run, runs.run_id';
+COMMENT ON COLUMN run_calibration.calibration IS 'the pair, calibration_drift.source';
+COMMENT ON COLUMN run_calibration.drift_pct IS 'the pair''s largest 100 x |ratio - 1| over its process counts, percent';
+COMMENT ON COLUMN run_calibration.flagged IS 'true when the pair is flagged at any process count';

@@ -33,3 +33,9 @@ JOIN k rep
  AND rec.round IS NOT DISTINCT FROM rep.round
  AND rec.target_rps IS NOT DISTINCT FROM rep.target_rps
  AND rec.connections IS NOT DISTINCT FROM rep.connections;
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW run_pairs IS 'a harness record and a tool report of the same run';
+COMMENT ON COLUMN run_pairs.record_id IS 'the harness record, runs.run_id';
+COMMENT ON COLUMN run_pairs.report_id IS 'the tool''s report, runs.run_id';
+COMMENT ON COLUMN run_pairs.rps_diff_pct IS 'the record''s rate against the report''s, percent';

@@ -27,3 +27,17 @@ SELECT
 FROM c JOIN top
   ON c.server IS NOT DISTINCT FROM top.server AND c.database IS NOT DISTINCT FROM top.database AND c.test IS NOT DISTINCT FROM top.test
 WHERE top.top_rps IS NULL OR c.target_rps = top.top_rps;
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW cost_runs IS 'the runs that price each stack (server, database, test)';
+COMMENT ON COLUMN cost_runs.server IS 'the stack';
+COMMENT ON COLUMN cost_runs.database IS 'the stack';
+COMMENT ON COLUMN cost_runs.test IS 'the stack';
+COMMENT ON COLUMN cost_runs.run_id IS 'a run that prices it, as in cpu_per_request';
+COMMENT ON COLUMN cost_runs.target_rps IS 'a run that prices it, as in cpu_per_request';
+COMMENT ON COLUMN cost_runs.cpu_server_us_per_req IS 'a run that prices it, as in cpu_per_request';
+COMMENT ON COLUMN cost_runs.cpu_db_us_per_req IS 'a run that prices it, as in cpu_per_request';
+COMMENT ON COLUMN cost_runs.latency_p50_ms IS 'a run that prices it, as in cpu_per_request';
+COMMENT ON COLUMN cost_runs.source IS 'a run that prices it, as in cpu_per_request';
+COMMENT ON COLUMN cost_runs.source_line IS 'a run that prices it, as in cpu_per_request';
+COMMENT ON COLUMN cost_runs.fixed_rate IS 'true when the stack is priced at its highest target rate, false when from all its runs at full speed';

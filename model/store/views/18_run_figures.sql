@@ -59,3 +59,47 @@ LEFT JOIN cpu_per_request c ON c.run_id = coalesce(p.record_id, r.run_id)
 LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) d ON d.run_id = r.run_id
 LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) dr ON dr.run_id = p.record_id
 WHERE r.run_id NOT IN (SELECT record_id FROM run_pairs);
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW run_figures IS 'one row per run, the figures wra table lays out';
+COMMENT ON COLUMN run_figures.run_id IS 'as in runs';
+COMMENT ON COLUMN run_figures.source IS 'as in runs';
+COMMENT ON COLUMN run_figures.source_line IS 'as in runs';
+COMMENT ON COLUMN run_figures.tool IS 'as in runs';
+COMMENT ON COLUMN run_figures.server IS 'as in runs';
+COMMENT ON COLUMN run_figures.database IS 'as in runs';
+COMMENT ON COLUMN run_figures.test IS 'as in runs';
+COMMENT ON COLUMN run_figures.round IS 'as in runs';
+COMMENT ON COLUMN run_figures.connections IS 'as in runs';
+COMMENT ON COLUMN run_figures.threads IS 'as in runs';
+COMMENT ON COLUMN run_figures.target_rps IS 'as in runs';
+COMMENT ON COLUMN run_figures.duration_s IS 'as in runs';
+COMMENT ON COLUMN run_figures.requests IS 'as in runs';
+COMMENT ON COLUMN run_figures.responses_2xx IS 'as in runs';
+COMMENT ON COLUMN run_figures.non_2xx IS 'as in runs';
+COMMENT ON COLUMN run_figures.errors IS 'as in runs';
+COMMENT ON COLUMN run_figures.rps IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_mean_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_stdev_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_max_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_p50_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_p90_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_p95_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_p99_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_p999_ms IS 'as in runs';
+COMMENT ON COLUMN run_figures.latency_corrected IS 'as in runs';
+COMMENT ON COLUMN run_figures.working_set_mb IS 'as in runs';
+COMMENT ON COLUMN run_figures.private_mb IS 'as in runs';
+COMMENT ON COLUMN run_figures.startup_s IS 'as in runs';
+COMMENT ON COLUMN run_figures.started_at IS 'as in runs';
+COMMENT ON COLUMN run_figures.labels IS 'as in runs';
+COMMENT ON COLUMN run_figures.format IS 'the reader of the run''s file';
+COMMENT ON COLUMN run_figures.failed IS 'errors + non_2xx';
+COMMENT ON COLUMN run_figures.error_rate IS 'failed / requests';
+COMMENT ON COLUMN run_figures.cpu_server_us IS 'CPU per successful response from cpu_per_request, µs';
+COMMENT ON COLUMN run_figures.cpu_user_us IS 'CPU per successful response from cpu_per_request, µs';
+COMMENT ON COLUMN run_figures.cpu_kernel_us IS 'CPU per successful response from cpu_per_request, µs';
+COMMENT ON COLUMN run_figures.cpu_db_us IS 'CPU per successful response from cpu_per_request, µs';
+COMMENT ON COLUMN run_figures.cpu_total_us IS 'server + database CPU per successful response, µs';
+COMMENT ON COLUMN run_figures.drift_pct IS 'the largest calibration drift covering the run, from run_calibration, percent';
+COMMENT ON COLUMN run_figures.record_id IS 'the harness record paired with the run, see run_pairs';

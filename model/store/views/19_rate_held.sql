@@ -34,3 +34,21 @@ SELECT
 FROM r;
 
 CREATE OR REPLACE VIEW rate_held AS SELECT * FROM rate_held();
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON MACRO TABLE rate_held IS 'every run at a fixed target rate and whether it held it under the rule given';
+COMMENT ON VIEW rate_held IS 'every run at a fixed target rate and whether it held it, under p95 < 50 ms, errors < 1%, 95% of the rate';
+COMMENT ON COLUMN rate_held.run_id IS 'as in runs';
+COMMENT ON COLUMN rate_held.server IS 'as in runs';
+COMMENT ON COLUMN rate_held.test IS 'as in runs';
+COMMENT ON COLUMN rate_held.tool IS 'as in runs';
+COMMENT ON COLUMN rate_held.target_rps IS 'as in runs';
+COMMENT ON COLUMN rate_held.requests IS 'requests, or responses_2xx where requests is missing, 0 when neither';
+COMMENT ON COLUMN rate_held.achieved_rps IS 'the run''s rps, requests/s';
+COMMENT ON COLUMN rate_held.p95_ms IS 'the run''s latency_p95_ms, ms';
+COMMENT ON COLUMN rate_held.error_rate IS 'errors + non_2xx over requests, or over responses_2xx where requests is missing';
+COMMENT ON COLUMN rate_held.failed IS 'errors + non_2xx';
+COMMENT ON COLUMN rate_held.held IS 'true when the run has requests, its p95 is under p95_ms, its error rate under max_error_rate, and its achieved_rps at least min_achieved_ratio of target_rps (0 leaves that out)';
+COMMENT ON COLUMN rate_held.p95_threshold_ms IS 'the rule applied';
+COMMENT ON COLUMN rate_held.max_error_rate IS 'the rule applied';
+COMMENT ON COLUMN rate_held.min_achieved_ratio IS 'the rule applied';
