@@ -27,6 +27,9 @@ type CPURun struct {
 	// Split holds the run's labels that tell experiments apart: those
 	// its label_keys label names (set by a manifest or the command line).
 	Split map[string]string
+	// Tool is the tool that made the load: that of the report the record
+	// is paired with (run_pairs), else the run's own ("records").
+	Tool string
 }
 
 // CostRun is one run of the view cost_runs: a run that prices its stack.

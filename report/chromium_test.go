@@ -37,7 +37,7 @@ func TestPageInChromium(t *testing.T) {
 			t.Errorf("DOM lacks table %s", id)
 		}
 	}
-	for _, id := range []string{"s1-p1", "s4-p1", "s4-p2", "s4-p3", "s4-p4", "s4-p5", "s4-p6"} {
+	for _, id := range []string{"s1-p1", "s4-p1", "s4-p2", "s4-p3", "s4-p4", "s4-p5", "s4-p6", "s4-p7"} {
 		re := regexp.MustCompile(`(?s)<figure id="` + id + `">\s*<svg [^>]*>.*?<text [^>]*>[^<]+</text>.*?</svg>`)
 		if !re.MatchString(dom) {
 			t.Errorf("DOM lacks plot %s as an <svg> with text", id)

@@ -249,6 +249,26 @@ func costChart(t *testing.T) *CostChart {
 	return &CostChart{Title: "Cost per month at 1000 requests/s (test db)", Stacks: cs}
 }
 
+// rateChart plots the fixed-rate passes of test one that the harness
+// recorded in data/ (records/fixed-rate.csv, wrk2 at 250, 500 and 1000
+// requests/s, three passes each): node-pg and go-pq fell behind at 1000
+// in one pass each (904.61 and 935.7 requests/s).
+func rateChart(t *testing.T) *RateChart {
+	var ss []RateSeries
+	for _, r := range readCSV(t, "../../data/records/fixed-rate.csv") {
+		if r["test"] != "one" {
+			continue
+		}
+		i := slices.IndexFunc(ss, func(s RateSeries) bool { return s.Server == r["server"] })
+		if i < 0 {
+			ss = append(ss, RateSeries{Server: r["server"], Label: r["server"] + ": one, wrk2, fixed rate"})
+			i = len(ss) - 1
+		}
+		ss[i].Points = append(ss[i].Points, RatePoint{TargetRPS: num(t, r["target_rps"]), AchievedRPS: num(t, r["requests_per_s"])})
+	}
+	return &RateChart{Title: "Achieved against target rate: one", Series: ss}
+}
+
 // figures are every plot kind, named as their golden files.
 func figures(t *testing.T) []struct {
 	name string
@@ -264,5 +284,6 @@ func figures(t *testing.T) []struct {
 		{"ladder", ladderChart(t)},
 		{"memory", memoryChart(t)},
 		{"cost", costChart(t)},
+		{"rate", rateChart(t)},
 	}
 }

@@ -171,13 +171,13 @@ func TestPageEscapes(t *testing.T) {
 
 func TestPageStructure(t *testing.T) {
 	page := string(renderPage(t, samplePage(t)))
-	for _, id := range []string{"s1-t1", "s1-p1", "s2-t1", "s3-t1", "s4-p1", "s4-p6"} {
+	for _, id := range []string{"s1-t1", "s1-p1", "s2-t1", "s3-t1", "s4-p1", "s4-p7"} {
 		if !strings.Contains(page, ` id="`+id+`"`) {
 			t.Errorf("page lacks element %s", id)
 		}
 	}
-	if n := strings.Count(page, "<svg "); n != 7 {
-		t.Errorf("page has %d SVG plots, want 7", n)
+	if n := strings.Count(page, "<svg "); n != 8 {
+		t.Errorf("page has %d SVG plots, want 8", n)
 	}
 	// 6 rounds rows (3 servers × 2 connection counts), the hostile row
 	// and 3 ladder rows have sources; the cost table has none.

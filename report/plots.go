@@ -27,7 +27,7 @@ import (
 )
 
 // Figure is a plot ready to render with SVG, WriteSVG or WritePNG: one of
-// the *…Chart types of this package (*BarChart, *SpectrumChart,
+// the *…Chart types of this package (*BarChart, *SpectrumChart, *RateChart,
 // *LadderChart, *MemoryChart, *CostChart, …). Rendering the same Figure
 // twice gives the same bytes.
 type Figure interface {

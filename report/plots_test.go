@@ -147,6 +147,9 @@ func TestPlotRefusesBadData(t *testing.T) {
 		{&SpectrumChart{Title: "t", Spectra: []Spectrum{{Label: "a", Points: []SpectrumPoint{{100, 1}}}}}, `spectrum chart "t": spectrum "a" has no point below 100%`},
 		{&LadderChart{Title: "t", Series: []LadderSeries{{Server: "s", Run: "r1", Steps: []LadderStep{{100, math.Inf(1), false}}}}}, `ladder chart "t": s run "r1" step 1 has target 100 requests/s, p95 +Inf ms`},
 		{&MemoryChart{Title: "t", Series: []MemorySeries{{Server: "s", Points: []MemoryPoint{{1, 1}}, Fit: &MemoryFit{nan, 0}}}}, `memory chart "t": "s" has fit slope NaN MiB/request, intercept 0 MiB`},
+		{&RateChart{Title: "t"}, `rate chart "t": no series`},
+		{&RateChart{Title: "t", Series: []RateSeries{{Label: "a"}}}, `rate chart "t": "a" has no runs`},
+		{&RateChart{Title: "t", Series: []RateSeries{{Label: "a", Points: []RatePoint{{250, nan}}}}}, `rate chart "t": "a" has a run at target 250 requests/s achieving NaN`},
 		{&CostChart{Title: "t", Stacks: []CostStack{{Server: "s", StackUSD: -1}}}, `cost chart "t": "s" costs stack $-1, database $0`},
 	} {
 		_, err := SVG(c.fig)

@@ -58,13 +58,15 @@ func (s *Store) CPURuns(ctx context.Context) ([]model.CPURun, error) {
 SELECT run_id, coalesce(test, ''), target_rps, coalesce(server, ''), coalesce(database, ''), coalesce(connections, -1),
        cpu_server_us_per_req, cpu_user_us_per_req, cpu_kernel_us_per_req, cpu_db_us_per_req, coalesce(divisor_from, ''),
        latency_p50_ms, latency_p99_ms, failed, source, coalesce(source_line, 0),
-       (SELECT coalesce(r.labels::VARCHAR, '') FROM runs r WHERE r.run_id = cpu_per_request.run_id)
+       (SELECT coalesce(r.labels::VARCHAR, '') FROM runs r WHERE r.run_id = cpu_per_request.run_id),
+       (SELECT coalesce(max(rp.tool), max(r.tool)) FROM runs r LEFT JOIN run_pairs p ON p.record_id = r.run_id
+        LEFT JOIN runs rp ON rp.run_id = p.report_id WHERE r.run_id = cpu_per_request.run_id)
 FROM cpu_per_request
 WHERE cpu_stack_s IS NOT NULL
 ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, round, run_id`, nil, func(r []any) model.CPURun {
 		return model.CPURun{RunID: Text(r[0]), Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Connections: integer(r[5]),
 			StackUS: Float(r[6]), UserUS: Float(r[7]), KernelUS: Float(r[8]), DBUS: Float(r[9]), DivisorFrom: Text(r[10]),
-			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15])), Split: splitLabels(Text(r[16]))}
+			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15])), Split: splitLabels(Text(r[16])), Tool: Text(r[17])}
 	})
 }
 

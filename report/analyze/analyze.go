@@ -117,7 +117,7 @@ type Result struct {
 func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 	a := &analysis{ctx: ctx, st: st, opts: opts}
 	steps := []func() (*Section, error){
-		a.cpuFixedRate, a.spectra, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.calibration, a.cost,
+		a.cpuFixedRate, a.spectra, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.achieved, a.calibration, a.cost,
 	}
 	res := &Result{}
 	for _, step := range steps {
@@ -154,6 +154,8 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 			case *report.MemoryChart:
 				c.Palette = pal
 			case *report.SpectrumChart:
+				c.Palette = pal
+			case *report.RateChart:
 				c.Palette = pal
 			}
 		}

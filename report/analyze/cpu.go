@@ -28,7 +28,30 @@ type cpuGroup struct {
 	test, server, database string
 	targetRPS              float64 // NaN for runs at full speed
 	connections            int64
-	runs                   []cpuRun
+	// tools are the tools that made the load of the passes (model.CPURun.Tool)
+	tools []string
+	runs  []cpuRun
+}
+
+// totals are the stack + database CPU of each pass, µs per successful
+// response (the database's counted 0 where not measured).
+func (g *cpuGroup) totals() []float64 {
+	return g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })
+}
+
+// cpuSeries is the legend entry of the CPU bars of one test at one load:
+// the test, the tools that made the load, and the load.
+func cpuSeries(test string, groups []cpuGroup, load string) string {
+	var tools []string
+	for _, g := range groups {
+		for _, t := range g.tools {
+			if !slices.Contains(tools, t) {
+				tools = append(tools, t)
+			}
+		}
+	}
+	slices.Sort(tools)
+	return fmt.Sprintf("%s, %s, %s", orDash(test), strings.Join(tools, "+"), load)
 }
 
 func (g *cpuGroup) values(get func(cpuRun) float64) []float64 {
@@ -81,6 +104,10 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
 			groups = append(groups, g)
 			n++
 		}
+		if !slices.Contains(groups[n-1].tools, r.Tool) {
+			groups[n-1].tools = append(groups[n-1].tools, r.Tool)
+			slices.Sort(groups[n-1].tools)
+		}
 		groups[n-1].runs = append(groups[n-1].runs, cpuRun{
 			stackUS: r.StackUS, userUS: r.UserUS, kernelUS: r.KernelUS, dbUS: r.DBUS,
 			p50MS: r.P50MS, p99MS: r.P99MS, failed: r.Failed, fromRequests: r.DivisorFrom == "requests",
@@ -126,6 +153,7 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 	}
 	var bars []report.BarGroup
 	for _, k := range order {
+		series := cpuSeries(k.test, byKey[k], Sig(k.rate)+" requests/s")
 		n := &notes{}
 		d := &report.Data{
 			Title: fmt.Sprintf("CPU per request: %s at %s requests/s (µs per successful response)", orDash(k.test), Sig(k.rate)),
@@ -177,8 +205,7 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 			}
 			rows = append(rows, row{cells: []any{g.server, nullIfEmpty(g.database), int64(stack.N), num(stack.Median), num(ciPct(stack)),
 				num(stack.Min), num(stack.Max), num(dbMed), num(total), num(p99Med), failed}, total: total, srcs: srcs})
-			bars = append(bars, report.BarGroup{Label: g.server, Series: fmt.Sprintf("%s @ %s rps", orDash(k.test), Sig(k.rate)),
-				Values: g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })})
+			bars = append(bars, report.BarGroup{Label: g.server, Series: series, Values: g.totals()})
 		}
 		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.total, y.total) })
 		for _, r := range rows {
@@ -259,6 +286,9 @@ func (a *analysis) cpuSplit() (*Section, error) {
 	for _, t := range sec.Tables {
 		dropEmpty(t, "database", "user_us", "kernel_us", "db_us")
 	}
+	if fig, ok := cpuFullSpeed(open); ok {
+		sec.Figures = append(sec.Figures, fig)
+	}
 	return sec, nil
 }
 
@@ -298,4 +328,39 @@ func cmpNaNLast(x, y float64) int {
 		return 1
 	}
 	return 0
+}
+
+// cpuFullSpeed plots the CPU per request of the runs at full speed, as
+// cpuFixedRate plots the fixed-rate ones: a bar per server, a series per
+// test and connections; false when there are no such runs.
+func cpuFullSpeed(groups []cpuGroup) (Figure, bool) {
+	var bars []report.BarGroup
+	for i := 0; i < len(groups); {
+		// Groups are by test, then server: the series of one test are
+		// its connections.
+		j := i
+		for j < len(groups) && groups[j].test == groups[i].test {
+			j++
+		}
+		byConns := map[int64][]cpuGroup{}
+		for _, g := range groups[i:j] {
+			byConns[g.connections] = append(byConns[g.connections], g)
+		}
+		for _, g := range groups[i:j] {
+			if len(g.totals()) == 0 {
+				continue
+			}
+			load := "full speed"
+			if g.connections >= 0 {
+				load = fmt.Sprintf("%d connections", g.connections)
+			}
+			bars = append(bars, report.BarGroup{Label: g.server, Series: cpuSeries(g.test, byConns[g.connections], load), Values: g.totals()})
+		}
+		i = j
+	}
+	if len(bars) == 0 {
+		return Figure{}, false
+	}
+	return Figure{Name: "cpu-per-request-full-speed", Caption: "Stack + database CPU per request at full speed, per test and connections: median bar, min–max whisker, each pass a dot",
+		Figure: &report.BarChart{Title: "CPU per request at full speed", XLabel: "server", YLabel: "CPU per request (µs)", Groups: bars}}, true
 }

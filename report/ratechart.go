@@ -1,0 +1,117 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/wra-bench/wra/stats"
+)
+
+// RateChart draws fixed-rate runs as the requests/s they achieved against
+// the rate they were asked for: every run a dot, a line through the
+// median achieved at each target, and the diagonal achieved = target, on
+// which a run that kept up lies. A series below the diagonal fell behind.
+type RateChart struct {
+	Title   string
+	Series  []RateSeries
+	Palette *Palette // colours by Server
+}
+
+// RateSeries is the fixed-rate runs of one server (and tool).
+type RateSeries struct {
+	Server string // colours the series
+	Label  string // legend entry, e.g. "go1: one, wrk2, fixed rate"
+	Points []RatePoint
+}
+
+// RatePoint is one run: its target and achieved requests/s.
+type RatePoint struct {
+	TargetRPS, AchievedRPS float64
+}
+
+func (r *RateChart) build() (*figure, error) {
+	if len(r.Series) == 0 {
+		return nil, fmt.Errorf("rate chart %q: no series", r.Title)
+	}
+	e := newExtent()
+	for _, s := range r.Series {
+		if len(s.Points) == 0 {
+			return nil, fmt.Errorf("rate chart %q: %q has no runs", r.Title, s.Label)
+		}
+		for _, pt := range s.Points {
+			if !finite(pt.TargetRPS) || !finite(pt.AchievedRPS) || pt.TargetRPS < 0 || pt.AchievedRPS < 0 {
+				return nil, fmt.Errorf("rate chart %q: %q has a run at target %v requests/s achieving %v", r.Title, s.Label, pt.TargetRPS, pt.AchievedRPS)
+			}
+			e.add(pt.TargetRPS, pt.AchievedRPS)
+		}
+	}
+	// One scale on both axes, from 0, so the diagonal is at 45°.
+	lo, hi := 0.0, e.hi
+	p := newPlot(r.Title, "target rate (requests/s)", "achieved (requests/s)")
+	valueAxis(&p.X, lo, hi, false)
+	valueAxis(&p.Y, lo, hi, false)
+	fg := &figure{p: p}
+	diag := draw.LineStyle{Color: OkabeIto[len(OkabeIto)-1], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
+	fg.legend = append(fg.legend, legendEntry{"achieved = target", []plot.Thumbnailer{lineThumb(diag)}})
+	sty := newStyler(r.Palette)
+	styles := make([]SeriesStyle, len(r.Series))
+	seen := map[string]int{}
+	for i, s := range r.Series {
+		styles[i] = sty.style(s.Server)
+		// A server's second series (another tool) keeps its colour with
+		// a dashed line and a hollow shape.
+		if k := seen[s.Server]; k > 0 {
+			styles[i].Dashes = dashes[1+(k-1)%(len(dashes)-1)]
+			styles[i].Glyph = hollow[(k-1)%len(hollow)]
+		}
+		seen[s.Server]++
+	}
+	for i, s := range r.Series {
+		st := styles[i]
+		fg.legend = append(fg.legend, legendEntry{cleanLabel(s.Label),
+			[]plot.Thumbnailer{lineThumb(lineStyle(st, vg.Points(1.4))), glyphThumb(glyphStyle(st, vg.Points(3)))}})
+	}
+	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		trX, trY := plt.Transforms(&c)
+		x0, x1 := p.X.Min, p.X.Max
+		c.StrokeLines(diag, c.ClipLinesXY([]vg.Point{{X: trX(x0), Y: trY(x0)}, {X: trX(x1), Y: trY(x1)}})...)
+		for i, s := range r.Series {
+			st := styles[i]
+			var line []vg.Point
+			for _, t := range medians(s.Points) {
+				line = append(line, vg.Point{X: trX(t[0]), Y: trY(t[1])})
+			}
+			c.StrokeLines(lineStyle(st, vg.Points(1.4)), c.ClipLinesXY(line)...)
+			gs := glyphStyle(st, vg.Points(3))
+			for _, pt := range s.Points {
+				c.DrawGlyph(gs, vg.Point{X: trX(pt.TargetRPS), Y: trY(pt.AchievedRPS)})
+			}
+		}
+	}))
+	return fg, nil
+}
+
+// hollow are the shapes of a server's further series.
+var hollow = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
+
+// medians is the median achieved at each target of pts, by target.
+func medians(pts []RatePoint) [][2]float64 {
+	by := map[float64][]float64{}
+	var targets []float64
+	for _, pt := range pts {
+		if _, ok := by[pt.TargetRPS]; !ok {
+			targets = append(targets, pt.TargetRPS)
+		}
+		by[pt.TargetRPS] = append(by[pt.TargetRPS], pt.AchievedRPS)
+	}
+	slices.Sort(targets)
+	out := make([][2]float64, len(targets))
+	for i, t := range targets {
+		out[i] = [2]float64{t, stats.Median(by[t])}
+	}
+	return out
+}
