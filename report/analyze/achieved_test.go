@@ -71,3 +71,23 @@ func TestCPUFullSpeedPlot(t *testing.T) {
 		t.Errorf("%d bars, want 16 (go-gmp1 and go-gmp2: db, ping, wait; nginx: ping, static; each at 16 and 64 connections)", len(bars.Groups))
 	}
 }
+
+// The throughput bars of runs at full speed name test, tool and load.
+func TestThroughputLegend(t *testing.T) {
+	st := newStore(t, nil, map[string]string{"records.csv": "@../../ingest/testdata/records/records.csv"})
+	sec := section(t, run(t, st, analyze.DefaultOptions()), "rounds")
+	var series []string
+	for _, f := range sec.Figures {
+		if f.Name != "throughput-db" {
+			continue
+		}
+		for _, g := range f.Figure.(*report.BarChart).Groups {
+			if !slices.Contains(series, g.Series) {
+				series = append(series, g.Series)
+			}
+		}
+	}
+	if want := []string{"db, records, 16 connections", "db, records, 64 connections"}; !slices.Equal(series, want) {
+		t.Errorf("throughput-db series %q, want %q", series, want)
+	}
+}

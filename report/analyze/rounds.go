@@ -233,7 +233,11 @@ func (a *analysis) rounds() (*Section, error) {
 				byTest = append(byTest, testBars{test: r0.test})
 			}
 			tb := &byTest[len(byTest)-1]
-			tb.bars = append(tb.bars, report.BarGroup{Label: r0.server, Series: r0.tool + ", " + loadName(loadKey(r0))[3:], Values: rps})
+			series := orDash(r0.test) + ", " + r0.tool + ", " + loadName(loadKey(r0))[3:]
+			if r0.variant != "" {
+				series += ", " + r0.variant
+			}
+			tb.bars = append(tb.bars, report.BarGroup{Label: r0.server, Series: series, Values: rps})
 		}
 	}
 	flush()
