@@ -9,6 +9,7 @@ import (
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/projection"
+	"github.com/wra-bench/wra/stats"
 )
 
 type tableOptions struct {
@@ -20,6 +21,8 @@ type tableOptions struct {
 	noSplit []string
 	sort    string
 	spread  bool
+	p95     float64
+	maxErrs float64
 }
 
 func (o *tableOptions) AddFlags(cmd *cobra.Command) {
@@ -32,6 +35,8 @@ func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.noSplit, "no-split", nil, "labels that never split a table (a timestamp per run)")
 	f.StringVar(&o.sort, "sort", "", `order the rows by a figure of the cell, highest first ("rps") or lowest first ("+latency_p99_ms")`)
 	f.BoolVar(&o.spread, "spread", false, "show the min and max of the rounds of every figure (and their number, in csv and json)")
+	f.Float64Var(&o.p95, "p95", stats.DefaultLadderRule.P95MS, "ladder rule of highest_held_rps: a step is held while its p95 latency is under this many ms")
+	f.Float64Var(&o.maxErrs, "max-errors", stats.DefaultLadderRule.MaxErrorRate, "ladder rule of highest_held_rps: and while under this fraction of its requests fail")
 }
 
 func newTableCmd(e *env, g *globals) *cobra.Command {
@@ -40,7 +45,9 @@ func newTableCmd(e *env, g *globals) *cobra.Command {
 		Use:   "table --metric M | --cell TEMPLATE [--row KEYS] [--col KEYS] [--where SQL]",
 		Short: "Lay out any figure of the runs by any labels, as rows and columns",
 		Long: `Lay out a figure of the runs (any column of the run_figures view: rps,
-latency percentiles, CPU per request parts, memory, errors ...) with any
+latency percentiles, CPU per request parts, memory, errors ...; or
+highest_held_rps, the highest rate a held-rate ladder run held, from the
+ladder_figures macro under --p95 and --max-errors) with any
 labels as rows and columns. A cell is the median of its rounds: the runs
 that agree on every label but round. A label that varies beyond the keys
 (another tool, a variant the manifest sets) splits the table instead of
@@ -48,7 +55,8 @@ being pooled, and a footnote names it. In csv and json every cell is a
 number, one column per column-key value and figure.`,
 		Example: `  wra table --metric rps --row server --col connections --where "test = 'db'"
   wra table --cell "{rps} ({latency_p99_ms})" --row server --col connections --format markdown
-  wra table --cell "{cpu_user_us} + {cpu_kernel_us}; {cpu_db_us}" --row server --col test`,
+  wra table --cell "{cpu_user_us} + {cpu_kernel_us}; {cpu_db_us}" --row server --col test
+  wra table --metric highest_held_rps --row test --col database`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTable(cmd.Context(), e, g, o)
@@ -77,7 +85,7 @@ func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
 		return err
 	}
 	defer st.Close()
-	t, err := st.RunFigures(ctx, o.where)
+	t, err := projection.Read(ctx, st, cell, o.where, stats.LadderRule{P95MS: o.p95, MaxErrorRate: o.maxErrs})
 	if err != nil {
 		return usageError{err}
 	}

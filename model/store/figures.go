@@ -14,15 +14,26 @@ import (
 // one query: the text "test = 'db'; DROP TABLE runs" is refused before it
 // runs (as notebook blocks are, see Sandbox).
 func (s *Store) RunFigures(ctx context.Context, where string) (model.RunFigures, error) {
-	q := "SELECT * FROM run_figures"
+	return s.figures(ctx, "SELECT * FROM run_figures", "run_id", where)
+}
+
+// LadderFigures reads the table macro ladder_figures under the rule p95
+// < p95MS and error rate < maxErrorRate, one row per ladder run in kind
+// and run order, keeping those for which where (a condition on its
+// columns, checked as RunFigures checks it) is true.
+func (s *Store) LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error) {
+	return s.figures(ctx, "SELECT * FROM ladder_figures(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE)", "kind, run_id", where, p95MS, maxErrorRate)
+}
+
+func (s *Store) figures(ctx context.Context, q, order, where string, args ...any) (model.RunFigures, error) {
 	if strings.TrimSpace(where) != "" {
 		q += " WHERE (\n" + where + "\n)"
 	}
-	q += " ORDER BY run_id"
+	q += " ORDER BY " + order
 	if err := (&Sandbox{s: s}).check(ctx, q); err != nil {
 		return model.RunFigures{}, fmt.Errorf("--where %q: %w", where, err)
 	}
-	t, err := s.Query(ctx, q)
+	t, err := s.Query(ctx, q, args...)
 	if err != nil {
 		return model.RunFigures{}, fmt.Errorf("--where %q: %w", where, err)
 	}

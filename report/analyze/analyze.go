@@ -40,6 +40,7 @@ type Store interface {
 	RunCounters(ctx context.Context) ([]model.RunCounters, error)
 	RunsStartedBetween(ctx context.Context, from, to time.Time) ([]model.RunRef, error)
 	RunFigures(ctx context.Context, where string) (model.RunFigures, error)
+	LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error)
 }
 
 // Options are the settings of an analysis.

@@ -6,10 +6,12 @@ import (
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/projection"
+	"github.com/wra-bench/wra/stats"
 )
 
 // layouts publishes the manifest's tables: each layout's runs (the view
-// run_figures under its condition) projected as wra table projects them,
+// run_figures under its condition, or ladder_figures under the ladder
+// rule for highest_held_rps) projected as wra table projects them,
 // one table or one per combination of the labels that split it.
 func (a *analysis) layouts() (*Section, error) {
 	sec := &Section{ID: "table", Title: "Tables of the manifest"}
@@ -18,7 +20,7 @@ func (a *analysis) layouts() (*Section, error) {
 		if what == "" {
 			what = fmt.Sprintf("[[tables]] %d (%s)", i+1, l.Spec.Cell)
 		}
-		runs, err := a.st.RunFigures(a.ctx, l.Where)
+		runs, err := projection.Read(a.ctx, a.st, l.Spec.Cell, l.Where, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate})
 		if err != nil {
 			return nil, fmt.Errorf("wra.toml %s: %w", what, err)
 		}

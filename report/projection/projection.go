@@ -33,12 +33,12 @@ const DriftTolerancePct = 100 * stats.DefaultDriftTolerance
 // cells would pool runs that differ in one of them is split by it. Labels
 // named in the runs' label_keys (those a manifest or the command line
 // set) split too.
-var SplitLabels = []string{"tool", "format", "server", "database", "test", "connections", "threads", "target_rps"}
+var SplitLabels = []string{"tool", "format", "kind", "server", "database", "test", "connections", "threads", "target_rps"}
 
 // notMetrics are the columns of runs that are labels or bookkeeping, not
 // figures to lay out.
 var notMetrics = []string{"run_id", "source", "source_line", "tool", "format", "server", "database", "test", "round",
-	"connections", "threads", "target_rps", "duration_s", "latency_corrected", "started_at", "labels"}
+	"connections", "threads", "target_rps", "duration_s", "latency_corrected", "started_at", "labels", "kind", "still_holding"}
 
 // Spec is a layout: which figures, laid out by which keys.
 type Spec struct {
@@ -53,7 +53,7 @@ type Spec struct {
 	// run): runs that differ only in them are rounds of one cell.
 	NoSplit []string
 	// Spread adds the min and max of the rounds and their number to
-	// every figure.
+	// every figure but HeldMetric, whose runs are listed.
 	Spread bool
 	// Sort orders the rows by a metric of the template, highest first
 	// ("rps") or lowest first ("+latency_p99_ms"), taken from the first

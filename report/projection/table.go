@@ -108,7 +108,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	for _, k := range spec.Rows {
 		d.Columns = append(d.Columns, report.Column{Name: k})
 	}
-	simple := len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" && !spec.Spread
+	simple := len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" && !spec.Spread && p.tmpl.metrics[0] != HeldMetric
 	for _, ct := range cols.texts {
 		var heading []string
 		for _, v := range cols.vals[ct] {
@@ -138,6 +138,11 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 		d.Columns = append(d.Columns, report.Column{Name: title, People: true})
 		for _, m := range p.tmpl.metrics {
 			d.Columns = append(d.Columns, report.Column{Name: name(m), Machine: true})
+			if m == HeldMetric {
+				d.Columns = append(d.Columns, report.Column{Name: name(m) + "_still_holding", Machine: true},
+					report.Column{Name: name(m) + "_runs", Machine: true})
+				continue
+			}
 			if spec.Spread {
 				d.Columns = append(d.Columns, report.Column{Name: name(m) + "_min", Machine: true},
 					report.Column{Name: name(m) + "_max", Machine: true}, report.Column{Name: name(m) + "_rounds", Machine: true})
@@ -165,6 +170,19 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 			var texts []string
 			var machine []any
 			for _, m := range p.tmpl.metrics {
+				if m == HeldMetric {
+					sum := p.ladder(cr)
+					if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && len(sum.Runs) > 0 {
+						sortKey[ri] = sum.MedianHeldRPS
+					}
+					texts = append(texts, heldText(sum))
+					var holding any
+					if len(sum.Runs) > 0 {
+						holding = sum.StillHolding
+					}
+					machine = append(machine, value(sum.MedianHeldRPS), holding, int64(len(sum.Runs)))
+					continue
+				}
 				fg := p.figure(cr, m)
 				if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && !math.IsNaN(fg.median) {
 					sortKey[ri] = fg.median
@@ -210,6 +228,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	if twice > 0 {
 		n.add(fmt.Sprintf("%d cells hold two runs of the same round (the same run kept twice, or a label no file sets): both are counted", twice))
 	}
+	p.heldNote(n, runs)
 	p.latencyNote(n, runs)
 	p.driftNote(n, runs)
 	d.Notes = n.list

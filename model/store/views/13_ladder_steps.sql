@@ -21,11 +21,16 @@
 --               error count: every step carries the run's overall errors
 --               / requests.
 --   fixed-rate  runs at a fixed target rate (wrk2 -R, harness steps) with a
---               p95: each (server, test, tool, round) whose runs cover two
---               or more target rates is one ladder run, its runs the steps;
---               run is '<test> <tool> round <round>'; failed is errors +
+--               p95: each (server, database, test, tool, round) whose runs
+--               cover two or more target rates is one ladder run, its runs
+--               the steps; run is '<test> <tool> round <round>', or
+--               '<test> <tool> <database> round <round>' where the runs
+--               name their database; failed is errors +
 --               non_2xx, of requests (or 2xx + non_2xx where requests is
 --               missing).
+--
+-- run_id is the run that measured the step: the ladder run's own for
+-- samples and summary, the step's run for fixed-rate.
 CREATE OR REPLACE MACRO ladder_steps(p95_ms := 50, max_error_rate := 0.01) AS TABLE
 WITH req AS (
     SELECT
@@ -55,7 +60,7 @@ sampled AS (
 ),
 tagged AS (
     SELECT 'samples' AS kind, r.server, r.test, r.tool, s.run_id AS run, s.step, s.target_rps, s.achieved_rps,
-           s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round
+           s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round, s.run_id
     FROM sampled s LEFT JOIN runs r USING (run_id)
 ),
 sub AS (
@@ -72,7 +77,7 @@ summarized AS (
            CASE WHEN coalesce(requests, 0) > 0 THEN coalesce(errors, 0) / requests ELSE 0 END AS error_rate,
            coalesce(requests, 0) AS requests,
            coalesce(errors, 0) AS failed,
-           source, source_line, round
+           source, source_line, round, run_id
     FROM sub
     WHERE TRY_CAST(regexp_extract(k, '\{step:([^}]*)\}', 1) AS DOUBLE) IS NOT NULL AND TRY_CAST(v AS DOUBLE) IS NOT NULL
       AND coalesce(server, '') NOT IN (SELECT DISTINCT coalesce(server, '') FROM tagged)
@@ -81,16 +86,16 @@ fr AS (
     SELECT *,
            coalesce(requests, responses_2xx + coalesce(non_2xx, 0)) AS req,
            coalesce(errors, 0) + coalesce(non_2xx, 0) AS nfailed,
-           count(DISTINCT target_rps) OVER (PARTITION BY server, test, tool, round) AS rates
+           count(DISTINCT target_rps) OVER (PARTITION BY server, database, test, tool, round) AS rates
     FROM runs
     WHERE target_rps IS NOT NULL AND latency_p95_ms IS NOT NULL AND coalesce(requests, responses_2xx) > 0
 ),
 fixed AS (
     SELECT 'fixed-rate' AS kind, server, test, tool,
-           coalesce(test, '') || ' ' || tool || ' round ' || coalesce(round, -1) AS run,
+           coalesce(test, '') || ' ' || tool || coalesce(' ' || database, '') || ' round ' || coalesce(round, -1) AS run,
            CASE WHEN target_rps = round(target_rps) AND abs(target_rps) < 1e15 THEN CAST(CAST(target_rps AS BIGINT) AS VARCHAR) ELSE CAST(target_rps AS VARCHAR) END AS step,
            target_rps, rps AS achieved_rps, latency_p95_ms AS p95, nfailed / req AS error_rate,
-           req AS requests, nfailed AS failed, source, source_line, round
+           req AS requests, nfailed AS failed, source, source_line, round, run_id
     FROM fr WHERE rates >= 2
 ),
 steps AS (
@@ -115,7 +120,8 @@ SELECT
     source_line,
     round,
     threshold_ms AS p95_threshold_ms,
-    threshold_error_rate AS max_error_rate
+    threshold_error_rate AS max_error_rate,
+    run_id
 FROM steps;
 
 CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();
@@ -141,3 +147,4 @@ COMMENT ON COLUMN ladder_steps.source_line IS 'where the step was read';
 COMMENT ON COLUMN ladder_steps.round IS 'the run''s round, from runs';
 COMMENT ON COLUMN ladder_steps.p95_threshold_ms IS 'the rule applied';
 COMMENT ON COLUMN ladder_steps.max_error_rate IS 'the rule applied';
+COMMENT ON COLUMN ladder_steps.run_id IS 'the run that measured the step: the ladder run''s own (samples, summary) or the step''s (fixed-rate)';
