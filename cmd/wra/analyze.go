@@ -41,8 +41,7 @@ type analyzeOptions struct {
 func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "wra-report", "folder for the report: index.html, report.md, tables/ and plots/")
-	f.Float64Var(&o.p95, "p95", 50, "ladder rule: a step is held while its p95 latency is under this many ms (SQL: ladders(p95_ms := …))")
-	f.Float64Var(&o.maxErrors, "max-errors", 0.01, "ladder rule: and while under this fraction of its requests fail (SQL: ladders(max_error_rate := …))")
+	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
 	f.Float64Var(&o.drift, "drift", 0.05, "flag a calibration that moved by more than this fraction (SQL: calibration_drift(tolerance := …))")
 	f.Float64Var(&o.rps, "rps", 1000, "cost table: the load in requests/s")
 	f.DurationVar(&o.wait, "wait", 0, "cost table: time each request waits in the server without CPU, e.g. 20ms")

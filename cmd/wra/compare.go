@@ -35,8 +35,7 @@ func (o *compareOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.holm, "holm", true, "adjust the p-values of the table's rows together (Holm-Bonferroni); --holm=false for raw p-values")
 	f.StringSliceVar(&o.metrics, "metric", nil, "metrics to compare (default all): "+strings.Join(compare.Metrics(), ", "))
 	f.BoolVar(&o.ladders, "ladders", false, "list the held-rate ladder steps of both sides instead of comparing metrics")
-	f.Float64Var(&o.p95, "p95", stats.DefaultLadderRule.P95MS, "ladder rule: a step is held while its p95 latency is under this many ms")
-	f.Float64Var(&o.maxErrors, "max-errors", stats.DefaultLadderRule.MaxErrorRate, "ladder rule: and while under this fraction of its requests fail")
+	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
 }
 
 func newCompareCmd(e *env, g *globals) *cobra.Command {

@@ -93,8 +93,7 @@ effect beyond their noise. FOLDER's wra.toml may set the thresholds in a
 		},
 	}
 	f := cmd.Flags()
-	f.Float64Var(&o.p95, "p95", 50, "ladder rule: a step is held while its p95 latency is under this many ms")
-	f.Float64Var(&o.maxErrors, "max-errors", 0.01, "ladder rule: and while under this fraction of its requests fail")
+	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
 	f.Float64Var(&o.drift, "drift", 0.05, "flag a calibration that moved by more than this fraction")
 	o.find.AddFlags(cmd)
 	return cmd

@@ -35,8 +35,7 @@ func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.noSplit, "no-split", nil, "labels that never split a table (a timestamp per run)")
 	f.StringVar(&o.sort, "sort", "", `order the rows by a figure of the cell, highest first ("rps") or lowest first ("+latency_p99_ms")`)
 	f.BoolVar(&o.spread, "spread", false, "show the min and max of the rounds of every figure (and their number, in csv and json)")
-	f.Float64Var(&o.p95, "p95", stats.DefaultLadderRule.P95MS, "ladder rule of highest_held_rps: a step is held while its p95 latency is under this many ms")
-	f.Float64Var(&o.maxErrs, "max-errors", stats.DefaultLadderRule.MaxErrorRate, "ladder rule of highest_held_rps: and while under this fraction of its requests fail")
+	addLadderRuleFlags(f, &o.p95, &o.maxErrs)
 }
 
 func newTableCmd(e *env, g *globals) *cobra.Command {
