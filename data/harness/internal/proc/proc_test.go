@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"syscall"
 	"testing"
 )
 
@@ -127,12 +128,15 @@ func TestReadKiBMissingKey(t *testing.T) {
 
 // TestLiveChildCPU checks on the real /proc that the CPU time of a child
 // that has exited stays in the tree's total (through its parent's cutime):
-// sh pipes 256 MiB through sha256sum, both children exit, and sh sleeps.
+// sh pipes 256 MiB through sha256sum, both children exit, and sh starts a
+// sleep in the background before it says "done", so that the tree the test
+// reads is sh and that sleep, whatever the machine's speed.
 func TestLiveChildCPU(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs Linux /proc")
 	}
-	cmd := exec.Command("sh", "-c", "head -c 268435456 /dev/zero | sha256sum >/dev/null; echo done; sleep 30")
+	cmd := exec.Command("sh", "-c", "head -c 268435456 /dev/zero | sha256sum >/dev/null; sleep 30 & echo done; wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +144,7 @@ func TestLiveChildCPU(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	defer func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }()
 	sc := bufio.NewScanner(out)
 	if !sc.Scan() || sc.Text() != "done" {
 		t.Fatalf("child did not finish: %q %v", sc.Text(), sc.Err())
