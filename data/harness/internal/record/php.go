@@ -24,7 +24,10 @@ func (p phpPaths) socket() string    { return filepath.Join(p.Dir, "fpm.sock") }
 func (p phpPaths) script() string    { return filepath.Join(p.Dir, "index.php") }
 
 // nginxConfig serves every path of 127.0.0.1:port through FastCGI to the
-// FPM socket, with kept-alive FastCGI connections and no access log.
+// FPM socket, a connection per request, and no access log. Kept-alive
+// FastCGI connections would each hold an FPM worker while idle in nginx's
+// cache, so that requests beyond the pool (the waiting series) queued
+// behind them until nginx's timeout.
 func nginxConfig(p phpPaths, port int, root bool) string {
 	var b strings.Builder
 	if root {
@@ -42,15 +45,10 @@ http {
     proxy_temp_path %[1]s/tmp/proxy;
     uwsgi_temp_path %[1]s/tmp/uwsgi;
     scgi_temp_path %[1]s/tmp/scgi;
-    upstream fpm {
-        server unix:%[2]s;
-        keepalive 32;
-    }
     server {
         listen 127.0.0.1:%[3]d;
         location / {
-            fastcgi_pass fpm;
-            fastcgi_keep_conn on;
+            fastcgi_pass unix:%[2]s;
             fastcgi_param SCRIPT_FILENAME %[4]s;
             fastcgi_param REQUEST_METHOD $request_method;
             fastcgi_param QUERY_STRING $query_string;

@@ -8,12 +8,15 @@ import (
 func TestPHPConfigs(t *testing.T) {
 	p := phpPaths{Dir: "/w/php-pdo/18087"}
 	ng := nginxConfig(p, 18087, false)
-	for _, want := range []string{"daemon off;", "listen 127.0.0.1:18087;", "server unix:/w/php-pdo/18087/fpm.sock;",
-		"fastcgi_param SCRIPT_FILENAME /w/php-pdo/18087/index.php;", "fastcgi_keep_conn on;", "access_log off;",
+	for _, want := range []string{"daemon off;", "listen 127.0.0.1:18087;", "fastcgi_pass unix:/w/php-pdo/18087/fpm.sock;",
+		"fastcgi_param SCRIPT_FILENAME /w/php-pdo/18087/index.php;", "access_log off;",
 		"pid /w/php-pdo/18087/nginx.pid;"} {
 		if !strings.Contains(ng, want) {
 			t.Errorf("nginx.conf lacks %q:\n%s", want, ng)
 		}
+	}
+	if strings.Contains(ng, "keepalive") || strings.Contains(ng, "fastcgi_keep_conn") {
+		t.Errorf("kept-alive FastCGI connections hold FPM workers while idle:\n%s", ng)
 	}
 	if strings.Contains(ng, "user root") || !strings.HasPrefix(nginxConfig(p, 1, true), "user root root;\n") {
 		t.Error("user root only when the harness runs as root")

@@ -322,6 +322,21 @@ func alternate[T any](xs []T, pass int) []T {
 	return out
 }
 
+// waitingDuration is how long the waiting series' run of a server at a
+// concurrency takes: RequestsPerConn waits of WaitMS, one after the other
+// on each connection, where every request waits at once; where the stack
+// serves at most PoolSize requests at a time (PHP-FPM's static pool: a
+// worker per request), the rest queue and the run takes that many rounds
+// of PoolSize.
+func (p Plan) waitingDuration(server string, conc int) time.Duration {
+	w := p.Waiting
+	rounds := 1
+	if st, ok := StackOf(server); ok && st.Runtime == PHP && p.PoolSize > 0 {
+		rounds = (conc + p.PoolSize - 1) / p.PoolSize
+	}
+	return time.Duration(rounds*w.RequestsPerConn*w.WaitMS) * time.Millisecond
+}
+
 // Estimate is the plan's scheduled load time: the runs' own lengths, without
 // server starts, warm-ups, calibrations or waiting for a calm machine.
 func (p Plan) Estimate() time.Duration {
@@ -333,5 +348,11 @@ func (p Plan) Estimate() time.Duration {
 	fixed := n * time.Duration(p.Fixed.Passes*rates) * p.Fixed.Duration
 	tools := n * time.Duration(3*len(p.Tools.Endpoints)) * p.Tools.Duration
 	ladder := n * time.Duration(p.Ladder.Runs) * p.Ladder.Duration()
-	return fixed + tools + ladder
+	var waiting time.Duration
+	for _, name := range p.Servers {
+		for _, c := range p.Waiting.Concurrencies {
+			waiting += time.Duration(p.Waiting.Passes) * p.waitingDuration(name, c)
+		}
+	}
+	return fixed + tools + ladder + waiting
 }

@@ -157,6 +157,26 @@ func TestStacksAndDatabases(t *testing.T) {
 	}
 }
 
+// A stack with a pool of workers serves the waiting series' requests in
+// rounds of the pool; the others hold every request at once.
+func TestWaitingDuration(t *testing.T) {
+	p := Full()
+	for _, c := range []struct {
+		server string
+		conc   int
+		want   time.Duration
+	}{
+		{"go-pgx", 800, 2 * time.Second},
+		{"php-pdo", 20, 2 * time.Second},
+		{"php-pdo", 21, 4 * time.Second},
+		{"php-pdo", 800, 80 * time.Second},
+	} {
+		if got := p.waitingDuration(c.server, c.conc); got != c.want {
+			t.Errorf("waitingDuration(%s, %d) = %s, want %s", c.server, c.conc, got, c.want)
+		}
+	}
+}
+
 // The full plan's held steps last at least 10 s and its scheduled load
 // fits the recording's default time limit with room for starts and
 // calibrations.
@@ -165,8 +185,10 @@ func TestFullPlanLength(t *testing.T) {
 	if p.Ladder.Hold < 10*time.Second {
 		t.Errorf("ladder hold %s, want at least 10 s", p.Ladder.Hold)
 	}
-	// 8 servers: 3 passes x 5 rates x 14 s + 12 tool runs x 3 s + 3 ladders x 5 x 11 s.
-	want := 8 * (3*5*14 + 12*3 + 3*5*11) * time.Second
+	// 8 servers: 3 passes x 5 rates x 14 s + 12 tool runs x 3 s + 3 ladders x 5 x 11 s;
+	// the waiting series: 3 passes x 5 concurrencies x 2 waits of 1 s, and
+	// for php-pdo's pool of 20 workers 3+5+10+20+40 rounds of them.
+	want := (8*(3*5*14+12*3+3*5*11) + 7*3*5*2 + 3*(3+5+10+20+40)*2) * time.Second
 	if got := p.Estimate(); got != want {
 		t.Errorf("Estimate = %s, want %s", got, want)
 	}

@@ -234,9 +234,12 @@ func (r *Runner) waitingRun(ctx context.Context, name, path string, conc, pass i
 	if err != nil {
 		return err
 	}
-	planned := time.Duration(p.RequestsPerConn*p.WaitMS) * time.Millisecond
+	planned := r.Plan.waitingDuration(name, conc)
+	// ab's per-request limit: a request may queue for the whole run where
+	// the stack serves fewer requests at once than ab keeps open.
+	limit := strconv.Itoa(int((planned + margin) / time.Second))
 	c := command{Name: r.Tools.AB, Stdout: out, Timeout: planned + margin, Args: []string{
-		"-r", "-s", "30", "-c", strconv.Itoa(conc), "-n", strconv.Itoa(conc * p.RequestsPerConn), s.URL(path)}}
+		"-r", "-s", limit, "-c", strconv.Itoa(conc), "-n", strconv.Itoa(conc * p.RequestsPerConn), s.URL(path)}}
 	r.logf("waiting pass %d/%d %s c=%d", pass, p.Passes, name, conc)
 	cpu0, err := r.proc.TreeCPU(s.PID())
 	if err != nil {
