@@ -78,6 +78,7 @@ type SpectrumRow struct {
 	Test                  string
 	TargetRPS             float64
 	Server                string
+	Database, Tool        string // Database "" where the run names none
 	Corrected             bool
 	RunID                 string
 	Percentile, LatencyMS float64
@@ -127,7 +128,8 @@ type MemorySlope struct {
 type LadderStepRow struct {
 	Kind                    string // samples, summary or fixed-rate
 	Server, Test, Tool, Run string
-	Round                   int64 // -1 where not recorded
+	Database                string // "" where the runs name none
+	Round                   int64  // -1 where not recorded
 	Step                    string
 	TargetRPS, AchievedRPS  float64 // TargetRPS NaN where the step's name is not a rate
 	P95MS, ErrorRate        float64
@@ -141,6 +143,7 @@ type LadderStepRow struct {
 // ladder run under the rule the macro was called with.
 type LadderRow struct {
 	Kind, Server, Test, Tool, Run string
+	Database                      string // "" where the runs name none
 	HighestHeldRPS                float64
 	StillHolding                  bool
 	StepRPS                       float64 // NaN for a one-step ladder that held

@@ -116,3 +116,29 @@ func (s styler) style(key string) SeriesStyle {
 	}
 	return s.local.Style(key)
 }
+
+// seriesStyles are the styles of n series, each coloured by its server
+// and told apart by its name: a server's first named series has the
+// server's style, its further ones (another tool, database or load) keep
+// its colour with a dashed line and a hollow shape; series of one name
+// share a style.
+func (s styler) seriesStyles(n int, server, name func(i int) string) []SeriesStyle {
+	styles := make([]SeriesStyle, n)
+	byName := map[string]SeriesStyle{}
+	seen := map[string]int{}
+	for i := range n {
+		st, ok := byName[name(i)]
+		if !ok {
+			srv := server(i)
+			st = s.style(srv)
+			if k := seen[srv]; k > 0 {
+				st.Dashes = dashes[1+(k-1)%(len(dashes)-1)]
+				st.Glyph = hollow[(k-1)%len(hollow)]
+			}
+			seen[srv]++
+			byName[name(i)] = st
+		}
+		styles[i] = st
+	}
+	return styles
+}

@@ -601,7 +601,11 @@ type SpectrumChart struct {
 
 // Spectrum is the latency spectrum of one run or of merged passes.
 type Spectrum struct {
-	Label  string
+	Label string
+	// Server colours the line (the Label where empty): a server's further
+	// spectra (another tool or database) keep its colour and are told
+	// apart by hollow points.
+	Server string
 	Points []SpectrumPoint
 	// Corrected is true when the tool corrected the latencies for
 	// coordinated omission (wrk2's recorded latency).
@@ -670,9 +674,14 @@ func (s *SpectrumChart) build() (*figure, error) {
 	p.X.Tick.Marker = plot.TickerFunc(percentTicks)
 	valueAxis(&p.Y, lo, hi, wideRange(lo, hi))
 	fg := &figure{p: p}
-	sty := newStyler(s.Palette)
+	styles := newStyler(s.Palette).seriesStyles(len(s.Spectra), func(i int) string {
+		if s.Spectra[i].Server == "" {
+			return s.Spectra[i].Label
+		}
+		return s.Spectra[i].Server
+	}, func(i int) string { return s.Spectra[i].Label })
 	for i, sp := range s.Spectra {
-		st := sty.style(sp.Label)
+		st := styles[i]
 		// Dashes mean "uncorrected" here, so series past the eighth,
 		// whose colours repeat, are told apart by their points instead.
 		ls := draw.LineStyle{Color: st.Color, Width: vg.Points(1.6)}
@@ -706,7 +715,8 @@ func (s *SpectrumChart) build() (*figure, error) {
 // LadderChart draws held-rate ladders: for every run, the p95 latency of
 // each step against the step's target rate, held steps as filled circles
 // and failed steps as crosses, and the p95 threshold as a dashed line.
-// The runs of one server share its colour.
+// The runs of one server share its colour; its series of another name
+// (test, tool, database) are dashed.
 type LadderChart struct {
 	Title  string
 	Series []LadderSeries
@@ -718,8 +728,12 @@ type LadderChart struct {
 // LadderSeries is one run of a ladder.
 type LadderSeries struct {
 	Server string
-	Run    string // names the run in error messages, e.g. its source
-	Steps  []LadderStep
+	// Label is the legend entry of the runs it shares it with, e.g.
+	// "go1: one, wrk2, 250–1,000 requests/s, postgresql"; the Server
+	// where empty.
+	Label string
+	Run   string // names the run in error messages, e.g. its source
+	Steps []LadderStep
 }
 
 // LadderStep is one step of a ladder run.
@@ -759,7 +773,13 @@ func (l *LadderChart) build() (*figure, error) {
 	valueAxis(&p.Y, y.lo, y.hi, log)
 	valueAxis(&p.X, x.lo, x.hi, false)
 	fg := &figure{p: p}
-	sty := newStyler(l.Palette)
+	label := func(i int) string {
+		if l.Series[i].Label == "" {
+			return l.Series[i].Server
+		}
+		return l.Series[i].Label
+	}
+	styles := newStyler(l.Palette).seriesStyles(len(l.Series), func(i int) string { return l.Series[i].Server }, label)
 	black := SeriesStyle{Color: color.RGBA{A: 0xFF}}
 	if threshold {
 		ls := draw.LineStyle{Color: color.Black, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
@@ -770,10 +790,12 @@ func (l *LadderChart) build() (*figure, error) {
 		}))
 		fg.legend = append(fg.legend, legendEntry{"p95 threshold " + tickLabel(l.ThresholdP95MS) + " ms", []plot.Thumbnailer{lineThumb(ls)}})
 	}
-	servers := distinct(len(l.Series), func(i int) string { return l.Series[i].Server })
-	for _, srv := range servers {
-		st := sty.style(srv)
-		fg.legend = append(fg.legend, legendEntry{cleanLabel(srv), []plot.Thumbnailer{lineThumb(lineStyle(st, vg.Points(1.4)))}})
+	shown := map[string]bool{}
+	for i := range l.Series {
+		if name := label(i); !shown[name] {
+			shown[name] = true
+			fg.legend = append(fg.legend, legendEntry{cleanLabel(name), []plot.Thumbnailer{lineThumb(lineStyle(styles[i], vg.Points(1.4)))}})
+		}
 	}
 	held := glyphStyle(black, vg.Points(3))
 	held.Shape = draw.CircleGlyph{}
@@ -784,8 +806,8 @@ func (l *LadderChart) build() (*figure, error) {
 		legendEntry{"step failed", []plot.Thumbnailer{glyphThumb(failed)}})
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
-		for _, s := range l.Series {
-			st := sty.style(s.Server)
+		for si, s := range l.Series {
+			st := styles[si]
 			pts := make([]vg.Point, len(s.Steps))
 			for i, step := range s.Steps {
 				pts[i] = vg.Point{X: trX(step.TargetRPS), Y: trY(step.P95MS)}

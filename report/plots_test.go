@@ -285,3 +285,40 @@ func TestManySeriesGolden(t *testing.T) {
 		}
 	}
 }
+
+// A ladder chart's legend has an entry per label, not per server: two
+// series of one server against two databases are two entries, the second
+// in the server's colour with a dashed line; runs sharing a label share
+// its entry and its style; a series without a label is named by its
+// server.
+func TestLadderLegendByLabel(t *testing.T) {
+	steps := []LadderStep{{100, 10, true}, {200, 90, false}}
+	c := &LadderChart{Title: "t", Series: []LadderSeries{
+		{Server: "go", Label: "go: one, wrk2, 100–200 requests/s, mariadb", Run: "r1", Steps: steps},
+		{Server: "go", Label: "go: one, wrk2, 100–200 requests/s, mariadb", Run: "r2", Steps: steps},
+		{Server: "go", Label: "go: one, wrk2, 100–200 requests/s, postgresql", Run: "r1", Steps: steps},
+		{Server: "node", Run: "r1", Steps: steps},
+	}}
+	fg, err := c.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range fg.legend {
+		names = append(names, e.name)
+	}
+	want := []string{"go: one, wrk2, 100–200 requests/s, mariadb", "go: one, wrk2, 100–200 requests/s, postgresql", "node", "step held", "step failed"}
+	if !slices.Equal(names, want) {
+		t.Errorf("legend %q, want %q", names, want)
+	}
+	styles := newStyler(nil).seriesStyles(len(c.Series), func(i int) string { return c.Series[i].Server }, func(i int) string { return c.Series[i].Label })
+	if styles[0].Color != styles[2].Color || styles[0].Dashes != nil || styles[2].Dashes == nil {
+		t.Errorf("go's two databases: styles %+v and %+v, want one colour, the second dashed", styles[0], styles[2])
+	}
+	if !slices.Equal(styles[0].Dashes, styles[1].Dashes) || styles[0].Color != styles[1].Color {
+		t.Errorf("runs of one label: styles %+v and %+v, want the same", styles[0], styles[1])
+	}
+	if styles[3].Color == styles[0].Color || styles[3].Dashes != nil {
+		t.Errorf("node: style %+v, want a colour of its own, solid", styles[3])
+	}
+}

@@ -58,18 +58,9 @@ func (r *RateChart) build() (*figure, error) {
 	diag := draw.LineStyle{Color: OkabeIto[len(OkabeIto)-1], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
 	fg.legend = append(fg.legend, legendEntry{"achieved = target", []plot.Thumbnailer{lineThumb(diag)}})
 	sty := newStyler(r.Palette)
-	styles := make([]SeriesStyle, len(r.Series))
-	seen := map[string]int{}
-	for i, s := range r.Series {
-		styles[i] = sty.style(s.Server)
-		// A server's second series (another tool) keeps its colour with
-		// a dashed line and a hollow shape.
-		if k := seen[s.Server]; k > 0 {
-			styles[i].Dashes = dashes[1+(k-1)%(len(dashes)-1)]
-			styles[i].Glyph = hollow[(k-1)%len(hollow)]
-		}
-		seen[s.Server]++
-	}
+	// A server's second series (another tool) keeps its colour with a
+	// dashed line and a hollow shape.
+	styles := sty.seriesStyles(len(r.Series), func(i int) string { return r.Series[i].Server }, func(i int) string { return r.Series[i].Label })
 	for i, s := range r.Series {
 		st := styles[i]
 		fg.legend = append(fg.legend, legendEntry{cleanLabel(s.Label),

@@ -150,16 +150,17 @@ func (s *Store) RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedR
 }
 
 // Spectra reads the latency spectra of fixed-rate runs (percentiles below
-// 100), ordered by test, rate, server, corrected first, run and
-// percentile.
+// 100), ordered by test, rate, server, database, tool, corrected first,
+// run and percentile.
 func (s *Store) Spectra(ctx context.Context) ([]model.SpectrumRow, error) {
 	return readAll(ctx, s, "latency_percentiles", `
-SELECT coalesce(r.test, ''), r.target_rps, coalesce(r.server, ''), p.corrected, r.run_id, p.percentile, p.latency_ms, coalesce(p.count, -1)
+SELECT coalesce(r.test, ''), r.target_rps, coalesce(r.server, ''), p.corrected, r.run_id, p.percentile, p.latency_ms, coalesce(p.count, -1),
+       coalesce(r.database, ''), coalesce(r.tool, '')
 FROM latency_percentiles p JOIN runs r USING (run_id)
 WHERE r.target_rps IS NOT NULL AND p.percentile < 100
-ORDER BY 1, 2, 3, 4 DESC, 5, p.percentile, p.latency_ms`, nil, func(r []any) model.SpectrumRow {
+ORDER BY 1, 2, 3, 9, 10, 4 DESC, 5, p.percentile, p.latency_ms`, nil, func(r []any) model.SpectrumRow {
 		return model.SpectrumRow{Test: Text(r[0]), TargetRPS: Float(r[1]), Server: Text(r[2]), Corrected: Bool(r[3]), RunID: Text(r[4]),
-			Percentile: Float(r[5]), LatencyMS: Float(r[6]), Count: integer(r[7])}
+			Percentile: Float(r[5]), LatencyMS: Float(r[6]), Count: integer(r[7]), Database: Text(r[8]), Tool: Text(r[9])}
 	})
 }
 
@@ -201,32 +202,35 @@ FROM memory_slopes ORDER BY 1, pooled, 2`, nil, func(r []any) model.MemorySlope 
 }
 
 // LadderSteps reads the table macro ladder_steps under the rule p95 <
-// p95MS and error rate < maxErrorRate, ordered by kind, server, test,
-// tool, run and target rate (fixed-rate ladders by test first, their
+// p95MS and error rate < maxErrorRate, ordered by kind, server, database,
+// test, tool, run and target rate (fixed-rate ladders by test first, their
 // rounds in numeric order).
 func (s *Store) LadderSteps(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderStepRow, error) {
 	return readAll(ctx, s, "ladder_steps", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, step, target_rps, achieved_rps,
-       p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1)
+       p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1),
+       coalesce(database, '')
 FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE)
-ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''),
+ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''),
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
          run, target_rps, step`, []any{p95MS, maxErrorRate}, func(r []any) model.LadderStepRow {
 		return model.LadderStepRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]), Step: Text(r[5]),
 			TargetRPS: Float(r[6]), AchievedRPS: Float(r[7]), P95MS: Float(r[8]), ErrorRate: Float(r[9]),
-			Held: Bool(r[10]), Requests: integer(r[11]), Failed: integer(r[12]), Source: Text(r[13]), Line: int(integer(r[14])), Round: integer(r[15])}
+			Held: Bool(r[10]), Requests: integer(r[11]), Failed: integer(r[12]), Source: Text(r[13]), Line: int(integer(r[14])), Round: integer(r[15]),
+			Database: Text(r[16])}
 	})
 }
 
 // Ladders reads the table macro ladders under the same rule, ordered by
-// kind, server, test, tool and run.
+// kind, server, test, tool, run and database.
 func (s *Store) Ladders(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderRow, error) {
 	return readAll(ctx, s, "ladders", `
-SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, highest_held_rps, still_holding, step_rps, steps
+SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, highest_held_rps, still_holding, step_rps, steps,
+       coalesce(database, '')
 FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE)
-ORDER BY 1, 2, 3, 4, 5`, []any{p95MS, maxErrorRate}, func(r []any) model.LadderRow {
+ORDER BY 1, 2, 3, 4, 5, 10`, []any{p95MS, maxErrorRate}, func(r []any) model.LadderRow {
 		return model.LadderRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]),
-			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8])}
+			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8]), Database: Text(r[9])}
 	})
 }
 

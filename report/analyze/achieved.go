@@ -37,10 +37,7 @@ func (a *analysis) achieved() (*Section, error) {
 				Caption: fmt.Sprintf("Requests/s achieved by the fixed-rate runs of %s against their target: each run a dot, the line through the medians; runs that kept up lie on the dashed diagonal", orDash(r.test)),
 				Figure:  chart})
 		}
-		label := fmt.Sprintf("%s: %s, %s, fixed rate", serverName(r.server), orDash(r.test), r.tool)
-		if r.variant != "" {
-			label += ", " + r.variant
-		}
+		label := serverName(r.server) + ": " + seriesName(r.test, r.tool, "fixed rate", r.variant)
 		if n := len(chart.Series); n == 0 || chart.Series[n-1].Label != label {
 			chart.Series = append(chart.Series, report.RateSeries{Server: r.server, Label: label})
 		}

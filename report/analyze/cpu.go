@@ -51,7 +51,7 @@ func cpuSeries(test string, groups []cpuGroup, load string) string {
 		}
 	}
 	slices.Sort(tools)
-	return fmt.Sprintf("%s, %s, %s", orDash(test), strings.Join(tools, "+"), load)
+	return seriesName(test, strings.Join(tools, "+"), load)
 }
 
 func (g *cpuGroup) values(get func(cpuRun) float64) []float64 {

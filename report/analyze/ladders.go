@@ -14,13 +14,14 @@ import (
 // ladder_steps macro gives it, judged by stats.LadderOf.
 type LadderRun struct {
 	Kind, Server, Test, Tool, Run string
-	Round                         int64 // -1 where the runs have no round
+	Database                      string // "" where its runs name none
+	Round                         int64  // -1 where the runs have no round
 	Result                        stats.LadderResult
 	Sources                       []report.Source // of its steps
 }
 
 // LadderRuns groups the rows of ladder_steps (ordered by kind, server,
-// test, tool and run, as the store reads them) into ladder runs: the one
+// database, test, tool and run, as the store reads them) into ladder runs: the one
 // builder of ladders for wra analyze and wra compare. Steps whose name is
 // not a rate are left out, as the ladders macro leaves them out. rule is
 // the one the rows were read under (ladder_steps' parameters); it only
@@ -37,9 +38,9 @@ func LadderRuns(rows []model.LadderStepRow, rule stats.LadderRule) []LadderRun {
 	}
 	for i, r := range rows {
 		if i == 0 || r.Kind != rows[i-1].Kind || r.Server != rows[i-1].Server || r.Test != rows[i-1].Test ||
-			r.Tool != rows[i-1].Tool || r.Run != rows[i-1].Run {
+			r.Tool != rows[i-1].Tool || r.Run != rows[i-1].Run || r.Database != rows[i-1].Database {
 			flush()
-			out = append(out, LadderRun{Kind: r.Kind, Server: r.Server, Test: r.Test, Tool: r.Tool, Run: r.Run, Round: r.Round})
+			out = append(out, LadderRun{Kind: r.Kind, Server: r.Server, Test: r.Test, Tool: r.Tool, Run: r.Run, Database: r.Database, Round: r.Round})
 		}
 		if math.IsNaN(r.TargetRPS) {
 			continue
@@ -80,20 +81,29 @@ var ladderKinds = []ladderKind{
 	{kind: "samples", title: "Held-rate ladders: highest step held (requests/s)", runWarnings: true, runSources: true,
 		note:   "a step is held when its p95 latency and its error rate are under the rule; a run's result is the highest step held before the first step that failed, + when its last step still held (the limit is higher); the median is no more precise than the step",
 		figure: "ladders", caption: "Ladder steps: p95 latency against the target rate, held and failed steps marked", chartTitle: "Held-rate ladders",
-		what: func(LadderRun) string { return "the k6 ladder" }},
+		what: func(r LadderRun) string { return "the k6 ladder" + onDatabase(r.Database) }},
 	{kind: "summary", title: "Held-rate ladders from k6 summaries: highest step held (requests/s)", runSources: true,
 		note: "from the per-step p95 a k6 summary keeps (http_req_duration{step:N}); a summary has no per-step error count, so the error rule is applied to each run's overall error rate",
-		what: func(LadderRun) string { return "the k6 ladder (from its summaries)" }},
+		what: func(r LadderRun) string { return "the k6 ladder" + onDatabase(r.Database) + " (from its summaries)" }},
 	{kind: "fixed-rate", title: "Held-rate ladders from fixed-rate runs: highest rate held (requests/s)", byTest: true,
 		note:   "each round of fixed-rate runs at two or more target rates is one ladder run, its rates the steps; p95 is the tool's own, the error rate failed / requests",
 		figure: "ladders-fixed-rate", caption: "Fixed-rate runs as ladders: p95 latency against the target rate, held and failed rates marked", chartTitle: "Held-rate ladders from fixed-rate runs",
 		what: func(r LadderRun) string {
-			return fmt.Sprintf("the fixed-rate ladder of %s (%s)", orDash(r.Test), r.Tool)
+			return fmt.Sprintf("the fixed-rate ladder of %s%s (%s)", orDash(r.Test), onDatabase(r.Database), r.Tool)
 		}},
 }
 
-// ladders gives the highest step held per server (and, for fixed-rate
-// runs, per test and tool): the median of its runs with every run listed,
+// onDatabase names a ladder's database after what it is, where its runs
+// name one.
+func onDatabase(db string) string {
+	if db == "" {
+		return ""
+	}
+	return " on " + db
+}
+
+// ladders gives the highest step held per server and database (and, for
+// fixed-rate runs, per test and tool): the median of its runs with every run listed,
 // "+" where the last step still held. Every kind of ladder comes from the
 // store's ladder_steps macro under the rule of the options, so that
 // ladders(p95_ms := …) in SQL gives the same runs.
@@ -142,14 +152,16 @@ func (a *analysis) ladders() (*Section, error) {
 	return sec, nil
 }
 
-// ladderTable lays out the runs of one kind: one row per server (or per
-// server, test and tool) with the median of its runs.
+// ladderTable lays out the runs of one kind: one row per server and
+// database (or per server, database, test and tool) with the median of
+// its runs, the database column left out where no run names one. Each
+// row's runs are one series of the chart, named by ladderSeries.
 func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
 	d = &report.Data{Title: k.title, Name: map[string]string{"samples": "k6 steps", "summary": "k6 summaries"}[k.kind]}
 	if d.Name == "" {
 		d.Name = k.kind
 	}
-	d.Columns = []report.Column{col("server", "server", nil)}
+	d.Columns = []report.Column{col("server", "server", nil), col("database", "database", nil)}
 	if k.byTest {
 		d.Columns = append(d.Columns, col("test", "test", nil), col("tool", "tool", nil))
 	}
@@ -158,7 +170,7 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 		col("each_run", "each run", nil), col("step_rps", "step", Sig), col("rule", "rule", nil))
 	n := &notes{}
 	same := func(x, y LadderRun) bool {
-		return x.Server == y.Server && (!k.byTest || (x.Test == y.Test && x.Tool == y.Tool))
+		return x.Server == y.Server && x.Database == y.Database && (!k.byTest || (x.Test == y.Test && x.Tool == y.Tool))
 	}
 	for i := 0; i < len(runs); {
 		j := i
@@ -166,6 +178,7 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 		var srcs []report.Source
 		var names []string
 		var runSrcs [][]report.Source // per run, for fixed-rate ladders
+		var series []report.LadderSeries
 		for ; j < len(runs) && same(runs[j], runs[i]); j++ {
 			r := runs[j]
 			if k.byTest {
@@ -176,7 +189,7 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 			}
 			if k.runWarnings {
 				for _, w := range r.Result.Warnings {
-					n.add(fmt.Sprintf("%s, %s: %s", r.Server, r.Run, w.Msg))
+					n.add(fmt.Sprintf("%s, %s: %s", r.Server+onDatabase(r.Database), r.Run, w.Msg))
 				}
 			}
 			results = append(results, r.Result)
@@ -189,15 +202,20 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 			for _, st := range r.Result.Steps {
 				ser.Steps = append(ser.Steps, report.LadderStep{TargetRPS: st.TargetRPS, P95MS: st.P95MS, Held: st.Held})
 			}
-			chart = append(chart, ser)
+			series = append(series, ser)
 		}
 		r0 := runs[i]
+		label := ladderSeries(r0, series)
+		for _, ser := range series {
+			ser.Label = label
+			chart = append(chart, ser)
+		}
 		sum := stats.MedianLadder(results)
 		for _, w := range sum.Warnings {
 			if k.byTest {
-				n.add(fmt.Sprintf("%s, %s: %s", serverName(r0.Server), orDash(r0.Test), w.Msg))
+				n.add(fmt.Sprintf("%s, %s: %s", serverName(r0.Server)+onDatabase(r0.Database), orDash(r0.Test), w.Msg))
 			} else {
-				n.add(serverName(r0.Server) + ": " + w.Msg)
+				n.add(serverName(r0.Server) + onDatabase(r0.Database) + ": " + w.Msg)
 			}
 		}
 		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, names: names, srcs: runSrcs})
@@ -205,7 +223,7 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 		for _, r := range results {
 			each = append(each, r.String())
 		}
-		row := []any{r0.Server}
+		row := []any{r0.Server, nullIfEmpty(r0.Database)}
 		if k.byTest {
 			row = append(row, nullIfEmpty(r0.Test), r0.Tool)
 		}
@@ -214,7 +232,25 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 		d.RowSources = append(d.RowSources, srcs)
 		i = j
 	}
+	dropEmpty(d, "database")
 	n.add(k.note)
 	d.Notes = n.list
 	return d, chart, kept
+}
+
+// ladderSeries is the legend entry of the runs of one ladder table row,
+// as every plot names its series (seriesName), the load being the rates
+// of their steps: "go-pgx: one, wrk2, 250–1,000 requests/s, postgresql".
+func ladderSeries(r LadderRun, runs []report.LadderSeries) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range runs {
+		for _, st := range s.Steps {
+			lo, hi = math.Min(lo, st.TargetRPS), math.Max(hi, st.TargetRPS)
+		}
+	}
+	load := Sig(lo) + " requests/s"
+	if hi > lo {
+		load = Sig(lo) + "–" + Sig(hi) + " requests/s"
+	}
+	return serverName(r.Server) + ": " + seriesName(r.Test, r.Tool, load, r.Database)
 }

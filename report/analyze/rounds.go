@@ -233,10 +233,7 @@ func (a *analysis) rounds() (*Section, error) {
 				byTest = append(byTest, testBars{test: r0.test})
 			}
 			tb := &byTest[len(byTest)-1]
-			series := orDash(r0.test) + ", " + r0.tool + ", " + loadName(loadKey(r0))[3:]
-			if r0.variant != "" {
-				series += ", " + r0.variant
-			}
+			series := seriesName(r0.test, r0.tool, loadName(loadKey(r0))[3:], r0.variant)
 			tb.bars = append(tb.bars, report.BarGroup{Label: r0.server, Series: series, Values: rps})
 		}
 	}
@@ -381,6 +378,21 @@ func loadName(key string) string {
 		return "at full speed"
 	}
 	return "at " + v + " connections"
+}
+
+// seriesName is the legend entry of the runs of one test, tool and load
+// ("db, wrk2, 16 connections", "one, wrk2, 250 requests/s"), followed by
+// whatever else tells them apart from the other series of the plot (a
+// variant, a database; empty ones are left out): every plot of the report
+// names its series so.
+func seriesName(test, tool, load string, more ...string) string {
+	name := orDash(test) + ", " + tool + ", " + load
+	for _, m := range more {
+		if m != "" {
+			name += ", " + m
+		}
+	}
+	return name
 }
 
 func sameFloat(x, y float64) bool {

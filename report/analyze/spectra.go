@@ -9,8 +9,9 @@ import (
 )
 
 // spectra plots the latency percentile spectra of fixed-rate runs: one
-// plot per (test, rate), one line per server and correction, the passes
-// merged the way HdrHistogram adds histograms.
+// plot per (test, rate), one line per server, database, tool and
+// correction, named as every plot names its series (seriesName), the
+// passes merged the way HdrHistogram adds histograms.
 func (a *analysis) spectra() (*Section, error) {
 	sec := &Section{ID: "spectra", Title: "Latency spectra"}
 	rows, err := a.st.Spectra(a.ctx)
@@ -22,16 +23,16 @@ func (a *analysis) spectra() (*Section, error) {
 		return sec, nil
 	}
 	type line struct {
-		server    string
-		corrected bool
-		runs      [][]stats.SpectrumPoint
+		server, label string
+		corrected     bool
+		runs          [][]stats.SpectrumPoint
 	}
 	var chart *report.SpectrumChart
 	var lines []*line
 	flush := func() {
 		for _, l := range lines {
 			merged, _ := stats.MergeSpectra(l.runs...)
-			sp := report.Spectrum{Label: l.server, Corrected: l.corrected}
+			sp := report.Spectrum{Label: l.label, Server: l.server, Corrected: l.corrected}
 			if merged.Total > 0 {
 				for _, pt := range merged.Points {
 					if pt.Percentile < 100 {
@@ -60,12 +61,13 @@ func (a *analysis) spectra() (*Section, error) {
 			chart = &report.SpectrumChart{Title: fmt.Sprintf("Latency by percentile: %s at %s requests/s", orDash(test), Sig(rate))}
 			sec.Figures = append(sec.Figures, Figure{
 				Name:    "spectrum-" + report.Slug(testName(test), rateName(rate)),
-				Caption: fmt.Sprintf("Latency spectra, %s at %s requests/s: passes merged per server; dashed lines are not corrected for coordinated omission", orDash(test), Sig(rate)),
+				Caption: fmt.Sprintf("Latency spectra, %s at %s requests/s: passes merged per server, database and tool; dashed lines are not corrected for coordinated omission", orDash(test), Sig(rate)),
 				Figure:  chart,
 			})
 		}
-		if newChart || server != rows[i-1].Server || corrected != rows[i-1].Corrected {
-			lines = append(lines, &line{server: server, corrected: corrected})
+		if newChart || server != rows[i-1].Server || r.Database != rows[i-1].Database || r.Tool != rows[i-1].Tool || corrected != rows[i-1].Corrected {
+			label := serverName(server) + ": " + seriesName(test, r.Tool, Sig(rate)+" requests/s", r.Database)
+			lines = append(lines, &line{server: server, label: label, corrected: corrected})
 		}
 		l := lines[len(lines)-1]
 		if newChart || len(l.runs) == 0 || run != rows[i-1].RunID {

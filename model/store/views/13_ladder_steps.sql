@@ -31,6 +31,8 @@
 --
 -- run_id is the run that measured the step: the ladder run's own for
 -- samples and summary, the step's run for fixed-rate.
+-- database is the database of those runs (runs.database): one per
+-- fixed-rate ladder run, which the partition above keeps apart.
 CREATE OR REPLACE MACRO ladder_steps(p95_ms := 50, max_error_rate := 0.01) AS TABLE
 WITH req AS (
     SELECT
@@ -59,17 +61,17 @@ sampled AS (
     GROUP BY run_id, step
 ),
 tagged AS (
-    SELECT 'samples' AS kind, r.server, r.test, r.tool, s.run_id AS run, s.step, s.target_rps, s.achieved_rps,
+    SELECT 'samples' AS kind, r.server, r.test, r.tool, r.database, s.run_id AS run, s.step, s.target_rps, s.achieved_rps,
            s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round, s.run_id
     FROM sampled s LEFT JOIN runs r USING (run_id)
 ),
 sub AS (
-    SELECT run_id, server, test, tool, source, source_line, round, requests, errors, k, labels->>k AS v
+    SELECT run_id, server, test, tool, database, source, source_line, round, requests, errors, k, labels->>k AS v
     FROM (SELECT *, unnest(json_keys(labels)) AS k FROM runs WHERE tool = 'k6' AND labels IS NOT NULL)
     WHERE k LIKE 'submetric.http_req_duration{step:%}.p95_ms'
 ),
 summarized AS (
-    SELECT 'summary' AS kind, server, test, tool, run_id AS run,
+    SELECT 'summary' AS kind, server, test, tool, database, run_id AS run,
            regexp_extract(k, '\{step:([^}]*)\}', 1) AS step,
            TRY_CAST(regexp_extract(k, '\{step:([^}]*)\}', 1) AS DOUBLE) AS target_rps,
            CAST(NULL AS DOUBLE) AS achieved_rps,
@@ -91,7 +93,7 @@ fr AS (
     WHERE target_rps IS NOT NULL AND latency_p95_ms IS NOT NULL AND coalesce(requests, responses_2xx) > 0
 ),
 fixed AS (
-    SELECT 'fixed-rate' AS kind, server, test, tool,
+    SELECT 'fixed-rate' AS kind, server, test, tool, database,
            coalesce(test, '') || ' ' || tool || coalesce(' ' || database, '') || ' round ' || coalesce(round, -1) AS run,
            CASE WHEN target_rps = round(target_rps) AND abs(target_rps) < 1e15 THEN CAST(CAST(target_rps AS BIGINT) AS VARCHAR) ELSE CAST(target_rps AS VARCHAR) END AS step,
            target_rps, rps AS achieved_rps, latency_p95_ms AS p95, nfailed / req AS error_rate,
@@ -121,7 +123,8 @@ SELECT
     round,
     threshold_ms AS p95_threshold_ms,
     threshold_error_rate AS max_error_rate,
-    run_id
+    run_id,
+    database
 FROM steps;
 
 CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();
@@ -147,4 +150,5 @@ COMMENT ON COLUMN ladder_steps.source_line IS 'where the step was read';
 COMMENT ON COLUMN ladder_steps.round IS 'the run''s round, from runs';
 COMMENT ON COLUMN ladder_steps.p95_threshold_ms IS 'the rule applied';
 COMMENT ON COLUMN ladder_steps.max_error_rate IS 'the rule applied';
+COMMENT ON COLUMN ladder_steps.database IS 'the database of the runs that measured the ladder run, from runs: a fixed-rate ladder run is one database''s';
 COMMENT ON COLUMN ladder_steps.run_id IS 'the run that measured the step: the ladder run''s own (samples, summary) or the step''s (fixed-rate)';

@@ -13,21 +13,22 @@ WITH s AS (
     SELECT * FROM ladder_steps(p95_ms := p95_ms, max_error_rate := max_error_rate) WHERE target_rps IS NOT NULL
 ),
 f AS (
-    SELECT kind, server, test, tool, run,
+    SELECT kind, server, database, test, tool, run,
            min(target_rps) FILTER (WHERE NOT held) AS first_fail,
            min(target_rps) AS bottom,
            max(target_rps) AS top,
            count(*) AS steps,
            any_value(s.p95_threshold_ms) AS p95_threshold_ms,
            any_value(s.max_error_rate) AS error_rate_threshold
-    FROM s GROUP BY kind, server, test, tool, run
+    FROM s GROUP BY kind, server, database, test, tool, run
 ),
 h AS (
-    SELECT f.kind, f.server, f.test, f.tool, f.run, f.first_fail, f.bottom, f.top, f.steps, f.p95_threshold_ms, f.error_rate_threshold,
+    SELECT f.kind, f.server, f.database, f.test, f.tool, f.run, f.first_fail, f.bottom, f.top, f.steps, f.p95_threshold_ms, f.error_rate_threshold,
            coalesce(max(s.target_rps) FILTER (WHERE f.first_fail IS NULL OR s.target_rps < f.first_fail), 0) AS highest_held,
            max(s.target_rps) FILTER (WHERE s.target_rps < f.top) AS below_top,
            min(s.target_rps) FILTER (WHERE s.held AND s.target_rps > f.first_fail) AS held_again
-    FROM f JOIN s ON s.kind = f.kind AND s.server IS NOT DISTINCT FROM f.server AND s.test IS NOT DISTINCT FROM f.test
+    FROM f JOIN s ON s.kind = f.kind AND s.server IS NOT DISTINCT FROM f.server AND s.database IS NOT DISTINCT FROM f.database
+                 AND s.test IS NOT DISTINCT FROM f.test
                  AND s.tool IS NOT DISTINCT FROM f.tool AND s.run = f.run
     GROUP BY ALL
 )
@@ -45,7 +46,8 @@ SELECT
     tool,
     first_fail AS first_failed_rps,
     bottom AS first_step_rps,
-    held_again AS held_again_rps
+    held_again AS held_again_rps,
+    database
 FROM h;
 
 CREATE OR REPLACE VIEW ladders AS SELECT * FROM ladders();
@@ -58,6 +60,7 @@ COMMENT ON COLUMN ladders.run IS 'the ladder run, as in ladder_steps';
 COMMENT ON COLUMN ladders.kind IS 'the ladder run, as in ladder_steps';
 COMMENT ON COLUMN ladders.test IS 'the ladder run, as in ladder_steps';
 COMMENT ON COLUMN ladders.tool IS 'the ladder run, as in ladder_steps';
+COMMENT ON COLUMN ladders.database IS 'the ladder run, as in ladder_steps';
 COMMENT ON COLUMN ladders.highest_held_rps IS 'the target of the highest step held before the first step that failed (0 when the first failed), requests/s';
 COMMENT ON COLUMN ladders.still_holding IS 'true when every step held (the real limit is higher: print it with a "+")';
 COMMENT ON COLUMN ladders.step_rps IS 'the gap to the first failed step, or below the last step when still holding: finer precision is not real, requests/s';

@@ -6,7 +6,9 @@
 -- its server for a fixed-rate ladder, whose run names repeat); for a
 -- k6 ladder (kinds samples and summary) the labels are its run's; for a
 -- fixed-rate ladder they are those of the runs at its rates (ladder_steps'
--- run_id of each step): a label they do not all share is NULL (the
+-- run_id of each step), the database the ladder run's (ladders.database:
+-- a fixed-rate ladder is one per database): a label they do not all
+-- share is NULL (the
 -- JSON labels and the source: those of the run at the lowest rate),
 -- round is the round, and drift_pct is the largest over them.
 -- target_rps is NULL: the rates are the ladder's steps. The median over
@@ -21,7 +23,6 @@ members AS (
 ),
 m AS (
     SELECT mb.kind, mb.server, mb.test, mb.tool, mb.run,
-           CASE WHEN count(DISTINCT coalesce(r.database, '')) = 1 THEN any_value(r.database) END AS database,
            CASE WHEN count(DISTINCT coalesce(f.format, '')) = 1 THEN any_value(f.format) END AS format,
            CASE WHEN count(DISTINCT coalesce(r.round, -1)) = 1 THEN any_value(r.round) END AS round,
            CASE WHEN count(DISTINCT coalesce(r.connections, -1)) = 1 THEN any_value(r.connections) END AS connections,
@@ -44,7 +45,7 @@ SELECT
     l.tool,
     m.format,
     l.server,
-    m.database,
+    l.database,
     l.test,
     m.round,
     m.connections,

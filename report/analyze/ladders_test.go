@@ -1,0 +1,134 @@
+package analyze_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/analyze"
+)
+
+// One server's fixed-rate ladders against two databases: the rounds of
+// each database are one ladder, never pooled (mariadb holds 200+ in both
+// rounds, postgresql 100 in both).
+const twoDatabases = `server,database,test,round,target_rps,rps,latency_p95_ms,requests,errors
+go,postgresql,page,1,100,100,20,1000,0
+go,postgresql,page,1,200,200,70,2000,0
+go,postgresql,page,2,100,100,25,1000,0
+go,postgresql,page,2,200,199,80,2000,0
+go,mariadb,page,1,100,100,10,1000,0
+go,mariadb,page,1,200,200,30,2000,0
+go,mariadb,page,2,100,100,12,1000,0
+go,mariadb,page,2,200,200,35,2000,0
+`
+
+func TestFixedRateLaddersPerDatabase(t *testing.T) {
+	st := newStore(t, nil, map[string]string{"steps/ladders.csv": twoDatabases})
+	sec := section(t, run(t, st, analyze.DefaultOptions()), "ladders")
+	fixed := table(t, sec, "Held-rate ladders from fixed-rate runs")
+	if len(fixed.Rows) != 2 {
+		t.Fatalf("%d ladder rows, want 2 (go on mariadb, go on postgresql): %v", len(fixed.Rows), fixed.Rows)
+	}
+	for i, want := range []struct{ db, held, each string }{{"mariadb", "200+", "200+, 200+"}, {"postgresql", "100", "100, 100"}} {
+		if got := cell(t, fixed, i, "database"); got != want.db {
+			t.Errorf("row %d: database %v, want %s", i, got, want.db)
+		}
+		if got := cell(t, fixed, i, "highest_held_rps"); got != want.held {
+			t.Errorf("row %d (%s): highest held %v, want %s", i, want.db, got, want.held)
+		}
+		if got := cell(t, fixed, i, "each_run"); got != want.each {
+			t.Errorf("row %d (%s): runs %v, want %s", i, want.db, got, want.each)
+		}
+	}
+	// The macros name the database of each ladder run, and ladder_figures
+	// (wra table --metric highest_held_rps) has the same ladder runs.
+	rows := query(t, st, `SELECT l.database, count(*), count(f.run_id) FROM ladders l
+LEFT JOIN ladder_figures() f ON f.run_id = l.server || ' ' || l.run AND f.database IS NOT DISTINCT FROM l.database
+WHERE l.kind = 'fixed-rate' GROUP BY 1 ORDER BY 1`)
+	if len(rows) != 2 || store.Text(rows[0][0]) != "mariadb" || store.Text(rows[1][0]) != "postgresql" {
+		t.Fatalf("ladders by database: %v, want mariadb and postgresql", rows)
+	}
+	for _, r := range rows {
+		if n, _ := store.Int(r[1]); n != 2 {
+			t.Errorf("%v: %d ladder runs, want 2", r[0], n)
+		}
+		if n, _ := store.Int(r[2]); n != 2 {
+			t.Errorf("%v: %d ladder runs in ladder_figures, want 2", r[0], n)
+		}
+	}
+	steps := query(t, st, `SELECT count(*) FROM ladder_steps WHERE kind = 'fixed-rate' AND database IS NULL`)
+	if n, _ := store.Int(steps[0][0]); n != 0 {
+		t.Errorf("%d fixed-rate steps without their database", n)
+	}
+	// The ladder plot names test, tool, load and database: one entry
+	// per row of the table, for both rounds.
+	var chart *report.LadderChart
+	for _, f := range sec.Figures {
+		if f.Name == "ladders-fixed-rate" {
+			chart = f.Figure.(*report.LadderChart)
+		}
+	}
+	if chart == nil {
+		t.Fatalf("no ladders-fixed-rate figure in %+v", sec.Figures)
+	}
+	var labels []string
+	for _, s := range chart.Series {
+		labels = append(labels, s.Label)
+	}
+	want := []string{"go: page, records, 100–200 requests/s, mariadb", "go: page, records, 100–200 requests/s, mariadb",
+		"go: page, records, 100–200 requests/s, postgresql", "go: page, records, 100–200 requests/s, postgresql"}
+	if !slices.Equal(labels, want) {
+		t.Errorf("ladder series %q, want %q", labels, want)
+	}
+}
+
+// Without a database label the ladders table is laid out as before: no
+// database column, and the legend names no database.
+func TestLaddersWithoutDatabase(t *testing.T) {
+	st := ladderStore(t)
+	sec := section(t, run(t, st, analyze.DefaultOptions()), "ladders")
+	for _, d := range sec.Tables {
+		if slices.ContainsFunc(d.Columns, func(c report.Column) bool { return c.Name == "database" }) {
+			t.Errorf("%s has a database column, though no run names a database", d.Title)
+		}
+	}
+	for _, f := range sec.Figures {
+		for _, s := range f.Figure.(*report.LadderChart).Series {
+			if s.Label != "go2: page, records, 100–400 requests/s" && f.Name == "ladders-fixed-rate" {
+				t.Errorf("%s: series %q, want go2: page, records, 100–400 requests/s", f.Name, s.Label)
+			}
+		}
+	}
+}
+
+// The spectra of one server at one rate against two databases are two
+// lines, each named by test, tool, load and database; wrk2's uncorrected
+// spectrum (-U) is a line of its own under the same name.
+func TestSpectrumLegend(t *testing.T) {
+	st := newStore(t, nil, map[string]string{
+		"wra.toml":                         "[[files]]\npattern = \"wrk2/{server}/{database}/{test}-r{target_rps}.txt\"\n",
+		"wrk2/go/postgresql/one-r1000.txt": "@../../ingest/testdata/wrk2/wrk2_U_go2_wait5_R1000.txt",
+		"wrk2/go/mariadb/one-r1000.txt":    "@../../ingest/testdata/wrk2/wrk2_latency_nginx_static_R5000.txt",
+	})
+	sec := section(t, run(t, st, analyze.DefaultOptions()), "spectra")
+	if len(sec.Figures) != 1 {
+		t.Fatalf("%d spectrum plots, want 1 (one at 1,000 requests/s)", len(sec.Figures))
+	}
+	type line struct {
+		label, server string
+		corrected     bool
+	}
+	var got []line
+	for _, sp := range sec.Figures[0].Figure.(*report.SpectrumChart).Spectra {
+		got = append(got, line{sp.Label, sp.Server, sp.Corrected})
+	}
+	want := []line{
+		{"go: one, wrk2, 1,000 requests/s, mariadb", "go", true},
+		{"go: one, wrk2, 1,000 requests/s, postgresql", "go", true},
+		{"go: one, wrk2, 1,000 requests/s, postgresql", "go", false},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("spectra %+v, want %+v", got, want)
+	}
+}
