@@ -21,11 +21,12 @@ type LadderRun struct {
 }
 
 // LadderRuns groups the rows of ladder_steps (ordered by kind, server,
-// database, test, tool and run, as the store reads them) into ladder runs: the one
-// builder of ladders for wra analyze and wra compare. Steps whose name is
-// not a rate are left out, as the ladders macro leaves them out. rule is
-// the one the rows were read under (ladder_steps' parameters); it only
-// names the rule in the results, the rows' held says what held.
+// database, test, tool and run, as the store reads them) into ladder
+// runs: the one builder of ladders for wra analyze and wra compare.
+// Steps whose name is not a rate are left out, as the ladders macro
+// leaves them out. rule is the one the rows were read under
+// (ladder_steps' parameters); it only names the rule in the results, the
+// rows' held says what held.
 func LadderRuns(rows []model.LadderStepRow, rule stats.LadderRule) []LadderRun {
 	var out []LadderRun
 	var steps []stats.LadderStep
@@ -103,10 +104,10 @@ func onDatabase(db string) string {
 }
 
 // ladders gives the highest step held per server and database (and, for
-// fixed-rate runs, per test and tool): the median of its runs with every run listed,
-// "+" where the last step still held. Every kind of ladder comes from the
-// store's ladder_steps macro under the rule of the options, so that
-// ladders(p95_ms := …) in SQL gives the same runs.
+// fixed-rate runs, per test and tool): the median of its runs with every
+// run listed, "+" where the last step still held. Every kind of ladder
+// comes from the store's ladder_steps macro under the rule of the
+// options, so that ladders(p95_ms := …) in SQL gives the same runs.
 func (a *analysis) ladders() (*Section, error) {
 	sec := &Section{ID: "ladders", Title: "Held-rate ladders"}
 	rows, err := a.st.LadderSteps(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
