@@ -209,9 +209,11 @@ func (a *analysis) idleCosts(r stats.FindingRules, t tested) []found {
 }
 
 // splits applies stats.Split to the servers' CPU per request at each
-// test and rate: a split that recurs at several loads
-// (stats.ReplicatedSplits) is one finding over all of them; a split
-// found at one load alone (stats.SplitResult.Found) is one of its own.
+// load: a test and rate on one database (servers on two databases are
+// not at equal load: each database's CPU is its own). A split that recurs
+// at several loads (stats.ReplicatedSplits) is one finding over all of
+// them; a split found at one load alone (stats.SplitResult.Found) is one
+// of its own.
 func (a *analysis) splits(r stats.FindingRules, t tested) []found {
 	var loads [][]cpuGroup
 	for i := 0; i < len(a.fixed); {
@@ -219,8 +221,18 @@ func (a *analysis) splits(r stats.FindingRules, t tested) []found {
 		for j < len(a.fixed) && a.fixed[j].test == a.fixed[i].test && a.fixed[j].targetRPS == a.fixed[i].targetRPS {
 			j++
 		}
-		if j-i >= 2 {
-			loads = append(loads, a.fixed[i:j])
+		var dbs []string
+		byDB := map[string][]cpuGroup{}
+		for _, g := range a.fixed[i:j] {
+			if _, ok := byDB[g.database]; !ok {
+				dbs = append(dbs, g.database)
+			}
+			byDB[g.database] = append(byDB[g.database], g)
+		}
+		for _, db := range dbs {
+			if len(byDB[db]) >= 2 {
+				loads = append(loads, byDB[db])
+			}
 		}
 		i = j
 	}
@@ -264,6 +276,9 @@ func (a *analysis) splits(r stats.FindingRules, t tested) []found {
 }
 
 func splitLoad(gs []cpuGroup) string {
+	if db := gs[0].database; db != "" {
+		return fmt.Sprintf("%s, %s requests/s on %s", orDash(gs[0].test), Sig(gs[0].targetRPS), db)
+	}
 	return fmt.Sprintf("%s, %s requests/s", orDash(gs[0].test), Sig(gs[0].targetRPS))
 }
 
