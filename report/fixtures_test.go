@@ -250,12 +250,13 @@ func costChart(t *testing.T) *CostChart {
 }
 
 // rateChart plots the fixed-rate passes of test one that the harness
-// recorded in data/ (records/fixed-rate.csv, wrk2 at 250, 500 and 1000
+// recorded on 2026-11-29 (harness_fixed_rate_2026-11-29.csv: a copy of
+// that recording's data/records/fixed-rate.csv, wrk2 at 250, 500 and 1000
 // requests/s, three passes each): node-pg and go-pq fell behind at 1000
 // in one pass each (904.61 and 935.7 requests/s).
 func rateChart(t *testing.T) *RateChart {
 	var ss []RateSeries
-	for _, r := range readCSV(t, "../../data/records/fixed-rate.csv") {
+	for _, r := range readCSV(t, "harness_fixed_rate_2026-11-29.csv") {
 		if r["test"] != "one" {
 			continue
 		}

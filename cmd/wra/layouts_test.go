@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,8 @@ func TestOneRunOneRow(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	files := map[string]string{"wra.toml": "../../data/wra.toml", "records/fixed-rate.csv": "../../data/records/fixed-rate.csv"}
 	reports, err := filepath.Glob("../../data/wrk2/*/*.txt")
-	if err != nil || len(reports) != 45 {
-		t.Fatalf("%d wrk2 reports in data/ (%v), want 45", len(reports), err)
+	if err != nil || len(reports) == 0 {
+		t.Fatalf("%d wrk2 reports in data/ (%v)", len(reports), err)
 	}
 	for _, p := range reports {
 		rel, _ := filepath.Rel("../../data", p)
@@ -27,7 +28,7 @@ func TestOneRunOneRow(t *testing.T) {
 	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
 		t.Fatalf("ingest: exit %d: %s", r.code, r.stderr)
 	}
-	if r := wra(t, db, "--format", "csv", "sql", "SELECT count(*) AS pairs, count(DISTINCT record_id) AS records, max(abs(rps_diff_pct)) AS diff FROM run_pairs"); r.stdout != "pairs,records,diff\n45,45,0\n" {
+	if r := wra(t, db, "--format", "csv", "sql", "SELECT count(*) AS pairs, count(DISTINCT record_id) AS records, max(abs(rps_diff_pct)) AS diff FROM run_pairs"); r.stdout != fmt.Sprintf("pairs,records,diff\n%d,%d,0\n", len(reports), len(reports)) {
 		t.Errorf("run_pairs: %q", r.stdout)
 	}
 	r := wra(t, db, "--format", "csv", "table", "--cell", "{rps} {cpu_server_us} {working_set_mb}", "--row", "server", "--col", "target_rps", "--where", "test = 'one'", "--spread")

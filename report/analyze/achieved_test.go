@@ -8,12 +8,14 @@ import (
 	"github.com/wra-bench/wra/report/analyze"
 )
 
-// The fixed-rate records of data/ plotted as achieved against target
-// rate: a plot per test, a series per server naming its test, tool and
-// load, each run a point (node-pg fell behind at 1000 requests/s in one
-// pass: 904.61); and their CPU bars name test, tool and load too.
+// The fixed-rate records the harness recorded on 2026-11-29 (a copy of
+// that recording's data/records/fixed-rate.csv) plotted as achieved
+// against target rate: a plot per test, a series per server naming its
+// test, tool and load, each run a point (node-pg fell behind at 1000
+// requests/s in one pass: 904.61); and their CPU bars name test, tool and
+// load too.
 func TestAchievedAgainstTarget(t *testing.T) {
-	st := newStore(t, nil, map[string]string{"records/fixed-rate.csv": "@../../data/records/fixed-rate.csv"})
+	st := newStore(t, nil, map[string]string{"records/fixed-rate.csv": "@../testdata/harness_fixed_rate_2026-11-29.csv"})
 	res := run(t, st, analyze.DefaultOptions())
 	sec := section(t, res, "achieved")
 	var names []string
