@@ -3,7 +3,7 @@
 // k6, samples CPU and memory from /proc, and writes the reports, CSVs,
 // wra.toml and README.md into -out.
 //
-//	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (~25 min)
+//	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (about 1.5 hours)
 //	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
 //
 // wrk2 is built by the user from giltene/wrk2; the other tools are looked up
@@ -45,6 +45,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	myBin := fs.String("mariadb-bin", "", "folder of mariadbd (default: Debian's /usr/sbin)")
 	myPort := fs.Int("mariadb-port", 53306, "MariaDB port on 127.0.0.1")
 	basePort := fs.Int("port", 18081, "first server port on 127.0.0.1 (one per server)")
+	maxDrift := fs.Float64("max-drift", -1, "largest calibration drift a series may show before it is recorded again, and the calibration noise the machine may show with nothing running, relative (default: the plan's, 0.05)")
 	var t record.Tools
 	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
 	fs.StringVar(&t.WRK2Source, "wrk2-source", getenv("WRK2_SOURCE"), "where the wrk2 binary was built from, for the README, e.g. \"giltene/wrk2 44a94c1\" (default $WRK2_SOURCE)")
@@ -92,6 +93,9 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	plan := record.Full()
 	if *short {
 		plan = record.Short()
+	}
+	if *maxDrift >= 0 {
+		plan.Calm.MaxDrift = *maxDrift
 	}
 	absOut, err1 := filepath.Abs(*out)
 	absSrc, err2 := filepath.Abs(*src)

@@ -187,6 +187,51 @@ func (r *Runner) recordSeries(ctx context.Context, name string, series func(cont
 	}
 }
 
+// noiseSeries names the calibration pair with nothing between.
+const noiseSeries = "noise"
+
+// noiseFloor runs the calibration job twice back to back, with nothing
+// between, on a calm machine: their drift is the machine's own noise, and
+// a series' drift cannot be told apart from it. Where the plan records a
+// drifting series again (Retries > 0), a noise above MaxDrift in 1 +
+// Retries tries in a row ends the recording before its first series: on
+// such a machine every series would drift whatever ran in it. The last
+// pair is kept (calibration/noise-before.csv, noise-after.csv) and is the
+// first row of the README's table.
+func (r *Runner) noiseFloor(ctx context.Context) error {
+	c := r.Plan.Calm
+	cpus := runtime.NumCPU()
+	st := seriesStat{Name: noiseSeries, LoadLimit: c.loadLimit(cpus), CalibrationProcs: r.Plan.Calibration.Processes}
+	for attempt := 1; ; attempt++ {
+		st.Attempts = attempt
+		load, waited, err := c.waitCalm(ctx, func() (float64, error) { return readLoad1(r.loadavg()) }, cpus, sleepCtx)
+		if err != nil {
+			return fmt.Errorf("calibration noise: %w", err)
+		}
+		st.Load1, st.Waited = load, waited
+		before, err := r.calibrateFn()(ctx, noiseSeries, "before")
+		if err != nil {
+			return err
+		}
+		after, err := r.calibrateFn()(ctx, noiseSeries, "after")
+		if err != nil {
+			return err
+		}
+		st.Before, st.After = medianMS(before), medianMS(after)
+		st.Drift = drift(st.Before, st.After)
+		st.DriftOK = st.Drift <= c.MaxDrift
+		r.logf("calibration noise (try %d): %s ms, then %s ms with nothing between: %s", attempt, st.BeforeText(), st.AfterText(), st.DriftText())
+		if st.DriftOK || c.Retries == 0 {
+			r.stats = append(r.stats, st)
+			return nil
+		}
+		if attempt > c.Retries {
+			return fmt.Errorf("this machine is too noisy for a calm recording: two calibrations back to back with nothing between differ by %.1f%% (by processes: %s ms, then %s ms; load average %.2f), more than the %.1f%% a series may drift, in %d tries in a row; every series would drift whatever ran in it. Record on a machine whose CPU speed holds steady (a virtual machine shares its host's cores), or allow more drift with -max-drift",
+				100*st.Drift, st.BeforeText(), st.AfterText(), load, 100*c.MaxDrift, attempt)
+		}
+	}
+}
+
 func (r *Runner) loadavg() string {
 	if r.LoadAvg != "" {
 		return r.LoadAvg

@@ -136,3 +136,51 @@ func TestRecordSeriesRetries(t *testing.T) {
 		t.Errorf("always drifting: %d attempts, stats %+v", attempts, r.stats)
 	}
 }
+
+// The noise pair: two calibrations with nothing between. A machine whose
+// noise stays above MaxDrift in 1 + Retries tries ends the recording with
+// an error that names the noise; a quiet one keeps the pair as the first
+// row of the README's table; a plan that never records again (Short)
+// keeps it whatever it is.
+func TestNoiseFloor(t *testing.T) {
+	stage := t.TempDir()
+	load := filepath.Join(stage, "loadavg")
+	os.WriteFile(load, []byte("0.10 0.00 0.00 1/1 1\n"), 0o644)
+	newRunner := func(p Plan, afters ...int64) (*Runner, *int) {
+		r := &Runner{Plan: p, stage: stage, Log: &strings.Builder{}, LoadAvg: load}
+		calls := 0
+		r.calibrationJob = func(_ context.Context, series, phase string) ([]calibrationRow, error) {
+			if series != noiseSeries {
+				t.Errorf("calibration of series %q, want %q", series, noiseSeries)
+			}
+			ms := int64(1000)
+			if phase == "after" {
+				ms = afters[min(calls, len(afters)-1)]
+				calls++
+			}
+			return []calibrationRow{{Processes: 1, MS: 1000}, {Processes: 2, MS: ms}}, nil
+		}
+		return r, &calls
+	}
+	r, calls := newRunner(Full(), 1250)
+	err := r.noiseFloor(context.Background())
+	if err == nil || *calls != 1+r.Plan.Calm.Retries || len(r.stats) != 0 {
+		t.Fatalf("noisy machine: err %v after %d tries, stats %+v; want an error after %d", err, *calls, r.stats, 1+r.Plan.Calm.Retries)
+	}
+	for _, want := range []string{"too noisy", "25.0%", "1: 1000, 2: 1000 ms, then 1: 1000, 2: 1250 ms", "load average 0.10", "5.0%", "3 tries", "-max-drift"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	r, calls = newRunner(Full(), 1250, 1030)
+	if err := r.noiseFloor(context.Background()); err != nil || *calls != 2 {
+		t.Fatalf("quiet on the second try: %v after %d tries", err, *calls)
+	}
+	if len(r.stats) != 1 || r.stats[0].Name != noiseSeries || r.stats[0].Attempts != 2 || r.stats[0].DriftText() != "3.0%" {
+		t.Errorf("stats %+v", r.stats)
+	}
+	r, calls = newRunner(Short(), 1250)
+	if err := r.noiseFloor(context.Background()); err != nil || *calls != 1 || len(r.stats) != 1 || r.stats[0].DriftOK {
+		t.Errorf("short plan: %v after %d tries, stats %+v; want the noisy pair kept and marked", err, *calls, r.stats)
+	}
+}

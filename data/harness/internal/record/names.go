@@ -84,7 +84,7 @@ func PlannedFiles(p Plan) []string {
 			add(ladderSummaryName(s, p.Ladder.Endpoint, run))
 		}
 	}
-	for _, s := range seriesNames {
+	for _, s := range append([]string{noiseSeries}, seriesNames...) {
 		add(calibrationName(s, "before"))
 		add(calibrationName(s, "after"))
 	}

@@ -208,7 +208,7 @@ func Full() Plan {
 			Steps: []int{100, 200, 400, 800, 1600},
 			Ramp:  time.Second, Hold: 10 * time.Second, MaxVUs: 300, P95MS: 50,
 		},
-		Calibration: CalibrationPlan{Processes: []int{1, 2}, Reps: 3, BufferMiB: 128},
+		Calibration: CalibrationPlan{Processes: []int{1, 2}, Reps: 5, BufferMiB: 128},
 		Calm:        CalmPlan{MaxLoadPerCPU: 0.5, MaxWait: 10 * time.Minute, Poll: 15 * time.Second, MaxDrift: 0.05, Retries: 2},
 		Rows:        10000,
 		PoolSize:    20,

@@ -226,6 +226,9 @@ Before each series the harness read the 1-minute load average from
 most {{.Plan.Calm.MaxLoadPerCPU}} per CPU; after it, a series whose calibration (median wall ms per
 process count) moved by more than {{pct .Plan.Calm.MaxDrift}} against the calibration before it was recorded
 again, at most {{.Plan.Calm.Retries}} more times (the files are those of the last attempt).
+The first row, noise, is two calibrations back to back with nothing
+between them, before the first series: the machine's own noise, which a
+series' drift cannot be told apart from.
 
 | series | attempts | load average at start (limit) | waited | calibration before, ms by processes | after | drift |
 |---|---|---|---|---|---|---|

@@ -133,6 +133,9 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 	series := map[string]func(context.Context) error{
 		"fixed-rate": r.fixedRate, "tools": r.tools, "waiting": r.waiting, "ladder": r.ladder,
 	}
+	if err := r.noiseFloor(ctx); err != nil {
+		return err
+	}
 	for _, name := range seriesNames {
 		if err := r.recordSeries(ctx, name, series[name]); err != nil {
 			return err
