@@ -14,9 +14,8 @@ import (
 // TestServer starts a real MariaDB (skipped where its server binaries are
 // not installed), reads the items table and stops it.
 func TestServer(t *testing.T) {
-	if _, err := FindBinaries(""); err != nil {
-		t.Skip(err)
-	}
+	_, err := FindBinaries("")
+	dbproctest.NeedServer(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var log strings.Builder

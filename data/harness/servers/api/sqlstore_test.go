@@ -41,9 +41,8 @@ func checkStore(t *testing.T, ctx context.Context, open api.Opener, dsn string) 
 // TestSQLStoreMariaDB is the go-mysql stack's store in both of the
 // driver's modes against a real MariaDB (skipped where it is not installed).
 func TestSQLStoreMariaDB(t *testing.T) {
-	if _, err := mariadb.FindBinaries(""); err != nil {
-		t.Skip(err)
-	}
+	_, err := mariadb.FindBinaries("")
+	dbproctest.NeedServer(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	s, err := mariadb.Start(ctx, mariadb.Options{Port: dbproctest.FreePort(t), Rows: 300})
@@ -79,9 +78,8 @@ func TestSQLStoreMariaDB(t *testing.T) {
 // TestSQLStorePostgres is the go-pq stack's store against a real
 // PostgreSQL (skipped where it is not installed).
 func TestSQLStorePostgres(t *testing.T) {
-	if _, err := pg.FindBinDir(); err != nil {
-		t.Skip(err)
-	}
+	_, err := pg.FindBinDir()
+	dbproctest.NeedServer(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, err := pg.Start(ctx, pg.Options{Port: dbproctest.FreePort(t), Rows: 300})

@@ -1,5 +1,6 @@
 // Package dbproctest holds what the tests of internal/pg and internal/mariadb
-// check alike: a free port, and that a stopped server left nothing behind.
+// check alike: whether the server can be started here, a free port, and
+// that a stopped server left nothing behind.
 package dbproctest
 
 import (
@@ -8,6 +9,23 @@ import (
 	"syscall"
 	"testing"
 )
+
+// RequireEnv, set to 1, makes a missing database server a test failure
+// instead of a skip (.ci/run sets it in CI, where it installs both).
+const RequireEnv = "WRA_REQUIRE_DATABASES"
+
+// NeedServer skips the test where err says the database server's binaries
+// are not installed, or fails it when RequireEnv is 1.
+func NeedServer(t testing.TB, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if os.Getenv(RequireEnv) == "1" {
+		t.Fatalf("%v (%s=1: the database server must be installed)", err, RequireEnv)
+	}
+	t.Skip(err)
+}
 
 // FreePort is a TCP port on 127.0.0.1 nobody listens on right now.
 func FreePort(t testing.TB) int {
