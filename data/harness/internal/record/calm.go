@@ -156,26 +156,9 @@ func (r *Runner) recordSeries(ctx context.Context, name string, series func(cont
 				return err
 			}
 		}
-		load, waited, err := c.waitCalm(ctx, func() (float64, error) { return readLoad1(r.loadavg()) }, cpus, sleepCtx)
-		if err != nil {
-			return fmt.Errorf("series %s: %w", name, err)
-		}
-		st.Load1, st.Waited = load, waited
-		r.logf("series %s (attempt %d): load average %.2f (limit %.2f), waited %s", name, attempt, load, st.LoadLimit, waited)
-		before, err := r.calibrateFn()(ctx, name, "before")
-		if err != nil {
+		if err := r.calibrated(ctx, &st, series); err != nil {
 			return err
 		}
-		if err := series(ctx); err != nil {
-			return fmt.Errorf("series %s: %w", name, err)
-		}
-		after, err := r.calibrateFn()(ctx, name, "after")
-		if err != nil {
-			return err
-		}
-		st.Before, st.After = medianMS(before), medianMS(after)
-		st.Drift = drift(st.Before, st.After)
-		st.DriftOK = st.Drift <= c.MaxDrift
 		if st.DriftOK || attempt > c.Retries {
 			if !st.DriftOK {
 				r.logf("series %s: calibration drifted %.1f%% (limit %.1f%%) in all %d attempts; the last is kept", name, 100*st.Drift, 100*c.MaxDrift, attempt)
@@ -204,22 +187,9 @@ func (r *Runner) noiseFloor(ctx context.Context) error {
 	st := seriesStat{Name: noiseSeries, LoadLimit: c.loadLimit(cpus), CalibrationProcs: r.Plan.Calibration.Processes}
 	for attempt := 1; ; attempt++ {
 		st.Attempts = attempt
-		load, waited, err := c.waitCalm(ctx, func() (float64, error) { return readLoad1(r.loadavg()) }, cpus, sleepCtx)
-		if err != nil {
-			return fmt.Errorf("calibration noise: %w", err)
-		}
-		st.Load1, st.Waited = load, waited
-		before, err := r.calibrateFn()(ctx, noiseSeries, "before")
-		if err != nil {
+		if err := r.calibrated(ctx, &st, nil); err != nil {
 			return err
 		}
-		after, err := r.calibrateFn()(ctx, noiseSeries, "after")
-		if err != nil {
-			return err
-		}
-		st.Before, st.After = medianMS(before), medianMS(after)
-		st.Drift = drift(st.Before, st.After)
-		st.DriftOK = st.Drift <= c.MaxDrift
 		r.logf("calibration noise (try %d): %s ms, then %s ms with nothing between: %s", attempt, st.BeforeText(), st.AfterText(), st.DriftText())
 		if st.DriftOK || c.Retries == 0 {
 			r.stats = append(r.stats, st)
@@ -227,9 +197,41 @@ func (r *Runner) noiseFloor(ctx context.Context) error {
 		}
 		if attempt > c.Retries {
 			return fmt.Errorf("this machine is too noisy for a calm recording: two calibrations back to back with nothing between differ by %.1f%% (by processes: %s ms, then %s ms; load average %.2f), more than the %.1f%% a series may drift, in %d tries in a row; every series would drift whatever ran in it. Record on a machine whose CPU speed holds steady (a virtual machine shares its host's cores), or allow more drift with -max-drift",
-				100*st.Drift, st.BeforeText(), st.AfterText(), load, 100*c.MaxDrift, attempt)
+				100*st.Drift, st.BeforeText(), st.AfterText(), st.Load1, 100*c.MaxDrift, attempt)
 		}
 	}
+}
+
+// calibrated waits for a calm machine and runs series (nil: nothing)
+// between the two calibrations of st.Name; it sets st's load, wait,
+// calibrations and drift.
+func (r *Runner) calibrated(ctx context.Context, st *seriesStat, series func(context.Context) error) error {
+	c := r.Plan.Calm
+	load, waited, err := c.waitCalm(ctx, func() (float64, error) { return readLoad1(r.loadavg()) }, runtime.NumCPU(), sleepCtx)
+	if err != nil {
+		return fmt.Errorf("series %s: %w", st.Name, err)
+	}
+	st.Load1, st.Waited = load, waited
+	if series != nil {
+		r.logf("series %s (attempt %d): load average %.2f (limit %.2f), waited %s", st.Name, st.Attempts, load, st.LoadLimit, waited)
+	}
+	before, err := r.calibrateFn()(ctx, st.Name, "before")
+	if err != nil {
+		return err
+	}
+	if series != nil {
+		if err := series(ctx); err != nil {
+			return fmt.Errorf("series %s: %w", st.Name, err)
+		}
+	}
+	after, err := r.calibrateFn()(ctx, st.Name, "after")
+	if err != nil {
+		return err
+	}
+	st.Before, st.After = medianMS(before), medianMS(after)
+	st.Drift = drift(st.Before, st.After)
+	st.DriftOK = st.Drift <= c.MaxDrift
+	return nil
 }
 
 func (r *Runner) loadavg() string {
