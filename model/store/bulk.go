@@ -20,7 +20,7 @@ import (
 // BulkSamples implements model.BulkSink: it inserts every point of a k6
 // --out json (NDJSON) or --out csv stream into samples with DuckDB's own
 // read_json / read_csv scanner, inside the file's transaction, and then
-// summarises the inserted points by SQL. DuckDB decompresses gzip itself;
+// summarises the inserted points by SQL, in one scan of them. DuckDB decompresses gzip itself;
 // memory stays bounded because the scanner streams and the inserted rows
 // are written to the database file as they fill row groups.
 func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, error) {
@@ -114,7 +114,7 @@ func (s *sink) setForBulk(settings map[string]string) (func(), error) {
 			ex.ExecContext(context.Background(), q, nil)
 		}
 	}
-	for _, name := range []string{"preserve_insertion_order", "memory_limit"} {
+	for _, name := range []string{"preserve_insertion_order", "memory_limit", "threads"} {
 		v, ok := settings[name]
 		if !ok {
 			continue
@@ -236,7 +236,8 @@ func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// bulkStats summarises the points of one run by metric.
+// bulkStats summarises the points of one run by metric, in one scan of
+// them.
 //
 // DuckDB adds floating-point values in the order its threads happen to
 // finish, so that two loads of one file of more than a row group of
@@ -247,78 +248,91 @@ func quoteIdent(s string) string {
 // out in rationals; values too large for them (|value| of 1e18 for the
 // sum, 1e9 for the squares) fall back to DuckDB's floating sums. The
 // other metrics whose sums a run uses are k6 counters of whole numbers,
-// which floating point adds exactly in any order.
+// which floating point adds exactly in any order. The quantile metrics'
+// aggregates take their values through a CASE, so that their expressions
+// are evaluated on those metrics' points only.
+//
+// The points are still the transaction's own, which DuckDB scans with one
+// thread: a second one only waited, doubling the CPU time of the query,
+// so that the query runs with one.
 func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, error) {
-	args := []driver.NamedValue{{Ordinal: 1, Value: id}}
-	out := &model.BulkResult{}
-	byName := map[string]*model.MetricStats{}
-	qc := s.conn.(driver.QueryerContext)
-	err := eachRow(s.ctx, qc, `SELECT metric, count(*)::BIGINT, min(value), max(value), sum(value), `+
-		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1 AND NOT status BETWEEN 200 AND 299)::BIGINT, `+
-		`count_if(status IS NULL OR status < 1)::BIGINT, min(ts), max(ts) `+
-		`FROM samples WHERE run_id = ? GROUP BY metric ORDER BY metric`, args, 10, func(vals []driver.Value) {
-		m := model.MetricStats{Metric: vals[0].(string)}
-		m.Count = toInt(vals[1])
-		m.Min, m.Max, m.Sum = toFloat(vals[2]), toFloat(vals[3]), toFloat(vals[4])
-		m.Status2xx, m.StatusOther, m.StatusNone = toInt(vals[5]), toInt(vals[6]), toInt(vals[7])
-		first, _ := vals[8].(time.Time)
-		last, _ := vals[9].(time.Time)
-		if out.First.IsZero() || first.Before(out.First) {
-			out.First = first
-		}
-		if last.After(out.Last) {
-			out.Last = last
-		}
-		out.Metrics = append(out.Metrics, m)
-	})
-	if err != nil || len(in.QuantileMetrics) == 0 {
-		return out, err
+	restore, err := s.setForBulk(map[string]string{"threads": "1"})
+	if err != nil {
+		return nil, err
 	}
-	for i := range out.Metrics {
-		byName[out.Metrics[i].Metric] = &out.Metrics[i]
-	}
-	// The quantile metrics in a query of their own: as a FILTER of the
-	// query above, DuckDB evaluated their expressions on every point of
-	// every metric (0.25 s of CPU more on a GB of points).
+	defer restore()
 	ps := make([]string, len(in.Percentiles))
 	for i, p := range in.Percentiles {
 		ps[i] = strconv.FormatFloat(p/100, 'g', -1, 64)
 	}
 	quant := "NULL"
 	if len(ps) > 0 {
-		quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "])"
+		quant = "quantile_cont(q, [" + strings.Join(ps, ", ") + "])"
 	}
-	qm := make([]string, len(in.QuantileMetrics))
-	for i, m := range in.QuantileMetrics {
-		qm[i] = sqlString(m)
+	qm := "NULL::DOUBLE"
+	wanted := map[string]bool{}
+	if len(in.QuantileMetrics) > 0 {
+		lits := make([]string, len(in.QuantileMetrics))
+		for i, m := range in.QuantileMetrics {
+			lits[i] = sqlString(m)
+			wanted[m] = true
+		}
+		qm = "CASE WHEN metric IN (" + strings.Join(lits, ", ") + ") THEN value END"
 	}
-	return out, eachRow(s.ctx, qc, `SELECT metric, `+quant+`, max(abs(value)), stddev_pop(value), `+
-		`sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END), `+
-		`sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END) `+
-		`FROM samples WHERE run_id = ? AND metric IN (`+strings.Join(qm, ", ")+`) GROUP BY metric`, args, 6, func(vals []driver.Value) {
-		m := byName[vals[0].(string)]
-		if m == nil {
-			return
+	out := &model.BulkResult{}
+	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT metric, count(*)::BIGINT, min(value), max(value), sum(value), `+
+		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1)::BIGINT, min(ts), max(ts), `+
+		quant+`, max(abs(q)), stddev_pop(q), `+
+		`sum(CASE WHEN abs(q) < 1e18 THEN TRY_CAST(q AS DECIMAL(38, 9)) END), `+
+		`sum(CASE WHEN abs(q) < 1e9 THEN TRY_CAST(q * q AS DECIMAL(38, 9)) END) `+
+		`FROM (SELECT metric, value, status, ts, `+qm+` AS q FROM samples WHERE run_id = ?) `+
+		`GROUP BY metric ORDER BY metric`, []driver.NamedValue{{Ordinal: 1, Value: id}}, 14, func(vals []driver.Value) {
+		m := model.MetricStats{Metric: vals[0].(string)}
+		m.Count = toInt(vals[1])
+		m.Min, m.Max, m.Sum = toFloat(vals[2]), toFloat(vals[3]), toFloat(vals[4])
+		// A point has a status of 200 to 299, another of 1 or more, or
+		// none (absent, or below 1).
+		answered := toInt(vals[6])
+		m.Status2xx = toInt(vals[5])
+		m.StatusOther, m.StatusNone = answered-m.Status2xx, m.Count-answered
+		first, _ := vals[7].(time.Time)
+		last, _ := vals[8].(time.Time)
+		if out.First.IsZero() || first.Before(out.First) {
+			out.First = first
 		}
-		if l, ok := vals[1].([]any); ok {
-			for _, v := range l {
-				m.Quantiles = append(m.Quantiles, toFloat(v))
-			}
+		if last.After(out.Last) {
+			out.Last = last
 		}
-		amax := toFloat(vals[2])
-		sum, sumOK := decimalRat(vals[4])
-		sq, sqOK := decimalRat(vals[5])
-		if amax < 1e18 && sumOK {
-			m.Sum, _ = sum.Float64()
+		if wanted[m.Metric] {
+			quantileStats(&m, vals[9:])
 		}
-		if m.Count > 1 {
-			if amax < 1e9 && sumOK && sqOK {
-				m.Stdev = model.Some(exactStdev(sum, sq, m.Count))
-			} else if vals[3] != nil {
-				m.Stdev = model.Some(toFloat(vals[3]))
-			}
-		}
+		out.Metrics = append(out.Metrics, m)
 	})
+	return out, err
+}
+
+// quantileStats sets the quantiles, the exact sum and the standard
+// deviation of a quantile metric from its columns of the summary:
+// quantiles, max(abs), stddev_pop and the two exact sums.
+func quantileStats(m *model.MetricStats, vals []driver.Value) {
+	if l, ok := vals[0].([]any); ok {
+		for _, v := range l {
+			m.Quantiles = append(m.Quantiles, toFloat(v))
+		}
+	}
+	amax := toFloat(vals[1])
+	sum, sumOK := decimalRat(vals[3])
+	sq, sqOK := decimalRat(vals[4])
+	if amax < 1e18 && sumOK {
+		m.Sum, _ = sum.Float64()
+	}
+	if m.Count > 1 {
+		if amax < 1e9 && sumOK && sqOK {
+			m.Stdev = model.Some(exactStdev(sum, sq, m.Count))
+		} else if vals[2] != nil {
+			m.Stdev = model.Some(toFloat(vals[2]))
+		}
+	}
 }
 
 // decimalRat is a DECIMAL as an exact rational.
