@@ -95,10 +95,19 @@ type opened struct {
 	head  []byte
 	close func() error
 	pos   *position // bytes read from the file on disk
+	// sum, set by openHashing for a gzip file, gives its hex SHA-256.
+	sum func() (string, error)
 }
 
 // open opens a file, decompresses it if it is gzip, and reads its head.
-func open(path, name string) (*opened, error) {
+func open(path, name string) (*opened, error) { return openFile(path, name, false) }
+
+// openHashing is open that also hashes a gzip file from the reads of it
+// that its decompression makes (opened.sum), rather than from a read of
+// its own.
+func openHashing(path, name string) (*opened, error) { return openFile(path, name, true) }
+
+func openFile(path, name string, hashGzip bool) (*opened, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -116,6 +125,11 @@ func open(path, name string) (*opened, error) {
 	magic, _ := br.Peek(2)
 	var r io.Reader = br
 	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		// Nothing of br is consumed yet: what it holds is all that was
+		// read of the file.
+		if seen, _ := br.Peek(br.Buffered()); hashGzip && int64(len(seen)) == pos.n {
+			o.sum = pos.hash(seen)
+		}
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			f.Close()

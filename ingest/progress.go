@@ -1,7 +1,12 @@
 package ingest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
 	"io"
+	"math"
+	"os"
 	"sync"
 )
 
@@ -124,16 +129,43 @@ func (m *meter) advance(n int64) {
 }
 
 // position counts the bytes read from a file as it is on disk, before
-// any decompression, for the meter.
+// any decompression, for the meter, and hashes them once hash is called.
 type position struct {
-	r io.Reader
-	n int64
-	m *meter
+	r  *os.File
+	n  int64
+	m  *meter
+	mu sync.Mutex
+	h  hash.Hash
 }
 
 func (p *position) Read(b []byte) (int, error) {
 	n, err := p.r.Read(b)
+	p.mu.Lock()
+	if p.h != nil {
+		p.h.Write(b[:n])
+	}
+	p.mu.Unlock()
 	p.n += int64(n)
 	p.m.read(p.n)
 	return n, err
+}
+
+// hash starts the SHA-256 of the file with the bytes read so far (seen)
+// and hashes every byte read after them; the function returned finishes
+// it, once: the part of the file not read by then is hashed from a read
+// of its own (which leaves the reader's position alone), and reads after
+// that are no longer hashed.
+func (p *position) hash(seen []byte) func() (string, error) {
+	p.h = sha256.New()
+	p.h.Write(seen)
+	return sync.OnceValues(func() (string, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		h := p.h
+		p.h = nil
+		if _, err := io.Copy(h, io.NewSectionReader(p.r, p.n, math.MaxInt64-p.n)); err != nil {
+			return "", err
+		}
+		return hex.EncodeToString(h.Sum(nil)), nil
+	})
 }

@@ -303,15 +303,27 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 			fr.Status = Unchanged
 			return fr, nil
 		}
-	} else {
-		// A new source is loaded whatever its hash: it is computed while
-		// the file is read, and the store waits for it at the end.
-		file.Sum = hashAlongside(j.path)
-		defer file.Sum()
 	}
-	o, err := open(j.path, j.source)
+	openIt := openHashing
+	if known {
+		openIt = open
+	}
+	o, err := openIt(j.path, j.source)
 	if err != nil {
 		return fail(err)
+	}
+	switch {
+	case known:
+	case o.sum != nil:
+		// A new source is loaded whatever its hash, which the store waits
+		// for at the end: a gzip file is hashed from the reads that its
+		// decompression makes (for a k6 stream, the only read of it).
+		file.Sum = o.sum
+	default:
+		// Any other is hashed beside the load, from a read of its own:
+		// DuckDB's scanner reads a point stream itself.
+		file.Sum = hashAlongside(j.path)
+		defer file.Sum()
 	}
 	o.R = &ctxReader{ctx: ctx, r: o.R}
 	o.pos.m, o.meter = opts.meter, opts.meter
