@@ -35,7 +35,8 @@ func openStore(t testing.TB, dir string) *store.Store {
 // TestK6BulkMatchesGoReader loads each k6 point stream twice: through
 // the store's DuckDB scanner (SQL aggregates) and through the Go
 // streaming reader into a Collector (Go aggregates). The two are
-// independent implementations of the same mapping and must agree.
+// independent implementations of the same mapping and must agree. A
+// gzipped CSV, which no capture is, is one of them gzipped here.
 func TestK6BulkMatchesGoReader(t *testing.T) {
 	files := []string{
 		"k6_constant_go2_ping_points.ndjson",
@@ -44,12 +45,28 @@ func TestK6BulkMatchesGoReader(t *testing.T) {
 		"k6_constant_go2_ping_points.csv",
 		"k6_constant_err_points.csv",
 		"k6_ladder_csv_points.csv",
+		"k6_constant_err_points.csv.gz",
+	}
+	gzDir := t.TempDir()
+	csv, err := os.ReadFile(k6Testdata + "k6_constant_err_points.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(csv)
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(gzDir, "k6_constant_err_points.csv.gz"), gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	s := openStore(t, t.TempDir())
 	ctx := context.Background()
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
 			path := k6Testdata + f
+			if _, err := os.Stat(path); err != nil {
+				path = filepath.Join(gzDir, f)
+			}
 			res, err := ingest.Ingest(ctx, s, []string{path}, ingest.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -93,6 +110,14 @@ func TestK6BulkMatchesGoReader(t *testing.T) {
 				if math.Abs(c.got-c.want) > 1e-9*math.Max(1, math.Abs(c.want)) {
 					t.Errorf("%s: store %v, Go reader %v", c.name, c.got, c.want)
 				}
+			}
+			// Requests with no status (k6's 0, or none) are counted apart.
+			var noResponse string
+			if err := store.SQLDB(s).QueryRow(`SELECT labels->>'no_response' FROM runs WHERE run_id = ?`, id).Scan(&noResponse); err != nil {
+				t.Fatal(err)
+			}
+			if noResponse != want.Labels["no_response"] {
+				t.Errorf("no_response: store %s, Go reader %s", noResponse, want.Labels["no_response"])
 			}
 			var n int
 			var sum float64
@@ -218,8 +243,8 @@ func sortSamples(ps []model.Sample) {
 // expands past the limit (MaxExpansion times its size): DuckDB's scanner
 // would read it all, so the check read alongside it must stop the load
 // with ErrTooLarge, and nothing of the file is kept. A stream under the
-// limit loads, with the SHA-256 of its bytes, hashed during the load, in
-// ingested_files and runs.
+// limit loads, with the SHA-256 of its bytes, hashed from the check's
+// reads of it, in ingested_files and runs.
 func TestK6BulkGzipBomb(t *testing.T) {
 	src, err := os.ReadFile(k6Testdata + "k6_constant_go2_ping_points.ndjson")
 	if err != nil {
