@@ -135,38 +135,33 @@ func drift(before, after map[int]float64) float64 {
 	return d
 }
 
-// seriesFolders are the corpus folders a series writes (besides its
-// calibration files), removed before it is recorded again.
-var seriesFolders = map[string][]string{
-	"fixed-rate": {"wrk2"}, "tools": {"tools"}, "waiting": {"waiting"}, "ladder": {"ladder"},
-}
-
 // recordSeries records one series between its calibrations on a calm
-// machine, again while its calibration drifts (see CalmPlan).
-func (r *Runner) recordSeries(ctx context.Context, name string, series func(context.Context) error) error {
+// machine, again while its calibration drifts (see CalmPlan), with the
+// files and rows of the attempt before removed.
+func (r *Runner) recordSeries(ctx context.Context, s series, run func(context.Context) error) error {
 	c := r.Plan.Calm
 	cpus := runtime.NumCPU()
-	st := seriesStat{Name: name, LoadLimit: c.loadLimit(cpus), CalibrationProcs: r.Plan.Calibration.Processes}
+	st := seriesStat{Name: s.Name, LoadLimit: c.loadLimit(cpus), CalibrationProcs: r.Plan.Calibration.Processes}
 	nRecords, nMemory := len(r.records), len(r.memory)
 	for attempt := 1; ; attempt++ {
 		st.Attempts = attempt
 		r.records, r.memory = r.records[:nRecords], r.memory[:nMemory]
-		for _, f := range seriesFolders[name] {
-			if err := os.RemoveAll(filepath.Join(r.stage, f)); err != nil {
+		for _, f := range s.Files {
+			if err := os.Remove(filepath.Join(r.stage, filepath.FromSlash(f))); err != nil && !os.IsNotExist(err) {
 				return err
 			}
 		}
-		if err := r.calibrated(ctx, &st, series); err != nil {
+		if err := r.calibrated(ctx, &st, run); err != nil {
 			return err
 		}
 		if st.DriftOK || attempt > c.Retries {
 			if !st.DriftOK {
-				r.logf("series %s: calibration drifted %.1f%% (limit %.1f%%) in all %d attempts; the last is kept", name, 100*st.Drift, 100*c.MaxDrift, attempt)
+				r.logf("series %s: calibration drifted %.1f%% (limit %.1f%%) in all %d attempts; the last is kept", s.Name, 100*st.Drift, 100*c.MaxDrift, attempt)
 			}
 			r.stats = append(r.stats, st)
 			return nil
 		}
-		r.logf("series %s: calibration drifted %.1f%% (limit %.1f%%); recording it again", name, 100*st.Drift, 100*c.MaxDrift)
+		r.logf("series %s: calibration drifted %.1f%% (limit %.1f%%); recording it again", s.Name, 100*st.Drift, 100*c.MaxDrift)
 	}
 }
 

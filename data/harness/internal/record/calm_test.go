@@ -97,7 +97,7 @@ func TestRecordSeriesRetries(t *testing.T) {
 		return []calibrationRow{{Processes: 1, MS: ms}, {Processes: 2, MS: ms}}, nil
 	}
 	attempts := 0
-	series := func(context.Context) error {
+	run := func(context.Context) error {
 		attempts++
 		p, err := r.path("wrk2/x/attempt" + itoa(attempts) + ".txt")
 		if err != nil {
@@ -106,8 +106,19 @@ func TestRecordSeriesRetries(t *testing.T) {
 		r.records = append(r.records, recordRow{Server: "x", Round: attempts})
 		return os.WriteFile(p, nil, 0o644)
 	}
-	if err := r.recordSeries(context.Background(), "fixed-rate", series); err != nil {
+	fixed := series{Name: "fixed-rate-p1", Kind: kindFixed, Pass: 1, Files: []string{"wrk2/x/attempt1.txt", "wrk2/x/attempt2.txt", "wrk2/x/attempt3.txt"}}
+	if err := os.MkdirAll(filepath.Join(stage, "wrk2", "y"), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	other := filepath.Join(stage, "wrk2", "y", "another-series.txt")
+	if err := os.WriteFile(other, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.recordSeries(context.Background(), fixed, run); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another series' file removed: %v", err)
 	}
 	if attempts != 3 {
 		t.Errorf("%d attempts, want 3 (10%% and 8%% drift are over 5%%)", attempts)
@@ -129,7 +140,7 @@ func TestRecordSeriesRetries(t *testing.T) {
 	// Always drifting: 1 + Retries attempts, the last kept and marked.
 	r.stats, calls, attempts = nil, 0, 0
 	afters = []int64{1200, 1200, 1200}
-	if err := r.recordSeries(context.Background(), "fixed-rate", series); err != nil {
+	if err := r.recordSeries(context.Background(), fixed, run); err != nil {
 		t.Fatal(err)
 	}
 	if attempts != 1+r.Plan.Calm.Retries || r.stats[0].DriftOK || !strings.HasSuffix(r.stats[0].DriftText(), "(over the limit)") {

@@ -45,48 +45,75 @@ const (
 	memoryName  = "memory/waiting.csv"
 )
 
-// seriesNames are the series in recording order (each between calibrations).
-var seriesNames = []string{"fixed-rate", "tools", "waiting", "ladder"}
+// series is one series of a recording, recorded between two calibrations
+// of its own: a pass of the fixed-rate runs, the tools, a pass of the
+// waiting series or a ladder run. A series that drifts is recorded again,
+// and that is one pass, not all of them; and the corpus has a calibration
+// pair per pass.
+type series struct {
+	Name  string // {series} of calibration/{series}-{phase}.csv
+	Kind  string // fixed-rate, tools, waiting or ladder
+	Pass  int    // the pass or ladder run (1, 2, ...); 0 for the tools
+	Files []string
+}
+
+// Series kinds, in recording order.
+const (
+	kindFixed   = "fixed-rate"
+	kindTools   = "tools"
+	kindWaiting = "waiting"
+	kindLadder  = "ladder"
+)
+
+// planSeries lists the series of a recording of p in recording order,
+// each with the data files it writes.
+func planSeries(p Plan) []series {
+	var out []series
+	for pass := 1; pass <= p.Fixed.Passes; pass++ {
+		s := series{Name: fmt.Sprintf("%s-p%d", kindFixed, pass), Kind: kindFixed, Pass: pass}
+		for _, sv := range p.Servers {
+			for _, t := range p.Fixed.Tests {
+				for _, rate := range t.Rates {
+					s.Files = append(s.Files, wrk2Name(sv, t.Endpoint, rate, p.Fixed.Connections, pass))
+				}
+			}
+		}
+		out = append(out, s)
+	}
+	tools := series{Name: kindTools, Kind: kindTools}
+	for _, sv := range p.Servers {
+		for _, e := range p.Tools.Endpoints {
+			tools.Files = append(tools.Files, abName(sv, e, p.Tools.Connections),
+				bombardierName(sv, e, p.Tools.Connections), k6ConstantName(sv, e, p.Tools.K6Rate))
+		}
+	}
+	out = append(out, tools)
+	for pass := 1; pass <= p.Waiting.Passes; pass++ {
+		s := series{Name: fmt.Sprintf("%s-p%d", kindWaiting, pass), Kind: kindWaiting, Pass: pass}
+		for _, sv := range p.Servers {
+			for _, c := range p.Waiting.Concurrencies {
+				s.Files = append(s.Files, waitingName(sv, c, pass))
+			}
+		}
+		out = append(out, s)
+	}
+	for run := 1; run <= p.Ladder.Runs; run++ {
+		s := series{Name: fmt.Sprintf("%s-p%d", kindLadder, run), Kind: kindLadder, Pass: run}
+		for _, sv := range p.Servers {
+			s.Files = append(s.Files, ladderPointsName(sv, p.Ladder.Endpoint, run), ladderSummaryName(sv, p.Ladder.Endpoint, run))
+		}
+		out = append(out, s)
+	}
+	return out
+}
 
 // PlannedFiles lists every data file a recording of p writes (not
 // README.md and wra.toml), sorted.
 func PlannedFiles(p Plan) []string {
-	var out []string
-	add := func(s string) { out = append(out, s) }
-	for pass := 1; pass <= p.Fixed.Passes; pass++ {
-		for _, s := range p.Servers {
-			for _, t := range p.Fixed.Tests {
-				for _, rate := range t.Rates {
-					add(wrk2Name(s, t.Endpoint, rate, p.Fixed.Connections, pass))
-				}
-			}
-		}
-	}
-	add(recordsName)
-	for _, s := range p.Servers {
-		for _, e := range p.Tools.Endpoints {
-			add(abName(s, e, p.Tools.Connections))
-			add(bombardierName(s, e, p.Tools.Connections))
-			add(k6ConstantName(s, e, p.Tools.K6Rate))
-		}
-	}
-	for pass := 1; pass <= p.Waiting.Passes; pass++ {
-		for _, s := range p.Servers {
-			for _, c := range p.Waiting.Concurrencies {
-				add(waitingName(s, c, pass))
-			}
-		}
-	}
-	add(memoryName)
-	for run := 1; run <= p.Ladder.Runs; run++ {
-		for _, s := range p.Servers {
-			add(ladderPointsName(s, p.Ladder.Endpoint, run))
-			add(ladderSummaryName(s, p.Ladder.Endpoint, run))
-		}
-	}
-	for _, s := range append([]string{noiseSeries}, seriesNames...) {
-		add(calibrationName(s, "before"))
-		add(calibrationName(s, "after"))
+	out := []string{recordsName, memoryName, calibrationName(noiseSeries, "before"), calibrationName(noiseSeries, "after")}
+	for _, s := range planSeries(p) {
+		out = append(out, s.Files...)
+		out = append(out, calibrationName(s.Name, "before"), calibrationName(s.Name, "after"))
 	}
 	sort.Strings(out)
 	return out

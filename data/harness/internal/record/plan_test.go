@@ -100,9 +100,10 @@ func TestPlannedFiles(t *testing.T) {
 		return n
 	}
 	// 8 servers x (3 + 2 rates) x 3 passes; 8 servers x 4 endpoints per tool;
-	// 8 x 5 x 3 waiting points; 8 x 3 ladders of 2 files; the noise pair and 4 series x 2 phases.
+	// 8 x 5 x 3 waiting points; 8 x 3 ladders of 2 files; the noise pair and 2 phases of 3 fixed-rate
+	// passes, the tools, 3 waiting passes and 3 ladder runs.
 	for prefix, want := range map[string]int{"wrk2/": 120, "tools/ab/": 32, "tools/bombardier/": 32, "tools/k6/": 32,
-		"waiting/": 120, "ladder/": 48, "calibration/": 10, "records/": 1, "memory/": 1} {
+		"waiting/": 120, "ladder/": 48, "calibration/": 22, "records/": 1, "memory/": 1} {
 		if got := count(prefix); got != want {
 			t.Errorf("%s: %d files, want %d", prefix, got, want)
 		}

@@ -217,7 +217,9 @@ Series, in this order, each between a calibration before and after:
    exits 99 when one fails, which is what a ladder looks for).
 5. **calibration** (calibration/): ` + "`sha256sum`" + ` of a {{.Plan.Calibration.BufferMiB}} MiB zero buffer
    by {{ints .Plan.Calibration.Processes}} parallel processes, {{plural .Plan.Calibration.Reps "time" "times"}}, wall ms,
-   before and after each series (` + "`<series>-before.csv`" + `, ` + "`<series>-after.csv`" + `).
+   before and after each series (` + "`<series>-before.csv`" + `, ` + "`<series>-after.csv`" + `): each pass of the
+   fixed-rate and waiting series and each ladder run is a series of its own
+   (` + "`fixed-rate-p1`" + `, ` + "`waiting-p2`" + `, ` + "`ladder-p3`" + `), and so are the tools.
 
 ## A calm machine, checked
 

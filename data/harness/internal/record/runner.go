@@ -130,14 +130,15 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 		return err
 	}
 
-	series := map[string]func(context.Context) error{
-		"fixed-rate": r.fixedRate, "tools": r.tools, "waiting": r.waiting, "ladder": r.ladder,
+	kinds := map[string]func(context.Context, int) error{
+		kindFixed: r.fixedRatePass, kindTools: r.tools, kindWaiting: r.waitingPass, kindLadder: r.ladderRun,
 	}
 	if err := r.noiseFloor(ctx); err != nil {
 		return err
 	}
-	for _, name := range seriesNames {
-		if err := r.recordSeries(ctx, name, series[name]); err != nil {
+	for _, s := range planSeries(r.Plan) {
+		run := func(ctx context.Context) error { return kinds[s.Kind](ctx, s.Pass) }
+		if err := r.recordSeries(ctx, s, run); err != nil {
 			return err
 		}
 	}

@@ -25,36 +25,35 @@ var k6Env = []string{"K6_NO_USAGE_REPORT=true"}
 // keeps the ladders' NDJSON small without dropping a metric.
 const k6SystemTags = "status,method,name,scenario,expected_response,check,error_code"
 
-// fixedRate: wrk2 -R at each rate of each test, Passes passes; servers and
-// rates in alternating order; one records row per run with the CPU seconds
-// of the server's and PostgreSQL's process trees and the server's memory.
-func (r *Runner) fixedRate(ctx context.Context) error {
+// fixedRatePass: one pass of wrk2 -R at each rate of each test; servers
+// and rates in an order that alternates from pass to pass; one records
+// row per run with the CPU seconds of the server's and its database's
+// process trees and the server's memory.
+func (r *Runner) fixedRatePass(ctx context.Context, pass int) error {
 	p := r.Plan.Fixed
-	for pass := 1; pass <= p.Passes; pass++ {
-		for _, name := range alternate(r.Plan.Servers, pass) {
-			s, err := r.startServer(ctx, name)
-			if err != nil {
-				return err
-			}
-			var eps []Endpoint
-			for _, t := range p.Tests {
-				eps = append(eps, t.Endpoint)
-			}
-			if err := r.warmUp(ctx, s, eps); err != nil {
-				r.stopServer(s)
-				return err
-			}
-			for _, t := range alternate(p.Tests, pass) {
-				for _, rate := range alternate(t.Rates, pass) {
-					if err := r.fixedRun(ctx, s, t.Endpoint, rate, pass); err != nil {
-						r.stopServer(s)
-						return err
-					}
+	for _, name := range alternate(r.Plan.Servers, pass) {
+		s, err := r.startServer(ctx, name)
+		if err != nil {
+			return err
+		}
+		var eps []Endpoint
+		for _, t := range p.Tests {
+			eps = append(eps, t.Endpoint)
+		}
+		if err := r.warmUp(ctx, s, eps); err != nil {
+			r.stopServer(s)
+			return err
+		}
+		for _, t := range alternate(p.Tests, pass) {
+			for _, rate := range alternate(t.Rates, pass) {
+				if err := r.fixedRun(ctx, s, t.Endpoint, rate, pass); err != nil {
+					r.stopServer(s)
+					return err
 				}
 			}
-			if err := r.stopServer(s); err != nil {
-				return err
-			}
+		}
+		if err := r.stopServer(s); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -144,7 +143,7 @@ func (r *Runner) cpuPair(s *server) (srv, db proc.CPU, err error) {
 }
 
 // tools: each endpoint once with ab, bombardier and k6 (constant arrival rate).
-func (r *Runner) tools(ctx context.Context) error {
+func (r *Runner) tools(ctx context.Context, _ int) error {
 	p := r.Plan.Tools
 	d := seconds(p.Duration)
 	conns := strconv.Itoa(p.Connections)
@@ -206,17 +205,16 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// waiting: /wait?ms=W at each concurrency, each point on a fresh server, so
-// that the peak resident set (VmHWM) belongs to that concurrency alone.
-func (r *Runner) waiting(ctx context.Context) error {
+// waitingPass: one pass of /wait?ms=W at each concurrency, each point on
+// a fresh server, so that the peak resident set (VmHWM) belongs to that
+// concurrency alone.
+func (r *Runner) waitingPass(ctx context.Context, pass int) error {
 	p := r.Plan.Waiting
 	path := "/wait?ms=" + strconv.Itoa(p.WaitMS)
-	for pass := 1; pass <= p.Passes; pass++ {
-		for _, name := range alternate(r.Plan.Servers, pass) {
-			for _, conc := range alternate(p.Concurrencies, pass) {
-				if err := r.waitingRun(ctx, name, path, conc, pass); err != nil {
-					return err
-				}
+	for _, name := range alternate(r.Plan.Servers, pass) {
+		for _, conc := range alternate(p.Concurrencies, pass) {
+			if err := r.waitingRun(ctx, name, path, conc, pass); err != nil {
+				return err
 			}
 		}
 	}
@@ -273,48 +271,47 @@ func (r *Runner) waitingRun(ctx context.Context, name, path string, conc, pass i
 	return nil
 }
 
-// ladder: k6 ramping-arrival-rate ladder, Runs runs per server, every point
-// to gzipped NDJSON and the end-of-test summary to --summary-export.
-func (r *Runner) ladder(ctx context.Context) error {
+// ladderRun: one run of the k6 ramping-arrival-rate ladder on each
+// server, every point to gzipped NDJSON and the end-of-test summary to
+// --summary-export.
+func (r *Runner) ladderRun(ctx context.Context, run_ int) error {
 	p := r.Plan.Ladder
-	for run_ := 1; run_ <= p.Runs; run_++ {
-		for _, name := range alternate(r.Plan.Servers, run_) {
-			s, err := r.startServer(ctx, name)
-			if err != nil {
-				return err
-			}
-			if err := r.warmUp(ctx, s, []Endpoint{p.Endpoint}); err != nil {
-				r.stopServer(s)
-				return err
-			}
-			nd, err1 := r.path(ladderPointsName(name, p.Endpoint, run_))
-			sum, err2 := r.path(ladderSummaryName(name, p.Endpoint, run_))
-			if err := firstErr(err1, err2); err != nil {
-				r.stopServer(s)
-				return err
-			}
-			c := command{Name: r.Tools.K6, Timeout: p.Duration() + margin, Env: k6Env,
-				Stdout: filepath.Join(r.work, "logs", fmt.Sprintf("k6-ladder-%s-p%d.txt", name, run_)),
-				Args: []string{"run", "--quiet", "--system-tags", k6SystemTags,
-					"-e", "BASE=" + s.URL(""), "-e", "PATH_=" + p.Path, "-e", "STEPS=" + joinInts(p.Steps),
-					"-e", "RAMP=" + strconv.Itoa(int(p.Ramp/time.Second)), "-e", "HOLD=" + strconv.Itoa(int(p.Hold/time.Second)),
-					"-e", "MAXVUS=" + strconv.Itoa(p.MaxVUs), "-e", "P95_MS=" + strconv.Itoa(p.P95MS),
-					"--out", "json=" + nd, "--summary-export", sum,
-					filepath.Join(r.Src, "k6", "ladder.js")},
-				OK: []int{99}} // 99: a step's p95 threshold failed, which is what a ladder looks for
-			r.logf("ladder run %d/%d %s", run_, p.Runs, name)
-			res, err := run(ctx, c, r.Log)
-			if err == nil {
-				err = r.stopServer(s)
-			} else {
-				r.stopServer(s)
-			}
-			if err != nil {
-				return err
-			}
-			r.logf("ladder run %d/%d %s: k6 exit %d", run_, p.Runs, name, res.ExitCode)
-			r.note("k6 ladder", c)
+	for _, name := range alternate(r.Plan.Servers, run_) {
+		s, err := r.startServer(ctx, name)
+		if err != nil {
+			return err
 		}
+		if err := r.warmUp(ctx, s, []Endpoint{p.Endpoint}); err != nil {
+			r.stopServer(s)
+			return err
+		}
+		nd, err1 := r.path(ladderPointsName(name, p.Endpoint, run_))
+		sum, err2 := r.path(ladderSummaryName(name, p.Endpoint, run_))
+		if err := firstErr(err1, err2); err != nil {
+			r.stopServer(s)
+			return err
+		}
+		c := command{Name: r.Tools.K6, Timeout: p.Duration() + margin, Env: k6Env,
+			Stdout: filepath.Join(r.work, "logs", fmt.Sprintf("k6-ladder-%s-p%d.txt", name, run_)),
+			Args: []string{"run", "--quiet", "--system-tags", k6SystemTags,
+				"-e", "BASE=" + s.URL(""), "-e", "PATH_=" + p.Path, "-e", "STEPS=" + joinInts(p.Steps),
+				"-e", "RAMP=" + strconv.Itoa(int(p.Ramp/time.Second)), "-e", "HOLD=" + strconv.Itoa(int(p.Hold/time.Second)),
+				"-e", "MAXVUS=" + strconv.Itoa(p.MaxVUs), "-e", "P95_MS=" + strconv.Itoa(p.P95MS),
+				"--out", "json=" + nd, "--summary-export", sum,
+				filepath.Join(r.Src, "k6", "ladder.js")},
+			OK: []int{99}} // 99: a step's p95 threshold failed, which is what a ladder looks for
+		r.logf("ladder run %d/%d %s", run_, p.Runs, name)
+		res, err := run(ctx, c, r.Log)
+		if err == nil {
+			err = r.stopServer(s)
+		} else {
+			r.stopServer(s)
+		}
+		if err != nil {
+			return err
+		}
+		r.logf("ladder run %d/%d %s: k6 exit %d", run_, p.Runs, name, res.ExitCode)
+		r.note("k6 ladder", c)
 	}
 	return nil
 }
