@@ -5,6 +5,7 @@
 //
 //	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (about 1.5 hours)
 //	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
+//	go run ./cmd/record -check-noise                         # is this machine calm enough? (a minute)
 //
 // wrk2 is built by the user from giltene/wrk2; the other tools are looked up
 // on PATH (and in $GOPATH/bin for k6 and bombardier) unless given by flag.
@@ -45,6 +46,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	myBin := fs.String("mariadb-bin", "", "folder of mariadbd (default: Debian's /usr/sbin)")
 	myPort := fs.Int("mariadb-port", 53306, "MariaDB port on 127.0.0.1")
 	basePort := fs.Int("port", 18081, "first server port on 127.0.0.1 (one per server)")
+	checkNoise := fs.Bool("check-noise", false, "only time the calibration twice with nothing between, as a recording does first, and exit 0 if the machine's noise is within -max-drift, 1 if not (a minute; nothing is built or started)")
 	maxDrift := fs.Float64("max-drift", -1, "largest calibration drift a series may show before it is recorded again, and the calibration noise the machine may show with nothing running, relative (default: the plan's, 0.05)")
 	var t record.Tools
 	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
@@ -62,7 +64,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *out == "" || fs.NArg() > 0 {
+	if *out == "" && !*checkNoise || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "record: -out is required and no arguments are accepted; see -h")
 		return 2
 	}
@@ -112,6 +114,17 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
+	if *checkNoise {
+		if err := r.CheckNoise(ctx); err != nil {
+			fmt.Fprintln(stderr, "record:", err)
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return 130
+			}
+			return 1
+		}
+		fmt.Fprintf(stderr, "record: calibration noise within %.1f%%: the machine is calm enough to record\n", 100*plan.Calm.MaxDrift)
+		return 0
+	}
 	raiseFileLimit()
 	start := time.Now()
 	if err := r.Record(ctx); err != nil {

@@ -229,6 +229,31 @@ func (r *Runner) calibrated(ctx context.Context, st *seriesStat, series func(con
 	return nil
 }
 
+// CheckNoise is the noise check of a recording on its own: it waits for a
+// calm machine and times the calibration twice with nothing between, as
+// many times as a recording would, in a folder of its own that it
+// removes; nil when the noise is within MaxDrift. Nothing is built or
+// started, so a machine can be checked in a minute before a recording
+// of hours is begun on it.
+func (r *Runner) CheckNoise(ctx context.Context) (err error) {
+	if r.Tools.Sha256sum == "" {
+		return fmt.Errorf("sha256sum: not found")
+	}
+	if r.work, err = os.MkdirTemp("", "wra-harness-noise-"); err != nil {
+		return err
+	}
+	defer os.RemoveAll(r.work)
+	r.stage = r.work
+	if err := r.noiseFloor(ctx); err != nil {
+		return err
+	}
+	st := r.stats[len(r.stats)-1]
+	if !st.DriftOK {
+		return fmt.Errorf("calibration noise %s, more than the %.1f%% a series may drift", st.DriftText(), 100*r.Plan.Calm.MaxDrift)
+	}
+	return nil
+}
+
 func (r *Runner) loadavg() string {
 	if r.LoadAvg != "" {
 		return r.LoadAvg

@@ -195,3 +195,32 @@ func TestNoiseFloor(t *testing.T) {
 		t.Errorf("short plan: %v after %d tries, stats %+v; want the noisy pair kept and marked", err, *calls, r.stats)
 	}
 }
+
+// CheckNoise is the noise pair alone: nil on a quiet machine, the noise
+// named on a noisy one, and its folder gone either way.
+func TestCheckNoise(t *testing.T) {
+	load := filepath.Join(t.TempDir(), "loadavg")
+	os.WriteFile(load, []byte("0.10 0.00 0.00 1/1 1\n"), 0o644)
+	for _, c := range []struct {
+		after int64
+		want  string
+	}{{1020, ""}, {1300, "too noisy"}} {
+		r := &Runner{Plan: Full(), Tools: Tools{Sha256sum: "/usr/bin/sha256sum"}, Log: &strings.Builder{}, LoadAvg: load}
+		var folder string
+		r.calibrationJob = func(_ context.Context, _, phase string) ([]calibrationRow, error) {
+			folder = r.work
+			ms := int64(1000)
+			if phase == "after" {
+				ms = c.after
+			}
+			return []calibrationRow{{Processes: 1, MS: ms}}, nil
+		}
+		err := r.CheckNoise(context.Background())
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("after %d ms: %v, want %q", c.after, err, c.want)
+		}
+		if _, serr := os.Stat(folder); folder == "" || !os.IsNotExist(serr) {
+			t.Errorf("after %d ms: folder %q left behind (%v)", c.after, folder, serr)
+		}
+	}
+}
