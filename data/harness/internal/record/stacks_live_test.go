@@ -23,11 +23,13 @@ func TestStacksAnswer(t *testing.T) {
 	if !*liveStacks {
 		t.Skip("pass -stacks to build and start every stack")
 	}
+	// -stacks asks for every stack: a missing program fails the test, it
+	// is not skipped.
 	if _, err := pg.FindBinDir(); err != nil {
-		t.Skip(err)
+		t.Fatalf("-stacks: %v", err)
 	}
 	if _, err := mariadb.FindBinaries(""); err != nil {
-		t.Skip(err)
+		t.Fatalf("-stacks: %v", err)
 	}
 	tools := Tools{}
 	for _, x := range []struct {
@@ -36,13 +38,13 @@ func TestStacksAnswer(t *testing.T) {
 	}{{&tools.Go, "go"}, {&tools.Node, "node"}, {&tools.NPM, "npm"}, {&tools.Python, "/usr/bin/python3"}, {&tools.Nginx, "/usr/sbin/nginx"}} {
 		p, err := exec.LookPath(x.name)
 		if err != nil {
-			t.Skip(err)
+			t.Fatalf("-stacks: %v", err)
 		}
 		*x.dst = p
 	}
 	fpm, _ := filepath.Glob("/usr/sbin/php-fpm*")
 	if len(fpm) == 0 {
-		t.Skip("no php-fpm in /usr/sbin")
+		t.Fatal("-stacks: no php-fpm in /usr/sbin (Debian's php-fpm)")
 	}
 	tools.PHPFPM = fpm[len(fpm)-1]
 	src, err := filepath.Abs("../..")
