@@ -47,7 +47,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	myPort := fs.Int("mariadb-port", 53306, "MariaDB port on 127.0.0.1")
 	basePort := fs.Int("port", 18081, "first server port on 127.0.0.1 (one per server)")
 	checkNoise := fs.Bool("check-noise", false, "only time the calibration twice with nothing between, as a recording does first, and exit 0 if the machine's noise is within -max-drift, 1 if not (a minute; nothing is built or started)")
-	maxDrift := fs.Float64("max-drift", -1, "largest calibration drift a series may show before it is recorded again, and the calibration noise the machine may show with nothing running, relative (default: the plan's, 0.05)")
+	maxDrift := fs.Float64("max-drift", record.Full().Calm.MaxDrift, "largest calibration drift a series may show before it is recorded again, and the calibration noise the machine may show with nothing running, relative")
 	var t record.Tools
 	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
 	fs.StringVar(&t.WRK2Source, "wrk2-source", getenv("WRK2_SOURCE"), "where the wrk2 binary was built from, for the README, e.g. \"giltene/wrk2 44a94c1\" (default $WRK2_SOURCE)")
@@ -96,9 +96,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	if *short {
 		plan = record.Short()
 	}
-	if *maxDrift >= 0 {
-		plan.Calm.MaxDrift = *maxDrift
-	}
+	plan.Calm.MaxDrift = *maxDrift
 	absOut, err1 := filepath.Abs(*out)
 	absSrc, err2 := filepath.Abs(*src)
 	if err := errors.Join(err1, err2); err != nil {

@@ -236,6 +236,9 @@ func (r *Runner) calibrated(ctx context.Context, st *seriesStat, series func(con
 // started, so a machine can be checked in a minute before a recording
 // of hours is begun on it.
 func (r *Runner) CheckNoise(ctx context.Context) (err error) {
+	if err := r.Plan.Validate(); err != nil {
+		return fmt.Errorf("plan %s: %w", r.Plan.Name, err)
+	}
 	if r.Tools.Sha256sum == "" {
 		return fmt.Errorf("sha256sum: not found")
 	}
