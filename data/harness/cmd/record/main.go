@@ -64,6 +64,10 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		}
 		return 2
 	}
+	if !(*maxDrift > 0) {
+		fmt.Fprintln(stderr, "record: -max-drift must be above 0 (0.05 is 5%)")
+		return 2
+	}
 	if *out == "" && !*checkNoise || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "record: -out is required and no arguments are accepted; see -h")
 		return 2

@@ -38,6 +38,10 @@ func TestUsage(t *testing.T) {
 		t.Errorf("unknown flag: exit %d", code)
 	}
 	stderr.Reset()
+	if code := run([]string{"-check-noise", "-max-drift", "0"}, env, &stderr); code != 2 || !strings.Contains(stderr.String(), "-max-drift must be above 0") {
+		t.Errorf("-max-drift 0: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
 	// No wrk2 anywhere: the recording refuses to start and names what is missing.
 	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2 or $WRK2): not found") {
 		t.Errorf("no wrk2: exit %d, stderr %q", code, stderr.String())
