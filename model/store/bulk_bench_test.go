@@ -1,28 +1,40 @@
 package store_test
 
 // BenchmarkK6BigSeries measures how fast a big k6 point stream loads into
-// the store and how much memory that takes, against two anchors measured
-// in the same run on the same file: DuckDB's own INSERT INTO samples
-// SELECT ... FROM read_json/read_csv of the same columns, and jq.
+// the store and how much memory that takes, against DuckDB's own INSERT
+// INTO samples SELECT ... FROM read_json/read_csv of the same columns on
+// the same file, measured in the same run (and jq, once, when it is on
+// the PATH):
 //
 //	CGO_ENABLED=1 go test ./model/store -run '^$' -bench K6BigSeries -benchtime 1x
 //
-// The files (>= 500 MB each, WRA_BENCH_MB to change) are generated from
-// the real capture k6_constant_go2_ping_points.ndjson / .csv, repeated
-// with shifted timestamps, into a temporary folder, or into WRA_BENCH_DIR
-// where they are kept between runs. Every load runs in a child process
-// (this test binary again), so that its wall time and peak RSS
-// (ru_maxrss) are its own.
+// Each input is loaded WRA_BENCH_REPS times (5 unless set) by wra and as
+// often by DuckDB, alternately, each pair in the other order from the
+// pair before, so that a slow minute of a shared machine falls on both;
+// the ratios reported are the medians of the pairs' ratios, wra's time
+// over DuckDB's (below 1, wra is the faster).
+//
+// The files (>= 500 MB each, WRA_BENCH_MB to change) are generated from a
+// real capture, repeated with shifted timestamps, into a temporary
+// folder, or into WRA_BENCH_DIR where they are kept between runs: by
+// default k6_constant_go2_ping_points.ndjson / .csv of the test data,
+// else the NDJSON capture in WRA_BENCH_NDJSON and the CSV capture (with
+// k6's default Unix-second timestamps) in WRA_BENCH_CSV. Every load runs
+// in a child process (this test binary again), so that its wall time, CPU
+// time and peak RSS (ru_maxrss) are its own.
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -68,8 +80,11 @@ func TestBulkBenchChild(t *testing.T) {
 		// the read options wra adds.
 		in := &model.BulkInput{Path: file, Format: "k6-ndjson", Gzip: mode == "duckdb-json-gz"}
 		if mode == "duckdb-csv" {
-			in.Format, in.TimeFormat = "k6-csv", "s"
-			in.Columns = strings.Split("metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata", ",")
+			header, err := csvHeader(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Format, in.TimeFormat, in.Columns = "k6-csv", "s", header
 		}
 		q, err := store.DefaultInsertSQL(in)
 		if err != nil {
@@ -128,22 +143,24 @@ func BenchmarkK6BigSeries(b *testing.B) {
 	if dir == "" {
 		dir = b.TempDir()
 	}
-	mb := int64(512)
-	if v := os.Getenv("WRA_BENCH_MB"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			b.Fatal(err)
-		}
-		mb = n
-	}
-	target := mb << 20
-	ndjson := filepath.Join(dir, fmt.Sprintf("k6_big_%dmb.ndjson", mb))
-	gz := ndjson + ".gz"
-	csvFile := filepath.Join(dir, fmt.Sprintf("k6_big_%dmb.csv", mb))
-	if err := genK6NDJSON(k6Testdata+"k6_constant_go2_ping_points.ndjson", ndjson, gz, target); err != nil {
+	mb, err := envInt("WRA_BENCH_MB", 512)
+	if err != nil {
 		b.Fatal(err)
 	}
-	if err := genK6CSV(k6Testdata+"k6_constant_go2_ping_points.csv", csvFile, target); err != nil {
+	reps, err := envInt("WRA_BENCH_REPS", 5)
+	if err != nil || reps < 1 {
+		b.Fatalf("WRA_BENCH_REPS: %v, want a count of 1 or more", err)
+	}
+	target := mb << 20
+	srcNDJSON := cmp.Or(os.Getenv("WRA_BENCH_NDJSON"), k6Testdata+"k6_constant_go2_ping_points.ndjson")
+	srcCSV := cmp.Or(os.Getenv("WRA_BENCH_CSV"), k6Testdata+"k6_constant_go2_ping_points.csv")
+	ndjson := filepath.Join(dir, fmt.Sprintf("k6_big_%dmb%s.ndjson", mb, sourceTag(b, srcNDJSON)))
+	gz := ndjson + ".gz"
+	csvFile := filepath.Join(dir, fmt.Sprintf("k6_big_%dmb%s.csv", mb, sourceTag(b, srcCSV)))
+	if err := genK6NDJSON(srcNDJSON, ndjson, gz, target); err != nil {
+		b.Fatal(err)
+	}
+	if err := genK6CSV(srcCSV, csvFile, target); err != nil {
 		b.Fatal(err)
 	}
 	_, jqErr := exec.LookPath("jq")
@@ -163,34 +180,119 @@ func BenchmarkK6BigSeries(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.SetBytes(st.Size())
-			var wra, duck, jq measured
+			var wra, duck []measured
+			var jq measured
 			for i := 0; i < b.N; i++ {
-				wra = child(b, "wra", dir, c.file)
-				duck = child(b, c.duck, dir, c.file)
+				wra, duck = wra[:0], duck[:0]
+				for r := range reps {
+					if r%2 == 0 {
+						wra = append(wra, child(b, "wra", dir, c.file))
+						duck = append(duck, child(b, c.duck, dir, c.file))
+					} else {
+						duck = append(duck, child(b, c.duck, dir, c.file))
+						wra = append(wra, child(b, "wra", dir, c.file))
+					}
+				}
 				if c.jq != "" && jqErr == nil {
 					jq = runMeasured(b, exec.Command("sh", "-c", c.jq, "sh", c.file))
 				}
 			}
 			b.StopTimer()
 			size := float64(st.Size()) / (1 << 20)
-			b.ReportMetric(size/wra.seconds, "wra-MB/s")
-			b.ReportMetric(wra.rssMB, "wra-peak-RSS-MB")
-			b.ReportMetric(size/duck.seconds, "duckdb-MB/s")
-			b.ReportMetric(duck.rssMB, "duckdb-peak-RSS-MB")
-			b.ReportMetric(duck.seconds/wra.seconds, "speed-vs-duckdb")
+			pick := func(ms []measured, f func(measured) float64) []float64 {
+				v := make([]float64, len(ms))
+				for i, m := range ms {
+					v[i] = f(m)
+				}
+				return v
+			}
+			ratios := func(f func(measured) float64) []float64 {
+				v := make([]float64, len(wra))
+				for i := range wra {
+					v[i] = f(wra[i]) / f(duck[i])
+				}
+				return v
+			}
+			wall := func(m measured) float64 { return m.seconds }
+			cpu := func(m measured) float64 { return m.cpu }
+			rss := func(m measured) float64 { return m.rssMB }
+			b.ReportMetric(median(ratios(wall)), "wall-vs-duckdb")
 			// On a shared machine the wall times carry the other jobs'
 			// load; the CPU seconds of each load are steadier.
-			b.ReportMetric(wra.cpu, "wra-cpu-s")
-			b.ReportMetric(duck.cpu, "duckdb-cpu-s")
-			b.ReportMetric(duck.cpu/wra.cpu, "cpu-vs-duckdb")
+			b.ReportMetric(median(ratios(cpu)), "cpu-vs-duckdb")
+			b.ReportMetric(size/median(pick(wra, wall)), "wra-MB/s")
+			b.ReportMetric(size/median(pick(duck, wall)), "duckdb-MB/s")
+			b.ReportMetric(median(pick(wra, cpu)), "wra-cpu-s")
+			b.ReportMetric(median(pick(duck, cpu)), "duckdb-cpu-s")
+			b.ReportMetric(slices.Max(pick(wra, rss)), "wra-peak-RSS-MB")
+			b.ReportMetric(slices.Max(pick(duck, rss)), "duckdb-peak-RSS-MB")
+			b.ReportMetric(float64(reps), "pairs")
 			if jq.seconds > 0 {
 				b.ReportMetric(size/jq.seconds, "jq-MB/s")
-				b.ReportMetric(jq.seconds/wra.seconds, "speed-vs-jq")
 				b.ReportMetric(jq.cpu, "jq-cpu-s")
 			}
 			b.ReportMetric(size, "content-MB")
+			b.Logf("%s, wra's time over DuckDB's by pair: wall %s, CPU %s", c.name, fmtRatios(ratios(wall)), fmtRatios(ratios(cpu)))
 		})
 	}
+}
+
+// median of a few values (the mean of the middle two for an even count).
+func median(v []float64) float64 {
+	s := slices.Sorted(slices.Values(v))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func fmtRatios(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	return strings.Join(parts, " ")
+}
+
+// envInt is the integer in an environment variable, or def when unset.
+func envInt(name string, def int64) (int64, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return n, nil
+}
+
+// sourceTag tells generated files of another capture than the default
+// apart: empty for the test data's, else a hash of the capture.
+func sourceTag(b *testing.B, src string) string {
+	if strings.HasPrefix(src, k6Testdata) {
+		return ""
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fmt.Sprintf("_%x", sha256.Sum256(data))[:9]
+}
+
+// csvHeader is the first line of a k6 CSV file, split into its columns.
+func csvHeader(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("%s: no header line: %w", path, err)
+	}
+	return strings.Split(strings.TrimRight(line, "\r\n"), ","), nil
 }
 
 // genK6NDJSON writes copies of a real k6 NDJSON capture, each shifted in
@@ -282,9 +384,12 @@ func genK6CSV(src, dst string, target int64) error {
 			}
 			i := bytes.IndexByte(r, ',')
 			j := bytes.IndexByte(r[i+1:], ',')
+			if i < 0 || j < 0 {
+				return fmt.Errorf("%s: a row of fewer than three columns: %q", src, r)
+			}
 			ts, err := strconv.ParseInt(string(r[i+1:i+1+j]), 10, 64)
 			if err != nil {
-				return err
+				return fmt.Errorf("%s: the timestamp %q is not in integer Unix seconds (k6's default): %w", src, r[i+1:i+1+j], err)
 			}
 			buf = append(buf[:0], r[:i+1]...)
 			buf = strconv.AppendInt(buf, ts+k*11, 10)
