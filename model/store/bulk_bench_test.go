@@ -230,6 +230,7 @@ func BenchmarkK6BigSeries(b *testing.B) {
 			if jq.seconds > 0 {
 				b.ReportMetric(size/jq.seconds, "jq-MB/s")
 				b.ReportMetric(jq.cpu, "jq-cpu-s")
+				b.ReportMetric(median(pick(wra, wall))/jq.seconds, "wall-vs-jq")
 			}
 			b.ReportMetric(size, "content-MB")
 			b.Logf("%s, wra's time over DuckDB's by pair: wall %s, CPU %s", c.name, fmtRatios(ratios(wall)), fmtRatios(ratios(cpu)))
