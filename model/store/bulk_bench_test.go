@@ -220,6 +220,8 @@ func BenchmarkK6BigSeries(b *testing.B) {
 			// On a shared machine the wall times carry the other jobs'
 			// load; the CPU seconds of each load are steadier.
 			b.ReportMetric(median(ratios(cpu)), "cpu-vs-duckdb")
+			b.ReportMetric(median(pick(wra, wall)), "wra-s")
+			b.ReportMetric(median(pick(duck, wall)), "duckdb-s")
 			b.ReportMetric(size/median(pick(wra, wall)), "wra-MB/s")
 			b.ReportMetric(size/median(pick(duck, wall)), "duckdb-MB/s")
 			b.ReportMetric(median(pick(wra, cpu)), "wra-cpu-s")
