@@ -44,6 +44,7 @@ import (
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/stats"
 )
 
 const benchChildEnv = "WRA_BULK_BENCH_CHILD"
@@ -216,38 +217,28 @@ func BenchmarkK6BigSeries(b *testing.B) {
 			wall := func(m measured) float64 { return m.seconds }
 			cpu := func(m measured) float64 { return m.cpu }
 			rss := func(m measured) float64 { return m.rssMB }
-			b.ReportMetric(median(ratios(wall)), "wall-vs-duckdb")
+			b.ReportMetric(stats.Median(ratios(wall)), "wall-vs-duckdb")
 			// On a shared machine the wall times carry the other jobs'
 			// load; the CPU seconds of each load are steadier.
-			b.ReportMetric(median(ratios(cpu)), "cpu-vs-duckdb")
-			b.ReportMetric(median(pick(wra, wall)), "wra-s")
-			b.ReportMetric(median(pick(duck, wall)), "duckdb-s")
-			b.ReportMetric(size/median(pick(wra, wall)), "wra-MB/s")
-			b.ReportMetric(size/median(pick(duck, wall)), "duckdb-MB/s")
-			b.ReportMetric(median(pick(wra, cpu)), "wra-cpu-s")
-			b.ReportMetric(median(pick(duck, cpu)), "duckdb-cpu-s")
+			b.ReportMetric(stats.Median(ratios(cpu)), "cpu-vs-duckdb")
+			b.ReportMetric(stats.Median(pick(wra, wall)), "wra-s")
+			b.ReportMetric(stats.Median(pick(duck, wall)), "duckdb-s")
+			b.ReportMetric(size/stats.Median(pick(wra, wall)), "wra-MB/s")
+			b.ReportMetric(size/stats.Median(pick(duck, wall)), "duckdb-MB/s")
+			b.ReportMetric(stats.Median(pick(wra, cpu)), "wra-cpu-s")
+			b.ReportMetric(stats.Median(pick(duck, cpu)), "duckdb-cpu-s")
 			b.ReportMetric(slices.Max(pick(wra, rss)), "wra-peak-RSS-MB")
 			b.ReportMetric(slices.Max(pick(duck, rss)), "duckdb-peak-RSS-MB")
 			b.ReportMetric(float64(reps), "pairs")
 			if jq.seconds > 0 {
 				b.ReportMetric(size/jq.seconds, "jq-MB/s")
 				b.ReportMetric(jq.cpu, "jq-cpu-s")
-				b.ReportMetric(median(pick(wra, wall))/jq.seconds, "wall-vs-jq")
+				b.ReportMetric(stats.Median(pick(wra, wall))/jq.seconds, "wall-vs-jq")
 			}
 			b.ReportMetric(size, "content-MB")
 			b.Logf("%s, wra's time over DuckDB's by pair: wall %s, CPU %s", c.name, fmtRatios(ratios(wall)), fmtRatios(ratios(cpu)))
 		})
 	}
-}
-
-// median of a few values (the mean of the middle two for an even count).
-func median(v []float64) float64 {
-	s := slices.Sorted(slices.Values(v))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func fmtRatios(v []float64) string {

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -50,13 +49,11 @@ var smallReports = []string{
 // smallReportsDir returns a folder of n small reports, made once.
 func smallReportsDir(b *testing.B) (string, int) {
 	b.Helper()
-	n := 10000
-	if v := os.Getenv("WRA_BENCH_FILES"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil || n < 1 {
-			b.Fatalf("WRA_BENCH_FILES=%q: want a count of files", v)
-		}
+	files, err := envInt("WRA_BENCH_FILES", 10000)
+	if err != nil || files < 1 {
+		b.Fatalf("WRA_BENCH_FILES: %v, want a count of files", err)
 	}
+	n := int(files)
 	base := os.Getenv("WRA_BENCH_DIR")
 	if base == "" {
 		base = b.TempDir()

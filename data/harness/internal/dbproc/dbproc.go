@@ -174,3 +174,9 @@ func NewFolder(runAs, fallback, prefix string, subdirs ...string) (*syscall.Cred
 	}
 	return cred, dir, nil
 }
+
+// IsExecutable tells whether p is a regular file that someone may run.
+func IsExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -66,25 +65,20 @@ func FindBinaries(binDir string) (Binaries, error) {
 	}
 	var b Binaries
 	for _, d := range dirs {
-		if b.Server == "" && isExec(filepath.Join(d, "mariadbd")) {
+		if b.Server == "" && dbproc.IsExecutable(filepath.Join(d, "mariadbd")) {
 			b.Server = filepath.Join(d, "mariadbd")
 		}
-		if b.InstallDB == "" && isExec(filepath.Join(d, "mariadb-install-db")) {
+		if b.InstallDB == "" && dbproc.IsExecutable(filepath.Join(d, "mariadb-install-db")) {
 			b.InstallDB = filepath.Join(d, "mariadb-install-db")
 		}
 	}
-	if b.InstallDB == "" && binDir != "" && isExec("/usr/bin/mariadb-install-db") {
+	if b.InstallDB == "" && binDir != "" && dbproc.IsExecutable("/usr/bin/mariadb-install-db") {
 		b.InstallDB = "/usr/bin/mariadb-install-db"
 	}
 	if b.Server == "" || b.InstallDB == "" {
 		return b, errors.New("no MariaDB server binaries (mariadbd, mariadb-install-db): install Debian's mariadb-server package or pass the folder holding them")
 	}
 	return b, nil
-}
-
-func isExec(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
 // DSN is the go-sql-driver/mysql data source name of the items database

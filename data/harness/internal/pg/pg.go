@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -51,13 +50,13 @@ func FindBinDir() (string, error) {
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	sort.Slice(dirs, func(i, j int) bool { return major(dirs[i]) > major(dirs[j]) })
 	for _, d := range dirs {
-		if isExec(filepath.Join(d, "initdb")) && isExec(filepath.Join(d, "postgres")) {
+		if dbproc.IsExecutable(filepath.Join(d, "initdb")) && dbproc.IsExecutable(filepath.Join(d, "postgres")) {
 			return d, nil
 		}
 	}
 	if p, err := exec.LookPath("postgres"); err == nil {
 		d := filepath.Dir(p)
-		if isExec(filepath.Join(d, "initdb")) {
+		if dbproc.IsExecutable(filepath.Join(d, "initdb")) {
 			return d, nil
 		}
 	}
@@ -67,11 +66,6 @@ func FindBinDir() (string, error) {
 func major(binDir string) int {
 	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
 	return n
-}
-
-func isExec(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
 // DSN is the URL the servers connect with.
