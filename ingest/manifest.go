@@ -52,6 +52,16 @@ type Manifest struct {
 	// and the tables of wra split by it rather than pool runs that differ
 	// in it.
 	NoSplit []string `toml:"no_split"`
+	// Blocks name the labels that tell trials apart: runs recorded side
+	// by side in time, every alternative once per trial. Without it a
+	// run's trial label is its block (DefaultBlocks). A block label is
+	// not a factor: it is left out of label_keys and listed in the
+	// run's block_keys label, which the store's run_groups view reads.
+	Blocks []string `toml:"blocks"`
+	// Replicates name labels that number repeats of one configuration,
+	// as round does (a run number, a pass): left out of label_keys and
+	// listed in the run's replicate_keys label.
+	Replicates []string `toml:"replicates"`
 	// Tables are layouts wra analyze publishes beside its own tables, as
 	// wra table lays them out; ingesting does not depend on them.
 	Tables []TableLayout `toml:"tables"`
@@ -205,4 +215,18 @@ func (m *Manifest) LabelsFor(rel string) map[string]string {
 		}
 	}
 	return out
+}
+
+// design is what the manifest says of the roles of labels: those that
+// never split (no_split), the blocks (DefaultBlocks when it names none)
+// and the replicates.
+func (m *Manifest) design() design {
+	if m == nil {
+		return design{blocks: DefaultBlocks}
+	}
+	d := design{noSplit: m.NoSplit, blocks: m.Blocks, replicates: m.Replicates}
+	if len(d.blocks) == 0 {
+		d.blocks = DefaultBlocks
+	}
+	return d
 }

@@ -340,7 +340,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	labels := j.man.LabelsFor(j.rel)
 	file.Format = f.Name
 	rows, err := st.Load(ctx, file, func(s model.Sink) error {
-		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, noSplit: j.man.NoSplit, name: j.source}})
+		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source}})
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -425,15 +425,53 @@ type labelSink struct {
 	model.Sink
 	manifest map[string]string
 	override map[string]string
-	noSplit  []string
+	design   design
 	name     string
 }
 
 // LabelKeysLabel is the label that lists, comma-separated and sorted, the
 // labels without a column of their own that the manifest or the command
-// line set on a run, but for the manifest's no_split: the labels that
-// tell experiments apart.
+// line set on a run, but for the manifest's no_split, its blocks and
+// replicates and the calibration label: the labels that tell experiments
+// apart, the factors of the experiment's design.
 const LabelKeysLabel = "label_keys"
+
+// The labels that name a run's roles in the design of the experiment
+// beside its factors (label_keys): BlockKeysLabel lists the block labels
+// it has (the manifest's blocks, or DefaultBlocks), ReplicateKeysLabel
+// the manifest's replicates it has; CalibrationLabel names the
+// calibration pair that covers a run without a start time (see the
+// run_calibration view).
+const (
+	BlockKeysLabel     = "block_keys"
+	ReplicateKeysLabel = "replicate_keys"
+	CalibrationLabel   = "calibration"
+)
+
+// DefaultBlocks are the block labels of a folder whose manifest names
+// none: trial, as the recording harness writes it.
+var DefaultBlocks = []string{"trial"}
+
+// design is what a manifest says of the roles of labels.
+type design struct {
+	noSplit, blocks, replicates []string
+}
+
+// factor reports whether label k tells experiments apart.
+func (d design) factor(k string) bool {
+	return k != CalibrationLabel && !slices.Contains(d.noSplit, k) && !slices.Contains(d.blocks, k) && !slices.Contains(d.replicates, k)
+}
+
+// present lists, comma-separated, the keys of keys that r has, or "".
+func present(r *model.Run, keys []string) string {
+	var out []string
+	for _, k := range keys {
+		if _, ok := r.Label(k); ok {
+			out = append(out, k)
+		}
+	}
+	return strings.Join(out, ",")
+}
 
 func (s *labelSink) Run(r *model.Run) error {
 	for _, k := range model.SortedKeys(s.manifest) {
@@ -451,7 +489,7 @@ func (s *labelSink) Run(r *model.Run) error {
 	var keys []string
 	for _, set := range []map[string]string{s.manifest, s.override} {
 		for k := range set {
-			if _, own := r.Labels[k]; own && !slices.Contains(s.noSplit, k) && !slices.Contains(keys, k) {
+			if _, own := r.Labels[k]; own && s.design.factor(k) && !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}
@@ -459,6 +497,14 @@ func (s *labelSink) Run(r *model.Run) error {
 	if len(keys) > 0 {
 		slices.Sort(keys)
 		r.Labels[LabelKeysLabel] = strings.Join(keys, ",")
+	}
+	for label, keys := range map[string][]string{BlockKeysLabel: s.design.blocks, ReplicateKeysLabel: s.design.replicates} {
+		if v := present(r, keys); v != "" {
+			if r.Labels == nil {
+				r.Labels = map[string]string{}
+			}
+			r.Labels[label] = v
+		}
 	}
 	applyExecutorLabel(r)
 	return s.Sink.Run(r)
