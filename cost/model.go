@@ -57,6 +57,9 @@ func (m Memory) GiB(inFlight float64) float64 {
 // request, as measured.
 type Stack struct {
 	Server, Database, Test string
+	// Variant tells apart runs of one server, database and test that a
+	// manifest tells apart (run_groups.variant); "" where none.
+	Variant string
 	// CPUPerRequestS is the stack's CPU seconds (user + kernel, all its
 	// processes) per request. It must be > 0.
 	CPUPerRequestS float64

@@ -72,15 +72,15 @@ func (s StackInput) Latency() time.Duration {
 	return time.Duration(math.Round(s.P50MS * float64(time.Millisecond)))
 }
 
-// StackInputs groups the rows of cost_runs (ordered by server, database
-// and test, as the store reads them) into stacks: CPU per request of the
+// StackInputs groups the rows of cost_runs (ordered by server, database,
+// test and variant, as the store reads them) into stacks: CPU per request of the
 // stack and of the database is the median (stats.Median) of the passes,
 // in seconds. Memory is left to the caller (ChooseMemory).
 func StackInputs(runs []model.CostRun) []StackInput {
 	var out []StackInput
 	for i, r := range runs {
-		if i == 0 || r.Server != runs[i-1].Server || r.Database != runs[i-1].Database || r.Test != runs[i-1].Test {
-			out = append(out, StackInput{Stack: Stack{Server: r.Server, Database: r.Database, Test: r.Test},
+		if i == 0 || r.Server != runs[i-1].Server || r.Database != runs[i-1].Database || r.Test != runs[i-1].Test || r.Variant != runs[i-1].Variant {
+			out = append(out, StackInput{Stack: Stack{Server: r.Server, Database: r.Database, Test: r.Test, Variant: r.Variant},
 				FixedRate: r.FixedRate, TargetRPS: r.TargetRPS})
 		}
 		cur := &out[len(out)-1]

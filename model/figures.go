@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // The rows of the store's views and table macros, as Go reads them: one
 // struct per view, one field per column it is read for. A missing number
@@ -30,11 +33,15 @@ type CPURun struct {
 	// Tool is the tool that made the load: that of the report the record
 	// is paired with (run_pairs), else the run's own ("records").
 	Tool string
+	// GroupID, Mode and Variant are the run's group of the experiment's
+	// design (the view run_groups).
+	GroupID, Mode, Variant string
 }
 
 // CostRun is one run of the view cost_runs: a run that prices its stack.
 type CostRun struct {
 	Server, Database, Test string
+	Variant                string // run_groups.variant: part of the stack
 	RunID                  string
 	FixedRate              bool    // false: the stack has no fixed-rate pass, priced at full speed
 	TargetRPS              float64 // NaN at full speed
@@ -42,6 +49,8 @@ type CostRun struct {
 	P50MS                  float64
 	Source                 string
 	Line                   int
+	// GroupID is the run's group (run_groups).
+	GroupID string
 }
 
 // StackFilter narrows the stacks read; an empty field matches all.
@@ -49,12 +58,10 @@ type StackFilter struct {
 	Server, Database, Test string
 }
 
-// RateRun is one run as the rounds and ranking tables read it. Tool
-// carries the format too, "k6 (k6-ndjson)", where one tool's runs came
-// from more than one format (a k6 stream and its summary are one run
-// kept twice).
+// RateRun is one run as the rounds and ranking tables read it, counted
+// once (run_groups: a k6 stream and its summary are one run).
 type RateRun struct {
-	Test, Tool, Server               string
+	Test, Tool, Server, Database     string
 	Connections                      int64 // -1 where not recorded
 	TargetRPS                        float64
 	RPS, MeanMS, P50MS, P95MS, P99MS float64
@@ -71,6 +78,8 @@ type RateRun struct {
 	// Split holds the run's labels that tell experiments apart (see
 	// CPURun.Split).
 	Split map[string]string
+	// GroupID is the run's group (run_groups).
+	GroupID string
 }
 
 // SpectrumRow is one point of a fixed-rate run's latency spectrum.
@@ -85,12 +94,31 @@ type SpectrumRow struct {
 	Count                 int64 // -1 where the tool prints none
 }
 
-// PeakMemory is a server's highest memory over its runs (MiB; NaN where
-// not recorded).
+// PeakMemory is the highest memory of a server against one database in
+// one variant of the experiment, over the runs of all its groups (MiB;
+// NaN where not recorded): a figure per set of groups that differ only in
+// test and load, never across a database or a variant.
 type PeakMemory struct {
-	Server                  string
-	WorkingSetMB, PrivateMB float64
-	Runs                    int64
+	Server, Database, Variant string
+	WorkingSetMB, PrivateMB   float64
+	Runs                      int64
+	// GroupIDs are the groups whose runs it is the highest of.
+	GroupIDs []string
+}
+
+// Caveat is one thing that must be said beside every figure of a group
+// (the table macro group_caveats): Kind is drift, passes, held, latency
+// or counters, Text the words every surface prints.
+type Caveat struct {
+	GroupID, Kind, Text string
+}
+
+// DesignRule is the rule the caveats of groups are computed under: the
+// calibration drift tolerated (a fraction), and the rule a fixed-rate run
+// held its rate by (p95 < P95MS, error rate < MaxErrorRate, at least
+// MinAchievedRatio of the target achieved).
+type DesignRule struct {
+	Tolerance, P95MS, MaxErrorRate, MinAchievedRatio float64
 }
 
 // MemorySeriesPoint is one point of a server's memory series.
@@ -137,6 +165,9 @@ type LadderStepRow struct {
 	Requests, Failed        int64
 	Source                  string
 	Line                    int
+	// Variant is the variant of the run that measured the step
+	// (run_groups.variant): a ladder is never pooled across one.
+	Variant string
 }
 
 // LadderRow is one row of the table macro ladders: the result of one
@@ -195,4 +226,15 @@ type RunRef struct {
 type RunFigures struct {
 	Columns []string
 	Rows    [][]any
+}
+
+// HighestWorkingSet is the highest working set of server against database
+// in variant (PeakMemory's row), MiB; NaN where none was recorded.
+func HighestWorkingSet(peak []PeakMemory, server, database, variant string) float64 {
+	for _, p := range peak {
+		if p.Server == server && p.Database == database && p.Variant == variant {
+			return p.WorkingSetMB
+		}
+	}
+	return math.NaN()
 }

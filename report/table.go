@@ -11,6 +11,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -576,4 +577,31 @@ func writeSourcesCell(b *strings.Builder, sources [][]Source, ri int) {
 		fmt.Fprintf(b, "<li><code>%s</code></li>", html.EscapeString(s.String()))
 	}
 	b.WriteString("</ul></details></td>")
+}
+
+// DropEmpty removes the named columns of a table where no row has a
+// value (nil, or a Cell of nil): a column of blanks says nothing.
+func (d *Data) DropEmpty(names ...string) {
+	for _, name := range names {
+		c := slices.IndexFunc(d.Columns, func(col Column) bool { return col.Name == name })
+		if c < 0 {
+			continue
+		}
+		empty := true
+		for _, r := range d.Rows {
+			if v := r[c]; v != nil {
+				if cell, ok := v.(Cell); !ok || cell.Value != nil {
+					empty = false
+					break
+				}
+			}
+		}
+		if !empty {
+			continue
+		}
+		d.Columns = slices.Delete(d.Columns, c, c+1)
+		for i, r := range d.Rows {
+			d.Rows[i] = slices.Delete(r, c, c+1)
+		}
+	}
 }

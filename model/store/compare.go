@@ -18,8 +18,10 @@ import (
 // other name is a key of the runs' labels.
 var CompareByColumns = []string{"server", "database", "test", "tool", "tool_version", "connections", "threads", "target_rps", "round"}
 
-// CompareKeys are the labels that match a base run with a vs run.
-var CompareKeys = []string{"tool", "database", "test", "connections", "target_rps"}
+// CompareKeys are the labels that match a base run with a vs run: the
+// factors of the experiment's design (run_groups) that a comparison holds
+// fixed.
+var CompareKeys = []string{"tool", "database", "test", "connections", "target_rps", "mode", "server"}
 
 // compareMetrics are the metrics of a run a comparison reads, by name.
 var compareMetrics = []struct{ name, expr string }{
@@ -29,7 +31,7 @@ var compareMetrics = []struct{ name, expr string }{
 	{"latency_p99_ms", "r.latency_p99_ms"},
 	{"cpu_server_us_per_req", "c.cpu_server_us_per_req"},
 	{"cpu_db_us_per_req", "c.cpu_db_us_per_req"},
-	{"working_set_mb", "r.working_set_mb"},
+	{"working_set_mb", "coalesce(r.working_set_mb, rec.working_set_mb)"},
 }
 
 // CompareMetrics names the metrics CompareRuns reads for each run.
@@ -116,7 +118,9 @@ type CompareRun struct {
 }
 
 // CompareRuns reads the runs of both sides with their metrics, ordered by
-// run id.
+// run id: the runs of run_groups, each counted once (a k6 stream and its
+// summary are one run; a harness record paired with a report is the
+// report, with the record's CPU and memory).
 func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*CompareRun, error) {
 	expr, args, err := sides.sql()
 	if err != nil {
@@ -131,8 +135,9 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*Compare
 		cols = append(cols, m.expr)
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + `
-FROM (SELECT r.*, ` + expr + ` AS side FROM runs r) r
-LEFT JOIN cpu_per_request c ON c.run_id = r.run_id
+FROM (SELECT r.*, g.mode, g.record_id, ` + expr + ` AS side FROM run_groups g JOIN runs r ON r.run_id = g.run_id) r
+LEFT JOIN runs rec ON rec.run_id = r.record_id
+LEFT JOIN cpu_per_request c ON c.run_id = coalesce(r.record_id, r.run_id)
 WHERE r.side IS NOT NULL
 ORDER BY r.run_id`
 	var out []*CompareRun

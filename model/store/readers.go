@@ -50,37 +50,43 @@ func splitLabels(text string) map[string]string {
 	return out
 }
 
-// CPURuns reads the runs of cpu_per_request with a stack CPU figure,
-// ordered by test, target rate (full speed first), server, database,
-// connections and round.
+// CPURuns reads the runs of run_groups (each run counted once, in its
+// group) whose cpu_per_request figures (the record's, where a harness
+// record pairs with a report) have a stack CPU figure, ordered by test,
+// target rate (full speed first), server, database, connections, group
+// and round.
 func (s *Store) CPURuns(ctx context.Context) ([]model.CPURun, error) {
 	return readAll(ctx, s, "cpu_per_request", `
-SELECT run_id, coalesce(test, ''), target_rps, coalesce(server, ''), coalesce(database, ''), coalesce(connections, -1),
-       cpu_server_us_per_req, cpu_user_us_per_req, cpu_kernel_us_per_req, cpu_db_us_per_req, coalesce(divisor_from, ''),
-       latency_p50_ms, latency_p99_ms, failed, source, coalesce(source_line, 0),
-       (SELECT coalesce(r.labels::VARCHAR, '') FROM runs r WHERE r.run_id = cpu_per_request.run_id),
-       (SELECT coalesce(max(rp.tool), max(r.tool)) FROM runs r LEFT JOIN run_pairs p ON p.record_id = r.run_id
-        LEFT JOIN runs rp ON rp.run_id = p.report_id WHERE r.run_id = cpu_per_request.run_id)
-FROM cpu_per_request
-WHERE cpu_stack_s IS NOT NULL
-ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, round, run_id`, nil, func(r []any) model.CPURun {
+SELECT g.run_id, coalesce(g.test, ''), g.target_rps, coalesce(g.server, ''), coalesce(g.database, ''), coalesce(g.connections, -1),
+       c.cpu_server_us_per_req, c.cpu_user_us_per_req, c.cpu_kernel_us_per_req, c.cpu_db_us_per_req, coalesce(c.divisor_from, ''),
+       r.latency_p50_ms, r.latency_p99_ms, coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), c.source, coalesce(c.source_line, 0),
+       coalesce(r.labels::VARCHAR, ''), g.tool, g.group_id, g.mode, g.variant
+FROM run_groups g
+JOIN runs r ON r.run_id = g.run_id
+JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
+WHERE c.cpu_stack_s IS NOT NULL
+ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, g.group_id, r.round, g.run_id`, nil, func(r []any) model.CPURun {
 		return model.CPURun{RunID: Text(r[0]), Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Connections: integer(r[5]),
 			StackUS: Float(r[6]), UserUS: Float(r[7]), KernelUS: Float(r[8]), DBUS: Float(r[9]), DivisorFrom: Text(r[10]),
-			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15])), Split: splitLabels(Text(r[16])), Tool: Text(r[17])}
+			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15])), Split: splitLabels(Text(r[16])),
+			Tool: Text(r[17]), GroupID: Text(r[18]), Mode: Text(r[19]), Variant: Text(r[20])}
 	})
 }
 
 // CostRuns reads the view cost_runs: per stack, the runs that price it,
-// ordered by server, database, test and run.
+// with the group of each, ordered by server, database, test, variant and
+// run.
 func (s *Store) CostRuns(ctx context.Context, f model.StackFilter) ([]model.CostRun, error) {
 	return readAll(ctx, s, "cost_runs", `
 SELECT coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), run_id, fixed_rate, target_rps,
-       cpu_server_us_per_req, cpu_db_us_per_req, latency_p50_ms, source, coalesce(source_line, 0)
+       cpu_server_us_per_req, cpu_db_us_per_req, latency_p50_ms, source, coalesce(source_line, 0),
+       (SELECT min(g.group_id) FROM run_groups g WHERE g.run_id = cost_runs.run_id OR g.record_id = cost_runs.run_id), variant
 FROM cost_runs
 WHERE ($1 = '' OR server = $1) AND ($2 = '' OR database = $2) AND ($3 = '' OR test = $3)
-ORDER BY 1, 2, 3, run_id`, []any{f.Server, f.Database, f.Test}, func(r []any) model.CostRun {
+ORDER BY 1, 2, 3, variant, run_id`, []any{f.Server, f.Database, f.Test}, func(r []any) model.CostRun {
 		return model.CostRun{Server: Text(r[0]), Database: Text(r[1]), Test: Text(r[2]), RunID: Text(r[3]), FixedRate: Bool(r[4]),
-			TargetRPS: Float(r[5]), StackUS: Float(r[6]), DBUS: Float(r[7]), P50MS: Float(r[8]), Source: Text(r[9]), Line: int(integer(r[10]))}
+			TargetRPS: Float(r[5]), StackUS: Float(r[6]), DBUS: Float(r[7]), P50MS: Float(r[8]), Source: Text(r[9]), Line: int(integer(r[10])),
+			GroupID: Text(r[11]), Variant: Text(r[12])}
 	})
 }
 
@@ -100,40 +106,31 @@ func (s *Store) AllServers(ctx context.Context) ([]string, error) {
 		nil, func(r []any) string { return Text(r[0]) })
 }
 
-// RateRuns reads the runs with a request rate for the rounds table
-// (rounds true: runs with a round label) or the single-run ranking
-// (rounds false), ordered by test, tool, server, connections and target
-// rate. A harness record paired with a tool report of the same run
-// (run_pairs) is counted once, as the report, with the drift covering
-// either; a tool's report kept in two formats (a k6 point stream and its
-// summary: the same tool, server, test, round, rate and connections) is
-// counted once, in the format first by name.
+// RateRuns reads the runs of run_groups with a request rate, but ladder
+// runs (their rate is the ladder's, not a throughput), for the rounds
+// table (rounds true: runs with a round label) or the single-run ranking
+// (rounds false), ordered by test, tool, server, database, connections
+// and target rate. Each run is counted once (run_groups): a harness record
+// paired with a tool report is the report, with the drift covering
+// either; a k6 point stream and its summary are one run.
 func (s *Store) RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error) {
 	not := ""
 	if rounds {
 		not = "NOT"
 	}
-	return readAll(ctx, s, "runs", `
-WITH formats AS (
-    SELECT r.tool, count(DISTINCT f.format) AS n FROM runs r JOIN ingested_files f USING (source) GROUP BY 1)
-SELECT coalesce(r.test, ''), r.tool || CASE WHEN t.n > 1 THEN ' (' || f.format || ')' ELSE '' END,
-       coalesce(r.server, ''), coalesce(r.connections, -1), r.target_rps,
+	return readAll(ctx, s, "run_groups", `
+SELECT coalesce(g.test, ''), g.tool, coalesce(g.server, ''), coalesce(g.connections, -1), g.target_rps,
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx, 0), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0), greatest(coalesce(c.drift_pct, 0), coalesce(cr.drift_pct, 0)), coalesce(r.labels->>'warning', ''), r.run_id,
-       coalesce(r.labels::VARCHAR, '')
-FROM runs r JOIN ingested_files f USING (source) JOIN formats t ON t.tool = r.tool
-LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) c ON c.run_id = r.run_id
-LEFT JOIN run_pairs p ON p.report_id = r.run_id
-LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) cr ON cr.run_id = p.record_id
-WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL
-  AND r.run_id NOT IN (SELECT record_id FROM run_pairs)
-QUALIFY f.format = min(f.format) OVER (PARTITION BY r.tool, r.server, r.test, r.round, r.target_rps, r.connections)
-ORDER BY 1, 2, 3, 4, 5 NULLS FIRST, r.round, r.run_id`, nil, func(r []any) model.RateRun {
+       r.source, coalesce(r.source_line, 0), coalesce(g.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id,
+       coalesce(r.labels::VARCHAR, ''), coalesce(g.database, ''), g.group_id
+FROM run_groups g JOIN runs r ON r.run_id = g.run_id
+WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL AND g.mode <> 'ladder'
+ORDER BY 1, 2, 3, 20, 4, 5 NULLS FIRST, g.group_id, r.round, r.run_id`, nil, func(r []any) model.RateRun {
 		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
 			Failed: integer(r[10]), Requests: integer(r[11]), Corrected: Bool(r[12]), Source: Text(r[13]), Line: int(integer(r[14])),
-			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17]), Split: splitLabels(Text(r[18]))}
+			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17]), Split: splitLabels(Text(r[18])), Database: Text(r[19]), GroupID: Text(r[20])}
 	})
 }
 
@@ -164,15 +161,44 @@ ORDER BY 1, 2, 3, 9, 10, 4 DESC, 5, p.percentile, p.latency_ms`, nil, func(r []a
 	})
 }
 
-// PeakMemory reads each server's highest working set and private memory
-// over its runs, by server.
+// PeakMemory reads, per server, database and variant of the
+// experiment (run_medians, whose groups count each run once and take a
+// paired record's memory), the highest working set and private memory
+// over the runs of its groups, ordered by server, database and variant.
 func (s *Store) PeakMemory(ctx context.Context) ([]model.PeakMemory, error) {
-	return readAll(ctx, s, "runs", `
-SELECT coalesce(server, ''), max(working_set_mb), max(private_mb), count(*)
-FROM runs WHERE working_set_mb IS NOT NULL OR private_mb IS NOT NULL
-GROUP BY 1 ORDER BY 1`, nil, func(r []any) model.PeakMemory {
-		return model.PeakMemory{Server: Text(r[0]), WorkingSetMB: Float(r[1]), PrivateMB: Float(r[2]), Runs: integer(r[3])}
+	return readAll(ctx, s, "run_medians", `
+SELECT coalesce(server, ''), coalesce(database, ''), variant, max(working_set_mb_max), max(private_mb_max), sum(passes),
+       list(group_id ORDER BY group_id)
+FROM run_medians WHERE working_set_mb_max IS NOT NULL OR private_mb_max IS NOT NULL
+GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, nil, func(r []any) model.PeakMemory {
+		return model.PeakMemory{Server: Text(r[0]), Database: Text(r[1]), Variant: Text(r[2]), WorkingSetMB: Float(r[3]), PrivateMB: Float(r[4]),
+			Runs: integer(r[5]), GroupIDs: texts(r[6])}
 	})
+}
+
+// Caveats reads the table macro group_caveats under rule: per group, the
+// caveats every surface prints beside its figures, in their order.
+func (s *Store) Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error) {
+	out := map[string][]model.Caveat{}
+	_, err := readAll(ctx, s, "group_caveats", `
+SELECT group_id, kind, caveat
+FROM group_caveats(tolerance := $1::DOUBLE, p95_ms := $2::DOUBLE, max_error_rate := $3::DOUBLE, min_achieved_ratio := $4::DOUBLE)`,
+		[]any{rule.Tolerance, rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) bool {
+			c := model.Caveat{GroupID: Text(r[0]), Kind: Text(r[1]), Text: Text(r[2])}
+			out[c.GroupID] = append(out[c.GroupID], c)
+			return true
+		})
+	return out, err
+}
+
+// texts reads a list of text values: nil for NULL.
+func texts(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		out = append(out, Text(x))
+	}
+	return out
 }
 
 // MemorySeries reads every memory series point, ordered by server, pass,
@@ -202,22 +228,24 @@ FROM memory_slopes ORDER BY 1, pooled, 2`, nil, func(r []any) model.MemorySlope 
 }
 
 // LadderSteps reads the table macro ladder_steps under the rule p95 <
-// p95MS and error rate < maxErrorRate, ordered by kind, server, database,
-// test, tool, run and target rate (fixed-rate ladders by test first, their
-// rounds in numeric order).
+// p95MS and error rate < maxErrorRate, with the variant of each step's run
+// (run_groups), ordered by kind, server, database, test, tool, variant,
+// run and target rate (fixed-rate ladders by test first, their rounds in
+// numeric order).
 func (s *Store) LadderSteps(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderStepRow, error) {
 	return readAll(ctx, s, "ladder_steps", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, step, target_rps, achieved_rps,
        p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1),
-       coalesce(database, '')
-FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE)
-ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''),
+       coalesce(database, ''),
+       coalesce((SELECT min(g.variant) FROM run_groups g WHERE g.run_id = s.run_id OR g.record_id = s.run_id), '') AS variant
+FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE) s
+ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), coalesce(tool, ''), variant,
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
          run, target_rps, step`, []any{p95MS, maxErrorRate}, func(r []any) model.LadderStepRow {
 		return model.LadderStepRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]), Step: Text(r[5]),
 			TargetRPS: Float(r[6]), AchievedRPS: Float(r[7]), P95MS: Float(r[8]), ErrorRate: Float(r[9]),
 			Held: Bool(r[10]), Requests: integer(r[11]), Failed: integer(r[12]), Source: Text(r[13]), Line: int(integer(r[14])), Round: integer(r[15]),
-			Database: Text(r[16])}
+			Database: Text(r[16]), Variant: Text(r[17])}
 	})
 }
 

@@ -41,6 +41,7 @@ type Store interface {
 	RunsStartedBetween(ctx context.Context, from, to time.Time) ([]model.RunRef, error)
 	RunFigures(ctx context.Context, where string) (model.RunFigures, error)
 	LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error)
+	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
 }
 
 // Options are the settings of an analysis.
@@ -72,6 +73,13 @@ type Options struct {
 	CostTest string
 	// Findings are the thresholds of the rules of the Findings section.
 	Findings stats.FindingRules
+}
+
+// DesignRule is the rule the caveats of the groups are computed under:
+// the drift tolerance, and the ladder rule with the achieved ratio by
+// which a fixed-rate run held its rate.
+func (o Options) DesignRule() model.DesignRule {
+	return model.DesignRule{Tolerance: o.DriftTolerance, P95MS: o.P95MS, MaxErrorRate: o.MaxErrorRate, MinAchievedRatio: o.MinAchievedRatio}
 }
 
 // A Layout is a table the manifest asks for ([[tables]]): a projection
@@ -116,7 +124,11 @@ type Result struct {
 
 // Analyze computes every section the store has inputs for.
 func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
-	a := &analysis{ctx: ctx, st: st, opts: opts}
+	caveats, err := st.Caveats(ctx, opts.DesignRule())
+	if err != nil {
+		return nil, err
+	}
+	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats}
 	steps := []func() (*Section, error){
 		a.cpuFixedRate, a.spectra, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.achieved, a.calibration, a.cost,
 	}
@@ -168,6 +180,10 @@ type analysis struct {
 	ctx  context.Context
 	st   Store
 	opts Options
+	// caveats are the caveats of every group of the experiment's design
+	// (the store's group_caveats under the options' rule), read once
+	// before any section.
+	caveats map[string][]model.Caveat
 	// fixed holds the fixed-rate CPU groups, which the cost table reuses.
 	fixed []cpuGroup
 	mem   map[string]stats.MemoryFit
@@ -282,33 +298,6 @@ func summaryNotes(n *notes, what string, sum stats.Summary) {
 			n.add(fmt.Sprintf("%s: %s; the spread shown is min–max of the passes", what, w.Msg))
 		} else {
 			n.add(what + ": " + w.Msg)
-		}
-	}
-}
-
-// dropEmpty removes the named columns of a table where no row has a
-// value: a column of blanks says nothing.
-func dropEmpty(d *report.Data, names ...string) {
-	for _, name := range names {
-		c := slices.IndexFunc(d.Columns, func(col report.Column) bool { return col.Name == name })
-		if c < 0 {
-			continue
-		}
-		empty := true
-		for _, r := range d.Rows {
-			if v := r[c]; v != nil {
-				if cell, ok := v.(report.Cell); !ok || cell.Value != nil {
-					empty = false
-					break
-				}
-			}
-		}
-		if !empty {
-			continue
-		}
-		d.Columns = slices.Delete(d.Columns, c, c+1)
-		for i, r := range d.Rows {
-			d.Rows[i] = slices.Delete(r, c, c+1)
 		}
 	}
 }

@@ -34,26 +34,21 @@ func (a *analysis) cost() (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := map[string]float64{}
-	for _, r := range peak {
-		ws[r.Server] = r.WorkingSetMB
-	}
 	n := &notes{}
 	w := cost.Workload{RPS: a.opts.RPS, Wait: a.opts.Wait, Utilisation: a.opts.Util}
 	type est struct {
 		e   cost.Estimate
 		mem cost.MemoryFrom
 		src []report.Source
+		// groups are the groups of the runs it is priced from
+		groups []string
 	}
 	var ests []est
 	var fullSpeed []string
 	for _, in := range inputs {
 		st := in.Stack
 		server := st.Server
-		peakMB, ok := ws[server]
-		if !ok {
-			peakMB = math.NaN()
-		}
+		peakMB := model.HighestWorkingSet(peak, server, st.Database, st.Variant)
 		fit, hasFit := a.mem[server]
 		var from cost.MemoryFrom
 		st.Memory, from = cost.ChooseMemory(fit, hasFit, peakMB)
@@ -83,20 +78,28 @@ func (a *analysis) cost() (*Section, error) {
 		for _, r := range in.Runs {
 			src = append(src, report.Source{File: r.Source, Line: r.Line})
 		}
-		ests = append(ests, est{e, from, src})
+		var groups []string
+		for _, r := range in.Runs {
+			if !slices.Contains(groups, r.GroupID) {
+				groups = append(groups, r.GroupID)
+			}
+		}
+		ests = append(ests, est{e, from, src, groups})
 	}
 	slices.SortStableFunc(ests, func(x, y est) int { return cmpNaNLast(x.e.TotalUSDMonth, y.e.TotalUSDMonth) })
 	d := &report.Data{
 		Title: fmt.Sprintf("Cost per month at %s requests/s, %s, %g%% target utilisation (USD)", Sig(a.opts.RPS), a.opts.Price.Name, a.opts.Util*100),
-		Columns: []report.Column{col("server", "server", nil), col("database", "database", nil), col("test", "test", nil),
+		Columns: []report.Column{col("server", "server", nil), col("database", "database", nil), col("test", "test", nil), col("variant", "variant", nil),
 			col("stack_vcpu", "stack vCPU", Sig), col("stack_gib", "stack GiB", Sig), col("memory_from", "memory from", nil),
 			col("stack_usd_month", "stack $/month", money), col("db_vcpu", "database vCPU", Sig),
 			col("db_usd_month", "database $/month", money), col("total_usd_month", "total $/month", money)},
 	}
 	var stacks []report.CostStack
+	cv := a.newCaveats()
 	for _, x := range ests {
 		e := x.e
-		d.Rows = append(d.Rows, []any{e.Stack.Server, nullIfEmpty(e.Stack.Database), nullIfEmpty(e.Stack.Test), e.StackVCPU, e.StackGiB, string(x.mem),
+		cv.add(stackLabel(e.Stack), x.groups)
+		d.Rows = append(d.Rows, []any{e.Stack.Server, nullIfEmpty(e.Stack.Database), nullIfEmpty(e.Stack.Test), nullIfEmpty(e.Stack.Variant), e.StackVCPU, e.StackGiB, string(x.mem),
 			e.StackUSDMonth, e.DBVCPU, e.DBUSDMonth, e.TotalUSDMonth})
 		d.RowSources = append(d.RowSources, x.src)
 		stacks = append(stacks, report.CostStack{Server: chartLabel(e.Stack, inputs), StackUSD: e.StackUSDMonth, DBUSD: e.DBUSDMonth})
@@ -108,7 +111,9 @@ func (a *analysis) cost() (*Section, error) {
 	if len(fullSpeed) > 0 {
 		n.add("no fixed-rate passes, CPU per request from runs at full speed: " + strings.Join(fullSpeed, ", "))
 	}
+	cv.to(n)
 	d.Notes = n.list
+	d.DropEmpty("variant")
 	sec.Tables = append(sec.Tables, d)
 	sec.Figures = append(sec.Figures, Figure{Name: "cost", Caption: "Monthly cost per server: stack and database",
 		Figure: &report.CostChart{Title: sec.Title, Stacks: stacks}})
@@ -118,9 +123,9 @@ func (a *analysis) cost() (*Section, error) {
 // chartLabel names a stack in the cost plot by its server, and by its
 // database and test where the stacks priced differ in them.
 func chartLabel(s cost.Stack, all []cost.StackInput) string {
-	dbs, tests := map[string]bool{}, map[string]bool{}
+	dbs, tests, variants := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, in := range all {
-		dbs[in.Stack.Database], tests[in.Stack.Test] = true, true
+		dbs[in.Stack.Database], tests[in.Stack.Test], variants[in.Stack.Variant] = true, true, true
 	}
 	out := s.Server
 	if len(dbs) > 1 {
@@ -128,6 +133,9 @@ func chartLabel(s cost.Stack, all []cost.StackInput) string {
 	}
 	if len(tests) > 1 {
 		out += " " + orDash(s.Test)
+	}
+	if len(variants) > 1 {
+		out += " " + cmp.Or(s.Variant, "(no variant)")
 	}
 	return out
 }
@@ -140,6 +148,9 @@ func stackLabel(s cost.Stack) string {
 	}
 	if s.Test != "" {
 		out += "/" + s.Test
+	}
+	if s.Variant != "" {
+		out += " (" + s.Variant + ")"
 	}
 	return out
 }

@@ -25,7 +25,9 @@ type cpuRun struct {
 // cpuGroup is the passes of one (test, rate or connections, server,
 // database).
 type cpuGroup struct {
+	id                     string // run_groups.group_id
 	test, server, database string
+	variant                string  // run_groups.variant
 	targetRPS              float64 // NaN for runs at full speed
 	connections            int64
 	// tools are the tools that made the load of the passes (model.CPURun.Tool)
@@ -33,11 +35,13 @@ type cpuGroup struct {
 	runs  []cpuRun
 }
 
-// totals are the stack + database CPU of each pass, µs per successful
-// response (the database's counted 0 where not measured).
-func (g *cpuGroup) totals() []float64 {
-	return g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })
-}
+// total is the stack + database CPU of a pass, µs per successful
+// response (the database's counted 0 where not measured), as run_medians
+// and run_figures define it.
+func (r cpuRun) total() float64 { return r.stackUS + zeroIfNaN(r.dbUS) }
+
+// totals are the total CPU of each pass.
+func (g *cpuGroup) totals() []float64 { return g.values(cpuRun.total) }
 
 // cpuSeries is the legend entry of the CPU bars of one test at one load:
 // the test, the tools that made the load, and the load.
@@ -95,12 +99,12 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
 		if vs[i] != "" {
 			test = orDash(test) + ", " + vs[i]
 		}
-		g := cpuGroup{test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database}
+		g := cpuGroup{id: r.GroupID, test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database, variant: vs[i]}
 		if !fixedRate {
 			g.connections = r.Connections
 		}
 		n := len(groups)
-		if n == 0 || !sameGroup(groups[n-1], g, fixedRate) {
+		if n == 0 || groups[n-1].id != g.id {
 			groups = append(groups, g)
 			n++
 		}
@@ -117,12 +121,17 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
 	return groups, nil
 }
 
-func sameGroup(a, b cpuGroup, fixedRate bool) bool {
-	same := a.test == b.test && a.server == b.server && a.database == b.database
-	if fixedRate {
-		return same && a.targetRPS == b.targetRPS
+// name is the group's row in a table of its test and load.
+func (g *cpuGroup) name() string { return rowName(g.server, g.database, "") }
+
+// median is the median of the values get gives of the group's passes,
+// NaN where none has one.
+func (g *cpuGroup) median(get func(cpuRun) float64) float64 {
+	v := g.values(get)
+	if len(v) == 0 {
+		return math.NaN()
 	}
-	return same && a.connections == b.connections
+	return stats.Median(v)
 }
 
 // cpuFixedRate is the table of CPU per request at a fixed rate: one table
@@ -172,22 +181,13 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 			srcs  []report.Source
 		}
 		var rows []row
+		cv := a.newCaveats()
 		for _, g := range byKey[k] {
 			stack := stats.Summarize(g.values(func(r cpuRun) float64 { return r.stackUS }))
-			db := g.values(func(r cpuRun) float64 { return r.dbUS })
-			dbMed := math.NaN()
-			if len(db) > 0 {
-				dbMed = stats.Median(db)
-			}
-			total := stack.Median
-			if !math.IsNaN(dbMed) {
-				total += dbMed
-			}
-			p99 := g.values(func(r cpuRun) float64 { return r.p99MS })
-			p99Med := math.NaN()
-			if len(p99) > 0 {
-				p99Med = stats.Median(p99)
-			}
+			dbMed := g.median(func(r cpuRun) float64 { return r.dbUS })
+			total := g.median(cpuRun.total)
+			p99Med := g.median(func(r cpuRun) float64 { return r.p99MS })
+			cv.add(g.name(), []string{g.id})
 			var failed int64
 			var srcs []report.Source
 			fromRequests := false
@@ -212,8 +212,9 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 			d.Rows = append(d.Rows, r.cells)
 			d.RowSources = append(d.RowSources, r.srcs)
 		}
-		dropEmpty(d, "database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct")
-		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval")
+		d.DropEmpty("database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct")
+		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval; total is the median of the passes' server + database CPU")
+		cv.to(n)
 		if len(a.cpuLabels) > 0 {
 			n.add(splitNote(a.cpuLabels))
 		}
@@ -245,6 +246,7 @@ func (a *analysis) cpuSplit() (*Section, error) {
 		return sec, nil
 	}
 	var d *report.Data
+	var cvs []*caveatNotes
 	for i, g := range all {
 		if i == 0 || g.test != all[i-1].test {
 			d = &report.Data{
@@ -255,8 +257,9 @@ func (a *analysis) cpuSplit() (*Section, error) {
 					col("user_us", "user µs", Sig), col("kernel_us", "kernel µs", Sig), col("stack_us", "stack µs", Sig),
 					col("db_us", "database µs", Sig), col("total_us", "total µs", Sig),
 				},
-				Notes: []string{"load is the target rate of a fixed-rate run, or the connections of a run at full speed; user and kernel are medians of their own, so they need not add up to the stack median"},
+				Notes: []string{"load is the target rate of a fixed-rate run, or the connections of a run at full speed; user and kernel are medians of their own, so they need not add up to the stack median; total is the median of the passes' server + database CPU"},
 			}
+			cvs = append(cvs, a.newCaveats())
 			if len(a.cpuLabels) > 0 {
 				d.Notes = append(d.Notes, splitNote(a.cpuLabels))
 			}
@@ -266,25 +269,21 @@ func (a *analysis) cpuSplit() (*Section, error) {
 		if math.IsNaN(g.targetRPS) {
 			load = fmt.Sprintf("%d conns", g.connections)
 		}
-		med := func(get func(cpuRun) float64) float64 {
-			v := g.values(get)
-			if len(v) == 0 {
-				return math.NaN()
-			}
-			return stats.Median(v)
-		}
-		stack, db := med(func(r cpuRun) float64 { return r.stackUS }), med(func(r cpuRun) float64 { return r.dbUS })
 		var srcs []report.Source
 		for _, r := range g.runs {
 			srcs = append(srcs, r.source)
 		}
+		cvs[len(sec.Tables)-1].add(g.name()+" at "+load, []string{g.id})
 		d.Rows = append(d.Rows, []any{g.server, nullIfEmpty(g.database), load, int64(len(g.runs)),
-			num(med(func(r cpuRun) float64 { return r.userUS })), num(med(func(r cpuRun) float64 { return r.kernelUS })),
-			num(stack), num(db), num(stack + zeroIfNaN(db))})
+			num(g.median(func(r cpuRun) float64 { return r.userUS })), num(g.median(func(r cpuRun) float64 { return r.kernelUS })),
+			num(g.median(func(r cpuRun) float64 { return r.stackUS })), num(g.median(func(r cpuRun) float64 { return r.dbUS })), num(g.median(cpuRun.total))})
 		d.RowSources = append(d.RowSources, srcs)
 	}
-	for _, t := range sec.Tables {
-		dropEmpty(t, "database", "user_us", "kernel_us", "db_us")
+	for i, t := range sec.Tables {
+		t.DropEmpty("database", "user_us", "kernel_us", "db_us")
+		n := &notes{list: t.Notes}
+		cvs[i].to(n)
+		t.Notes = n.list
 	}
 	if fig, ok := cpuFullSpeed(open); ok {
 		sec.Figures = append(sec.Figures, fig)

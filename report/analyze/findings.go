@@ -377,14 +377,27 @@ func pList(cuts []stats.SplitCut) string {
 }
 
 // runGroups groups the runs of the rounds and single-run tables by
-// configuration: test, tool, connections and target rate, servers in
-// their order of first appearance.
+// configuration: test, tool, variant, connections and target rate, and
+// within it by group of the experiment (the store's run_groups: a server
+// on one database), named "server (database)" where the runs name one,
+// in their order of first appearance. Runs of two groups are never
+// pooled.
 type runGroup struct {
 	test, tool  string
+	variant     string
 	connections int64
 	targetRPS   float64
 	servers     []string
 	runs        map[string][]runRow
+}
+
+// groupName names the runs of a server on a database in a finding:
+// "server (database)", or the server alone where the runs name none.
+func groupName(server, database string) string {
+	if database == "" {
+		return server
+	}
+	return rowName(server, database, "")
 }
 
 func groupRuns(rows ...[]runRow) []*runGroup {
@@ -393,19 +406,20 @@ func groupRuns(rows ...[]runRow) []*runGroup {
 		for _, r := range rs {
 			var g *runGroup
 			for _, c := range out {
-				if c.test == r.test && c.tool == r.tool && c.connections == r.connections && sameFloat(c.targetRPS, r.targetRPS) {
+				if c.test == r.test && c.tool == r.tool && c.variant == r.variant && c.connections == r.connections && sameFloat(c.targetRPS, r.targetRPS) {
 					g = c
 					break
 				}
 			}
 			if g == nil {
-				g = &runGroup{test: r.test, tool: r.tool, connections: r.connections, targetRPS: r.targetRPS, runs: map[string][]runRow{}}
+				g = &runGroup{test: r.test, tool: r.tool, variant: r.variant, connections: r.connections, targetRPS: r.targetRPS, runs: map[string][]runRow{}}
 				out = append(out, g)
 			}
-			if _, ok := g.runs[r.server]; !ok {
-				g.servers = append(g.servers, r.server)
+			name := groupName(r.server, r.database)
+			if _, ok := g.runs[name]; !ok {
+				g.servers = append(g.servers, name)
 			}
-			g.runs[r.server] = append(g.runs[r.server], r)
+			g.runs[name] = append(g.runs[name], r)
 		}
 	}
 	return out
@@ -420,10 +434,14 @@ func (g *runGroup) load() string {
 		parts = append(parts, fmt.Sprintf("%d connections", g.connections))
 	}
 	load := strings.Join(parts, ", ")
-	if load == "" {
-		return fmt.Sprintf("%s (%s)", orDash(g.test), g.tool)
+	test := orDash(g.test)
+	if g.variant != "" {
+		test += ", " + g.variant
 	}
-	return fmt.Sprintf("%s (%s, %s)", orDash(g.test), g.tool, load)
+	if load == "" {
+		return fmt.Sprintf("%s (%s)", test, g.tool)
+	}
+	return fmt.Sprintf("%s (%s, %s)", test, g.tool, load)
 }
 
 func runSources(rs []runRow) []report.Source {
@@ -639,7 +657,7 @@ func (a *analysis) sharedLimits(r stats.FindingRules, t tested) []found {
 			}
 			var c []float64
 			for _, g := range a.open {
-				if g.test == k.test && g.server == sv && g.connections == bestConns {
+				if g.test == k.test && groupName(g.server, g.database) == sv && g.connections == bestConns {
 					c = g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })
 				}
 			}

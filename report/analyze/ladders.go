@@ -15,6 +15,7 @@ import (
 type LadderRun struct {
 	Kind, Server, Test, Tool, Run string
 	Database                      string // "" where its runs name none
+	Variant                       string // run_groups.variant of its runs
 	Round                         int64  // -1 where the runs have no round
 	Result                        stats.LadderResult
 	Sources                       []report.Source // of its steps
@@ -39,9 +40,9 @@ func LadderRuns(rows []model.LadderStepRow, rule stats.LadderRule) []LadderRun {
 	}
 	for i, r := range rows {
 		if i == 0 || r.Kind != rows[i-1].Kind || r.Server != rows[i-1].Server || r.Test != rows[i-1].Test ||
-			r.Tool != rows[i-1].Tool || r.Run != rows[i-1].Run || r.Database != rows[i-1].Database {
+			r.Tool != rows[i-1].Tool || r.Run != rows[i-1].Run || r.Database != rows[i-1].Database || r.Variant != rows[i-1].Variant {
 			flush()
-			out = append(out, LadderRun{Kind: r.Kind, Server: r.Server, Test: r.Test, Tool: r.Tool, Run: r.Run, Database: r.Database, Round: r.Round})
+			out = append(out, LadderRun{Kind: r.Kind, Server: r.Server, Test: r.Test, Tool: r.Tool, Run: r.Run, Database: r.Database, Variant: r.Variant, Round: r.Round})
 		}
 		if math.IsNaN(r.TargetRPS) {
 			continue
@@ -64,7 +65,8 @@ func LadderRuns(rows []model.LadderStepRow, rule stats.LadderRule) []LadderRun {
 // ladderKind is how one kind of ladder is laid out in the report.
 type ladderKind struct {
 	kind, title, note string
-	// byTest: one row per (server, test, tool) instead of per server
+	// byTest: its ladder runs are rounds of fixed-rate runs, named by
+	// their round and sourced by their steps' runs
 	byTest bool
 	// runWarnings: each run's own warnings are footnotes
 	runWarnings bool
@@ -82,10 +84,12 @@ var ladderKinds = []ladderKind{
 	{kind: "samples", title: "Held-rate ladders: highest step held (requests/s)", runWarnings: true, runSources: true,
 		note:   "a step is held when its p95 latency and its error rate are under the rule; a run's result is the highest step held before the first step that failed, + when its last step still held (the limit is higher); the median is no more precise than the step",
 		figure: "ladders", caption: "Ladder steps: p95 latency against the target rate, held and failed steps marked", chartTitle: "Held-rate ladders",
-		what: func(r LadderRun) string { return "the k6 ladder" + onDatabase(r.Database) }},
+		what: func(r LadderRun) string { return "the k6 ladder of " + orDash(r.Test) + onDatabase(r.Database) }},
 	{kind: "summary", title: "Held-rate ladders from k6 summaries: highest step held (requests/s)", runSources: true,
 		note: "from the per-step p95 a k6 summary keeps (http_req_duration{step:N}); a summary has no per-step error count, so the error rule is applied to each run's overall error rate",
-		what: func(r LadderRun) string { return "the k6 ladder" + onDatabase(r.Database) + " (from its summaries)" }},
+		what: func(r LadderRun) string {
+			return "the k6 ladder of " + orDash(r.Test) + onDatabase(r.Database) + " (from its summaries)"
+		}},
 	{kind: "fixed-rate", title: "Held-rate ladders from fixed-rate runs: highest rate held (requests/s)", byTest: true,
 		note:   "each round of fixed-rate runs at two or more target rates is one ladder run, its rates the steps; p95 is the tool's own, the error rate failed / requests",
 		figure: "ladders-fixed-rate", caption: "Fixed-rate runs as ladders: p95 latency against the target rate, held and failed rates marked", chartTitle: "Held-rate ladders from fixed-rate runs",
@@ -162,16 +166,20 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 	if d.Name == "" {
 		d.Name = k.kind
 	}
-	d.Columns = []report.Column{col("server", "server", nil), col("database", "database", nil)}
-	if k.byTest {
-		d.Columns = append(d.Columns, col("test", "test", nil), col("tool", "tool", nil))
+	// A row is one group of the experiment: a ladder is never pooled
+	// across tests, tools or variants.
+	d.Columns = []report.Column{col("server", "server", nil), col("database", "database", nil),
+		col("test", "test", nil), col("tool", "tool", nil), col("variant", "variant", nil)}
+	variants := map[string]bool{}
+	for _, r := range runs {
+		variants[r.Variant] = true
 	}
 	d.Columns = append(d.Columns, col("runs", "runs", nil),
 		col("highest_held_rps", "highest held", nil), col("still_holding", "still holding", nil),
 		col("each_run", "each run", nil), col("step_rps", "step", Sig), col("rule", "rule", nil))
 	n := &notes{}
 	same := func(x, y LadderRun) bool {
-		return x.Server == y.Server && x.Database == y.Database && (!k.byTest || (x.Test == y.Test && x.Tool == y.Tool))
+		return x.Server == y.Server && x.Database == y.Database && x.Test == y.Test && x.Tool == y.Tool && x.Variant == y.Variant
 	}
 	for i := 0; i < len(runs); {
 		j := i
@@ -213,27 +221,24 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 		}
 		sum := stats.MedianLadder(results)
 		for _, w := range sum.Warnings {
-			if k.byTest {
-				n.add(fmt.Sprintf("%s, %s: %s", serverName(r0.Server)+onDatabase(r0.Database), orDash(r0.Test), w.Msg))
-			} else {
-				n.add(serverName(r0.Server) + onDatabase(r0.Database) + ": " + w.Msg)
-			}
+			n.add(fmt.Sprintf("%s, %s: %s", serverName(r0.Server)+onDatabase(r0.Database), orDash(r0.Test), w.Msg))
 		}
 		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, names: names, srcs: runSrcs})
 		var each []string
 		for _, r := range results {
 			each = append(each, r.String())
 		}
-		row := []any{r0.Server, nullIfEmpty(r0.Database)}
-		if k.byTest {
-			row = append(row, nullIfEmpty(r0.Test), r0.Tool)
+		variant := any(nil)
+		if len(variants) > 1 {
+			variant = nullIfEmpty(r0.Variant)
 		}
+		row := []any{r0.Server, nullIfEmpty(r0.Database), nullIfEmpty(r0.Test), r0.Tool, variant}
 		row = append(row, int64(len(results)), sum.String(), sum.StillHolding, strings.Join(each, ", "), num(sum.StepRPS), rule)
 		d.Rows = append(d.Rows, row)
 		d.RowSources = append(d.RowSources, srcs)
 		i = j
 	}
-	dropEmpty(d, "database")
+	d.DropEmpty("database", "test", "variant")
 	n.add(k.note)
 	d.Notes = n.list
 	return d, chart, kept

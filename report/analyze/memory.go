@@ -20,15 +20,20 @@ func (a *analysis) memory() (*Section, error) {
 	}
 	if len(peak) > 0 {
 		d := &report.Data{
-			Title: "Highest memory per server over its runs (MiB)",
+			Title: "Highest memory per server, database and variant over its runs at every test and load (MiB)",
 			Name:  "highest",
-			Columns: []report.Column{col("server", "server", nil), col("working_set_mb", "working set MiB", Sig),
-				col("private_mb", "private MiB", Sig), col("runs", "runs", nil)},
-			Notes: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), both the highest seen after a run"},
+			Columns: []report.Column{col("server", "server", nil), col("database", "database", nil), col("variant", "variant", nil),
+				col("working_set_mb", "working set MiB", Sig), col("private_mb", "private MiB", Sig), col("runs", "runs", nil)},
 		}
+		n := &notes{list: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), each the highest seen after a run of the row's groups (the two may come from different runs of it)"}}
+		cv := a.newCaveats()
 		for _, r := range peak {
-			d.Rows = append(d.Rows, []any{r.Server, num(r.WorkingSetMB), num(r.PrivateMB), r.Runs})
+			d.Rows = append(d.Rows, []any{r.Server, nullIfEmpty(r.Database), nullIfEmpty(r.Variant), num(r.WorkingSetMB), num(r.PrivateMB), r.Runs})
+			cv.add(rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
 		}
+		d.DropEmpty("database", "variant")
+		cv.to(n)
+		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 	}
 	pts, err := a.st.MemorySeries(a.ctx)

@@ -16,6 +16,7 @@ import (
 // runRow is one run of the rounds and ranking tables.
 type runRow struct {
 	test, tool, server  string
+	database, groupID   string
 	connections         int64
 	targetRPS           float64
 	rps, mean, p50, p95 float64
@@ -36,10 +37,8 @@ type runRow struct {
 	variant string
 }
 
-// runRows reads the runs of the rounds (rounds true) or ranking table.
-// One run is often kept twice (a k6 point stream and its summary), and a
-// table must not count it as two rounds, so the store's tool names carry
-// the format where a tool came in more than one.
+// runRows reads the runs of the rounds (rounds true) or ranking table,
+// each counted once and with its group (the store's run_groups).
 func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 	rows, err := a.st.RateRuns(a.ctx, rounds)
 	if err != nil {
@@ -50,7 +49,8 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 		out[i] = runRow{test: r.Test, tool: r.Tool, server: r.Server, connections: r.Connections, targetRPS: r.TargetRPS,
 			rps: r.RPS, mean: r.MeanMS, p50: r.P50MS, p95: r.P95MS, p99: r.P99MS,
 			failed: r.Failed, requests: r.Requests, corrected: r.Corrected,
-			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID, split: r.Split}
+			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID, split: r.Split,
+			database: r.Database, groupID: r.GroupID}
 	}
 	return out, nil
 }
@@ -100,7 +100,7 @@ func splitNote(split []string) string {
 func splitVariants(rows []runRow) []string {
 	vs, split := variants(len(rows), func(i int) map[string]string { return rows[i].split }, func(i int) string {
 		r := rows[i]
-		return fmt.Sprint(r.test, "\x00", r.tool, "\x00", r.server, "\x00", r.connections, "\x00", r.targetRPS)
+		return fmt.Sprint(r.test, "\x00", r.tool, "\x00", r.server, "\x00", r.database, "\x00", r.connections, "\x00", r.targetRPS)
 	})
 	for i := range rows {
 		rows[i].variant = vs[i]
@@ -147,8 +147,7 @@ func (a *analysis) rounds() (*Section, error) {
 	}
 	var groups []*group
 	for i, r := range rows {
-		if i == 0 || r.test != rows[i-1].test || r.tool != rows[i-1].tool || r.variant != rows[i-1].variant || r.server != rows[i-1].server ||
-			r.connections != rows[i-1].connections || !sameFloat(r.targetRPS, rows[i-1].targetRPS) {
+		if i == 0 || r.groupID != rows[i-1].groupID {
 			groups = append(groups, &group{})
 		}
 		groups[len(groups)-1].runs = append(groups[len(groups)-1].runs, r)
@@ -161,12 +160,14 @@ func (a *analysis) rounds() (*Section, error) {
 	}
 	var byTest []testBars
 	var marks []bestRow // per row of d, for marking the best
+	var cv *caveatNotes
 	flush := func() {
 		if d == nil {
 			return
 		}
 		a.markBest(d, n, marks)
-		dropEmpty(d, "target_rps", "connections", "p99_ms")
+		d.DropEmpty("database", "target_rps", "connections", "p99_ms")
+		cv.to(n)
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 	}
@@ -175,6 +176,7 @@ func (a *analysis) rounds() (*Section, error) {
 		if i == 0 || r0.test != groups[i-1].runs[0].test || r0.tool != groups[i-1].runs[0].tool || r0.variant != groups[i-1].runs[0].variant {
 			flush()
 			n = &notes{}
+			cv = a.newCaveats()
 			marks = nil
 			what := r0.tool
 			if r0.variant != "" {
@@ -184,16 +186,13 @@ func (a *analysis) rounds() (*Section, error) {
 				Title: fmt.Sprintf("Rounds: %s, %s (median of rounds)", orDash(r0.test), what),
 				Name:  testName(r0.test) + " " + what,
 				Columns: []report.Column{
-					col("server", "server", nil), col("connections", "connections", nil), col("target_rps", "target rps", Sig),
+					col("server", "server", nil), col("database", "database", nil), col("connections", "connections", nil), col("target_rps", "target rps", Sig),
 					col("rounds", "rounds", nil), col("rps", "requests/s", Sig), col("rps_min", "min", Sig), col("rps_max", "max", Sig),
 					col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
 				},
 			}
 			if len(split) > 0 {
 				n.add(splitNote(split))
-			}
-			if !r0.corrected {
-				n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission: its percentiles understate waiting under load", r0.tool))
 			}
 		}
 		var rps, p99 []float64
@@ -220,8 +219,9 @@ func (a *analysis) rounds() (*Section, error) {
 		if requests > 0 && float64(failed) > 0.01*float64(requests) {
 			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than 1%%)", serverName(r0.server), r0.connections, failed, requests))
 		}
-		d.Rows = append(d.Rows, []any{r0.server, connsText(r0.connections), num(r0.targetRPS), int64(sum.N), num(sum.Median),
+		d.Rows = append(d.Rows, []any{r0.server, nullIfEmpty(r0.database), connsText(r0.connections), num(r0.targetRPS), int64(sum.N), num(sum.Median),
 			num(sum.Min), num(sum.Max), num(p99Med), failed})
+		cv.add(rowName(r0.server, r0.database, "")+" "+loadName(loadKey(r0)), []string{r0.groupID})
 		d.RowSources = append(d.RowSources, srcs)
 		marks = append(marks, bestRow{load: loadKey(r0), fixedRate: !math.IsNaN(r0.targetRPS),
 			rps: stats.Entry{Values: rps, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}})
@@ -298,7 +298,8 @@ func (a *analysis) tieRule() stats.TieRule {
 // best (stats.RankTies). The requests/s of a fixed-rate run is its
 // target, not a result, so it is never marked.
 func (a *analysis) markBest(d *report.Data, n *notes, rows []bestRow) {
-	const rpsCol, p99Col = 4, 7
+	rpsCol := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "rps" })
+	p99Col := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "p99_ms" })
 	var loads []string
 	at := map[string][]int{}
 	for i, r := range rows {
@@ -419,13 +420,18 @@ func (a *analysis) ranking() (*Section, error) {
 		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool),
 			cmp.Compare(x.connections, y.connections), cmpNaNLast(x.targetRPS, y.targetRPS))
 	})
+	repeated, err := a.runRows(true)
+	if err != nil {
+		return nil, err
+	}
+	spread := toolSpreads(repeated)
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].test == rows[i].test && rows[j].tool == rows[i].tool && loadKey(rows[j]) == loadKey(rows[i]) {
 			j++
 		}
 		if math.IsNaN(rows[i].targetRPS) {
-			sec.Tables = append(sec.Tables, a.rankTable(rows[i:j]))
+			sec.Tables = append(sec.Tables, a.rankTable(rows[i:j], spread))
 		} else {
 			d, err := a.heldAtRate(rows[i:j])
 			if err != nil {
@@ -449,44 +455,89 @@ func loadText(r runRow) string {
 	return "at full speed"
 }
 
-// rankTable ranks the full-speed runs of one test, tool and connections
-// by requests/s; neighbours inside the noise share a place.
-func (a *analysis) rankTable(cur []runRow) *report.Data {
+// toolSpreads is, per tool, the spread its repeated runs show: over the
+// groups of rows (runs with a round) with two or more runs, the median of
+// their requests/s range, (max − min) / median, in percent. A tool
+// without repeated runs has none.
+func toolSpreads(rows []runRow) map[string]float64 {
+	ranges := map[string][]float64{}
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].groupID == rows[i].groupID {
+			j++
+		}
+		var rps []float64
+		for _, r := range rows[i:j] {
+			if !math.IsNaN(r.rps) {
+				rps = append(rps, r.rps)
+			}
+		}
+		if len(rps) >= 2 {
+			if med := stats.Median(rps); med > 0 {
+				ranges[rows[i].tool] = append(ranges[rows[i].tool], 100*(slices.Max(rps)-slices.Min(rps))/med)
+			}
+		}
+		i = j
+	}
+	out := map[string]float64{}
+	for tool, v := range ranges {
+		out[tool] = stats.Median(v)
+	}
+	return out
+}
+
+// rankTable orders the full-speed runs of one test, tool and connections
+// by requests/s. A single run shows no spread, so neighbours share a place
+// when they differ by less than the spread the same tool shows on its
+// repeated runs (toolSpreads), or, where none is known, by the tie rule's
+// percentage, and the table says that its order cannot rank.
+func (a *analysis) rankTable(cur []runRow, spread map[string]float64) *report.Data {
 	r0 := cur[0]
+	rule := a.tieRule()
+	sp, known := spread[r0.tool]
+	if known && sp > rule.TiePct {
+		rule.TiePct = sp
+	}
 	d := &report.Data{
 		Title: fmt.Sprintf("Single runs: %s, %s %s, ranked by requests/s", orDash(r0.test), r0.tool, loadText(r0)),
 		Name:  testName(r0.test) + " " + r0.tool + " " + connsName(r0.connections),
 		Columns: []report.Column{
-			col("rank", "rank", nil), {Name: "tied", Machine: true}, col("server", "server", nil),
+			col("rank", "rank", nil), {Name: "tied", Machine: true}, col("server", "server", nil), col("database", "database", nil),
 			col("rps", "requests/s", Sig), col("mean_ms", "mean ms", Sig),
 			col("p50_ms", "p50 ms", Sig), col("p95_ms", "p95 ms", Sig), col("p99_ms", "p99 ms", Sig),
 			col("failed", "failed", nil), col("latency_corrected", "corrected", nil),
 		},
 	}
 	n := &notes{}
+	if known {
+		n.add(fmt.Sprintf("single runs cannot rank: the order is one run each, and rows share a place when they differ by less than %s%%, the median spread (max − min over median) of %s's repeated runs here, or the tie rule's, when larger",
+			strconv.FormatFloat(sp, 'f', 1, 64), r0.tool))
+	} else {
+		n.add(fmt.Sprintf("single runs cannot rank: the order is one run each, and no spread of %s's repeated runs is known here to tell a difference from noise; rows share a place only under the tie rule", r0.tool))
+	}
+	cv := a.newCaveats()
 	entries := make([]stats.Entry, len(cur))
 	for i, r := range cur {
 		entries[i] = stats.Entry{Values: []float64{r.rps}, DriftPct: r.driftPct}
 	}
 	tied := false
-	for _, p := range stats.RankTies(entries, true, a.tieRule()) {
+	for _, p := range stats.RankTies(entries, true, rule) {
 		r := cur[p.Index]
 		tied = tied || p.Tied
-		d.Rows = append(d.Rows, []any{report.Rank{N: p.Rank, Tied: p.Tied}, p.Tied, r.server,
+		cv.add(rowName(r.server, r.database, ""), []string{r.groupID})
+		d.Rows = append(d.Rows, []any{report.Rank{N: p.Rank, Tied: p.Tied}, p.Tied, r.server, nullIfEmpty(r.database),
 			num(r.rps), num(r.mean), num(r.p50), num(r.p95), num(r.p99), r.failed, r.corrected})
 		d.RowSources = append(d.RowSources, []report.Source{r.source})
-		if !r.corrected {
-			n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission", r.tool))
-		}
 		if r.requests > 0 && float64(r.failed) > 0.01*float64(r.requests) {
 			n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", serverName(r.server), r.tool, r.failed, r.requests))
 		}
 		warningNote(n, r)
 	}
 	if tied {
-		n.add("=N: a place shared by neighbours inside the noise (" + a.tieRule().String() + ")")
+		n.add("=N: a place shared by neighbours inside the noise (" + rule.String() + ")")
 	}
-	dropEmpty(d, "mean_ms", "p50_ms", "p95_ms", "p99_ms")
+	d.DropEmpty("database", "mean_ms", "p50_ms", "p95_ms", "p99_ms")
+	cv.to(n)
 	d.Notes = n.list
 	return d
 }
@@ -506,28 +557,28 @@ func (a *analysis) heldAtRate(cur []runRow) (*report.Data, error) {
 		Title: fmt.Sprintf("Single runs: %s, %s %s, held or not", orDash(r0.test), r0.tool, loadText(r0)),
 		Name:  testName(r0.test) + " " + r0.tool + " " + rateName(r0.targetRPS),
 		Columns: []report.Column{
-			col("server", "server", nil), col("target_rps", "target rps", Sig), col("achieved_rps", "achieved rps", Sig),
+			col("server", "server", nil), col("database", "database", nil), col("target_rps", "target rps", Sig), col("achieved_rps", "achieved rps", Sig),
 			col("achieved_ratio", "achieved", Pct), col("p95_ms", "p95 ms", Sig), col("p99_ms", "p99 ms", Sig),
 			col("failed", "failed", nil), col("held", "held", nil), col("latency_corrected", "corrected", nil),
 		},
 	}
 	n := &notes{}
+	cv := a.newCaveats()
 	for _, r := range cur {
 		held := heldByRun[r.runID]
-		d.Rows = append(d.Rows, []any{r.server, num(r.targetRPS), num(r.rps), num(r.rps / r.targetRPS),
+		cv.add(rowName(r.server, r.database, ""), []string{r.groupID})
+		d.Rows = append(d.Rows, []any{r.server, nullIfEmpty(r.database), num(r.targetRPS), num(r.rps), num(r.rps / r.targetRPS),
 			num(r.p95), num(r.p99), r.failed, held, r.corrected})
 		d.RowSources = append(d.RowSources, []report.Source{r.source})
 		if math.IsNaN(r.p95) {
 			n.add(fmt.Sprintf("%s has no p95 latency: held is false for want of it", serverName(r.server)))
 		}
 		warningNote(n, r)
-		if !r.corrected {
-			n.add(fmt.Sprintf("%s does not correct its latencies for coordinated omission", r.tool))
-		}
 	}
 	n.add(fmt.Sprintf("a fixed-rate run's requests/s is its target, so these runs are not ranked; held: p95 < %g ms, errors < %g%% and at least %g%% of the target achieved",
 		rule.P95MS, rule.MaxErrorRate*100, rule.MinAchievedRatio*100))
-	dropEmpty(d, "p95_ms", "p99_ms")
+	d.DropEmpty("database", "p95_ms", "p99_ms")
+	cv.to(n)
 	d.Notes = n.list
 	return d, nil
 }

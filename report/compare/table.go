@@ -27,9 +27,13 @@ func compareData(rows []row, o Options) *report.Data {
 		notes = append(notes, msg)
 		return len(notes)
 	}
-	// Key columns that say something: not NULL in every row.
+	// Key columns that say something: not NULL in every row; for people,
+	// the mode only where the rows differ in it.
 	var keyCols []int
 	for i := range keys {
+		if keys[i] == "mode" && !o.Machine && !differ(rows, i) {
+			continue
+		}
 		for _, r := range rows {
 			if r.key[i] != nil {
 				keyCols = append(keyCols, i)
@@ -187,4 +191,14 @@ func ladderStepsTable(s store.CompareSides, runs []*run, steps map[string][]stat
 		strconv.FormatFloat(rule.P95MS, 'f', -1, 64), strconv.FormatFloat(rule.MaxErrorRate*100, 'f', -1, 64)))
 	d.Notes = notes
 	return d
+}
+
+// differ reports whether the rows differ in their key i.
+func differ(rows []row, i int) bool {
+	for _, r := range rows[min(1, len(rows)):] {
+		if fmt.Sprint(r.key[i]) != fmt.Sprint(rows[0].key[i]) {
+			return true
+		}
+	}
+	return false
 }

@@ -31,7 +31,7 @@ type Job struct {
 // where present.
 func StackName(s cost.Stack) string {
 	parts := []string{s.Server}
-	for _, x := range []string{s.Database, s.Test} {
+	for _, x := range []string{s.Database, s.Test, s.Variant} {
 		if x != "" {
 			parts = append(parts, x)
 		}
@@ -120,6 +120,7 @@ var estimateColumns = []report.Column{
 	{Name: "server"},
 	{Name: "database"},
 	{Name: "test"},
+	{Name: "variant"},
 	{Name: "rps", Title: "req/s"},
 	{Name: "utilisation", Title: "util"},
 	{Name: "wait_ms", Title: "wait ms", Human: sig3Human},
@@ -136,7 +137,7 @@ var estimateColumns = []report.Column{
 }
 
 func estimatesTable(es []cost.Estimate) *report.Data {
-	d := &report.Data{Title: "Cost per month", Columns: estimateColumns}
+	d := &report.Data{Title: "Cost per month", Columns: slices.Clone(estimateColumns)}
 	for _, e := range es {
 		// A stack without a database has NULL database figures, not zeros.
 		var dbVCPU, dbGiB, dbUSD any
@@ -144,13 +145,14 @@ func estimatesTable(es []cost.Estimate) *report.Data {
 			dbVCPU, dbGiB, dbUSD = e.DBVCPU, e.DBGiB, e.DBUSDMonth
 		}
 		d.Rows = append(d.Rows, []any{
-			e.Stack.Server, nullable(e.Stack.Database), nullable(e.Stack.Test),
+			e.Stack.Server, nullable(e.Stack.Database), nullable(e.Stack.Test), nullable(e.Stack.Variant),
 			e.Workload.RPS, e.Workload.Utilisation, ms(e.Workload.Wait), ms(e.Workload.Latency), e.InFlight,
 			e.StackVCPU, e.StackGiB, e.StackUSDMonth,
 			dbVCPU, dbGiB, dbUSD,
 			e.TotalUSDMonth, e.Price.Provider,
 		})
 	}
+	d.DropEmpty("variant")
 	return d
 }
 
@@ -174,6 +176,7 @@ func Budget(jobs []Job, p cost.Price, budget float64) (*report.Data, error) {
 			{Name: "server"},
 			{Name: "database"},
 			{Name: "test"},
+			{Name: "variant"},
 			{Name: "budget_usd_month", Title: "budget $/month", Human: usdHuman},
 			{Name: "max_rps", Title: "max req/s", Human: sig3Human},
 			{Name: "utilisation", Title: "util"},
@@ -220,13 +223,14 @@ func Budget(jobs []Job, p cost.Price, budget float64) (*report.Data, error) {
 			dbVCPU = e.DBVCPU
 		}
 		d.Rows = append(d.Rows, []any{
-			x.s.Server, nullable(x.s.Database), nullable(x.s.Test),
+			x.s.Server, nullable(x.s.Database), nullable(x.s.Test), nullable(x.s.Variant),
 			budget, x.r.RPS, x.w.Utilisation, e.InFlight,
 			e.StackVCPU, e.StackGiB, dbVCPU,
 			x.r.FixedUSDMonth, x.r.USDMonthPerRPS, p.Provider,
 		})
 	}
 	d.Notes = append(d.Notes, "The monthly cost is linear in the rate in this model (memory grows with rps × (wait + latency)), so max req/s = (budget − $/month at 0 req/s) / ($/month per req/s), exactly.")
+	d.DropEmpty("variant")
 	return d, nil
 }
 

@@ -178,9 +178,13 @@ func memoryFits(ctx context.Context, st *store.Store) (map[string]serverMemory, 
 	if err != nil {
 		return nil, nil, err
 	}
+	// The memory of a server, over its databases and variants, as
+	// memory_slopes fits one series per server.
 	ws := map[string]float64{}
 	for _, p := range peak {
-		ws[p.Server] = p.WorkingSetMB
+		if v, seen := ws[p.Server]; !seen || math.IsNaN(v) || p.WorkingSetMB > v {
+			ws[p.Server] = p.WorkingSetMB
+		}
 	}
 	out := map[string]serverMemory{}
 	var notes []string

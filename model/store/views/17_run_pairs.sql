@@ -1,6 +1,6 @@
 -- run_pairs: a harness record and a tool report of the same run, one
--- row per pair. They are the same run when they agree on server, test,
--- round, target_rps and connections (NULL matching NULL), the record's
+-- row per pair. They are the same run when they agree on server,
+-- database, test, round, target_rps and connections (NULL matching NULL), the record's
 -- tool is 'records' and the report's is not, and neither has another
 -- partner under that key (a key with two records or two reports pairs
 -- nothing: which goes with which cannot be told). The pair is one run:
@@ -14,10 +14,10 @@ WITH keyed AS (
            count(*) FILTER (WHERE tool = 'records') OVER w AS records,
            count(*) FILTER (WHERE tool <> 'records') OVER w AS reports
     FROM runs
-    WINDOW w AS (PARTITION BY server, test, round, target_rps, connections)
+    WINDOW w AS (PARTITION BY server, database, test, round, target_rps, connections)
 ),
 k AS (
-    SELECT r.run_id, r.server, r.test, r.round, r.target_rps, r.connections, k.is_record, k.rps
+    SELECT r.run_id, r.server, r.database, r.test, r.round, r.target_rps, r.connections, k.is_record, k.rps
     FROM runs r JOIN keyed k USING (run_id)
     WHERE k.records = 1 AND k.reports = 1
 )
@@ -29,6 +29,7 @@ FROM k rec
 JOIN k rep
   ON rec.is_record AND NOT rep.is_record
  AND rec.server IS NOT DISTINCT FROM rep.server
+ AND rec.database IS NOT DISTINCT FROM rep.database
  AND rec.test IS NOT DISTINCT FROM rep.test
  AND rec.round IS NOT DISTINCT FROM rep.round
  AND rec.target_rps IS NOT DISTINCT FROM rep.target_rps

@@ -1,0 +1,105 @@
+-- run_groups: the design of the experiment, the one definition of which
+-- runs belong together, that every table, comparison, finding and cost
+-- row of wra groups by. One row per run, counted once: a harness record
+-- paired with a tool report of the same run (run_pairs) is the report's
+-- row, record_id naming the record; one run kept in two formats (a k6
+-- point stream and its summary: the same tool, factors, replicate and
+-- block) is the row of the format first by name. Each label of a run
+-- plays one of three roles:
+--
+--   factor     what is compared or held fixed: server, database, test,
+--              tool, connections, target_rps, mode, and every label the
+--              manifest or --label set (label_keys), as variant. Runs
+--              that differ in one are never one figure.
+--   replicate  round, and the labels the manifest names in replicates
+--              (replicate_keys): what a median and a spread summarise.
+--   block      the labels the manifest names in blocks (block_keys), or
+--              trial: runs recorded side by side in time, within which
+--              two groups are compared.
+--
+-- A label the manifest sets and does not name in no_split, blocks or
+-- replicates is a factor; a label the record itself carries (a CSV
+-- column, a k6 tag) is neither. mode is ladder for a k6 run whose
+-- requests are tagged with a step or whose summary keeps per-step
+-- submetrics, waiting for a run with a wait_ms label, fixed-rate for a
+-- run with a target_rps, full-speed otherwise. group_id names the group:
+-- the JSON object of its factors.
+-- label_pairs(labels, keys): the labels named by keys as 'k=v, k=v' (a
+-- missing one as 'k='), in the order of keys; NULL when keys is NULL or
+-- names none.
+CREATE OR REPLACE MACRO label_pairs(labels, keys) AS
+    nullif(array_to_string(list_transform(list_filter(keys, lambda k: k <> ''),
+                                          lambda k: k || '=' || coalesce(json_extract_string(labels, '$."' || k || '"'), '')), ', '), '');
+
+CREATE OR REPLACE VIEW run_groups AS
+WITH stepped AS (
+    SELECT DISTINCT run_id FROM samples
+    WHERE metric = 'http_req_duration' AND coalesce(json_extract_string(tags, '$.step'), '') <> ''
+    UNION
+    SELECT run_id FROM runs
+    WHERE tool = 'k6' AND labels IS NOT NULL
+      AND len(list_filter(json_keys(labels), lambda k: k LIKE 'submetric.http_req_duration{step:%}.p95_ms')) > 0
+),
+r AS (
+    SELECT r.*, f.format, p.record_id,
+           coalesce(label_pairs(r.labels, list_filter(list_sort(string_split(r.labels->>'label_keys', ',')), lambda k: k <> 'tool')), '') AS variant,
+           concat_ws(' ', CAST(r.round AS VARCHAR), label_pairs(r.labels, string_split(r.labels->>'replicate_keys', ','))) AS replicate,
+           coalesce(label_pairs(r.labels, string_split(r.labels->>'block_keys', ',')),
+                    label_pairs(r.labels, CASE WHEN r.labels->>'trial' IS NOT NULL THEN ['trial'] END)) AS block,
+           CASE WHEN r.run_id IN (SELECT run_id FROM stepped) THEN 'ladder'
+                WHEN r.labels->>'wait_ms' IS NOT NULL THEN 'waiting'
+                WHEN r.target_rps IS NOT NULL THEN 'fixed-rate'
+                ELSE 'full-speed' END AS mode
+    FROM runs r
+    JOIN ingested_files f USING (source)
+    LEFT JOIN run_pairs p ON p.report_id = r.run_id
+    WHERE r.run_id NOT IN (SELECT record_id FROM run_pairs)
+),
+once AS (
+    SELECT * FROM r
+    QUALIFY format = min(format) OVER (PARTITION BY tool, server, database, test, connections, target_rps, mode, variant, replicate, block)
+)
+SELECT
+    o.run_id,
+    o.record_id,
+    o.source,
+    o.source_line,
+    o.format,
+    o.tool,
+    o.server,
+    o.database,
+    o.test,
+    o.connections,
+    o.target_rps,
+    o.mode,
+    o.variant,
+    to_json({mode: o.mode, tool: o.tool, server: o.server, database: o.database, test: o.test,
+             connections: o.connections, target_rps: o.target_rps, variant: o.variant})::VARCHAR AS group_id,
+    nullif(o.replicate, '') AS replicate,
+    o.block,
+    coalesce(o.started_at, rec.started_at) AS started_at,
+    (SELECT max(c.drift_pct) FROM run_calibration c WHERE c.run_id = o.run_id OR c.run_id = o.record_id) AS drift_pct
+FROM once o
+LEFT JOIN runs rec ON rec.run_id = o.record_id;
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON VIEW run_groups IS 'the design of the experiment: each run, counted once, with its group (factors), replicate and block';
+COMMENT ON COLUMN run_groups.run_id IS 'the run, runs.run_id (a tool report where a harness record pairs with it)';
+COMMENT ON COLUMN run_groups.record_id IS 'the harness record paired with the run, see run_pairs';
+COMMENT ON COLUMN run_groups.source IS 'as in runs';
+COMMENT ON COLUMN run_groups.source_line IS 'as in runs';
+COMMENT ON COLUMN run_groups.format IS 'the reader of the run''s file';
+COMMENT ON COLUMN run_groups.tool IS 'factor, as in runs';
+COMMENT ON COLUMN run_groups.server IS 'factor, as in runs';
+COMMENT ON COLUMN run_groups.database IS 'factor, as in runs';
+COMMENT ON COLUMN run_groups.test IS 'factor, as in runs';
+COMMENT ON COLUMN run_groups.connections IS 'factor, as in runs';
+COMMENT ON COLUMN run_groups.target_rps IS 'factor, as in runs';
+COMMENT ON COLUMN run_groups.mode IS 'factor: ladder, waiting, fixed-rate or full-speed';
+COMMENT ON COLUMN run_groups.variant IS 'factor: the labels of label_keys but tool, as key=value, sorted, comma-separated; empty when none';
+COMMENT ON COLUMN run_groups.group_id IS 'the group: a JSON object of the factors';
+COMMENT ON COLUMN run_groups.replicate IS 'the replicate: round, and the replicate_keys labels as key=value';
+COMMENT ON COLUMN run_groups.block IS 'the block: the block_keys labels as key=value, or trial=N; NULL when none';
+COMMENT ON COLUMN run_groups.started_at IS 'when the run started, the record''s time where the report has none';
+COMMENT ON COLUMN run_groups.drift_pct IS 'the largest calibration drift covering the run or its record, from run_calibration, percent';
+COMMENT ON MACRO label_pairs IS 'the labels named by keys as k=v, comma-separated, in the order of keys';

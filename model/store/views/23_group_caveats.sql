@@ -1,0 +1,76 @@
+-- group_caveats(tolerance := 0.05, p95_ms := 50, max_error_rate := 0.01,
+-- min_achieved_ratio := 0.95): what must be said beside every figure of a
+-- group of run_groups, one row per (group, caveat), in the words every
+-- surface of wra prints (the one place they are written):
+--
+--   drift     runs covered by a calibration drift above the tolerance
+--             (run_calibration, by start time, calibration label or
+--             folder).
+--   passes    fewer than three runs: one run shows no spread and cannot
+--             rank; two show only their min–max.
+--   held      a fixed-rate group some of whose runs did not hold their
+--             rate under the rule given (rate_held); a run without a p95
+--             that met the rest of the rule counts as held.
+--   latency   a group some of whose runs' latency is not corrected for
+--             coordinated omission.
+--   counters  a group whose CPU per request rests on fewer runs than it
+--             has, where some run has CPU figures: the others' counters
+--             are missing or broken.
+--
+-- The plain view group_caveats is the macro at its defaults.
+CREATE OR REPLACE MACRO group_caveats(tolerance := 0.05, p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
+WITH g AS (
+    SELECT g.group_id, any_value(g.mode) AS mode,
+           count(*) AS n,
+           count(*) FILTER (WHERE g.drift_pct > 100 * tolerance) AS drifted,
+           max(g.drift_pct) AS drift_max,
+           -- a run without a p95 that met the rest of the rule is not
+           -- known to have failed it
+           count(*) FILTER (WHERE NOT h.held AND (h.p95_ms IS NOT NULL OR h.error_rate >= max_error_rate
+                                                  OR (min_achieved_ratio > 0 AND h.achieved_rps < min_achieved_ratio * h.target_rps))) AS not_held,
+           bool_or(coalesce(r.latency_p99_ms, r.latency_p95_ms, r.latency_p50_ms) IS NOT NULL
+                   AND NOT coalesce(r.latency_corrected, FALSE)) AS uncorrected,
+           count(c.cpu_server_us_per_req) AS cpu_ok,
+           count(*) FILTER (WHERE coalesce(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
+                                           rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) IS NOT NULL) AS cpu_counted
+    FROM run_groups g
+    JOIN runs r ON r.run_id = g.run_id
+    LEFT JOIN runs rec ON rec.run_id = g.record_id
+    LEFT JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
+    LEFT JOIN rate_held(p95_ms := p95_ms, max_error_rate := max_error_rate, min_achieved_ratio := min_achieved_ratio) h ON h.run_id = g.run_id
+    GROUP BY g.group_id
+),
+c AS (
+    SELECT group_id, 1 AS ord, 'drift' AS kind,
+           printf('%d of %d runs are covered by a calibration drift above %g%% (the largest %.1f%%): the machine''s speed moved, so their figures are suspect',
+                  drifted, n, CAST(100 * tolerance AS DOUBLE), drift_max) AS caveat
+    FROM g WHERE drifted > 0
+    UNION ALL
+    SELECT group_id, 2, 'passes',
+           CASE WHEN n = 1 THEN 'one run: no spread is known, so it cannot rank or be told apart from another'
+                ELSE printf('%d runs: a median and its spread need 3 or more; the spread shown is their min–max', n) END
+    FROM g WHERE n < 3
+    UNION ALL
+    SELECT group_id, 3, 'held',
+           printf('the target rate was not held in %d of %d runs (p95 < %g ms, errors < %g%%, at least %g%% of the rate achieved)',
+                  not_held, n, CAST(p95_ms AS DOUBLE), CAST(100 * max_error_rate AS DOUBLE), CAST(100 * min_achieved_ratio AS DOUBLE))
+    FROM g WHERE not_held > 0
+    UNION ALL
+    SELECT group_id, 4, 'latency',
+           'latency not corrected for coordinated omission: its percentiles understate the waiting under load'
+    FROM g WHERE uncorrected
+    UNION ALL
+    SELECT group_id, 5, 'counters',
+           printf('CPU per request rests on %d of %d runs: the others'' CPU counters are missing or broken', cpu_ok, n)
+    FROM g WHERE cpu_counted > 0 AND cpu_ok < n
+)
+SELECT group_id, kind, caveat FROM c ORDER BY group_id, ord;
+
+CREATE OR REPLACE VIEW group_caveats AS SELECT * FROM group_caveats();
+
+-- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON MACRO TABLE group_caveats IS 'what must be said beside every figure of a group, under the rule given';
+COMMENT ON VIEW group_caveats IS 'what must be said beside every figure of a group: drift above 5%, fewer than 3 runs, a rate not held (p95 < 50 ms, errors < 1%, 95% of the rate), latency not corrected, broken counters';
+COMMENT ON COLUMN group_caveats.group_id IS 'the group, run_groups.group_id';
+COMMENT ON COLUMN group_caveats.kind IS 'drift, passes, held, latency or counters';
+COMMENT ON COLUMN group_caveats.caveat IS 'the words every surface prints beside the group''s figures';

@@ -1,0 +1,71 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// caveatNotes gathers the caveats of the groups behind the rows of one
+// table (the store's group_caveats, in its words) and footnotes each
+// once, naming the rows it belongs to: "go-pgx, node-pg: one run: …".
+type caveatNotes struct {
+	of    map[string][]model.Caveat // the analysis's caveats by group
+	order []string                  // caveat texts, first seen first
+	rows  map[string][]string       // caveat text: the rows it is beside
+	all   []string                  // every row added
+}
+
+func (a *analysis) newCaveats() *caveatNotes {
+	return &caveatNotes{of: a.caveats, rows: map[string][]string{}}
+}
+
+// add notes the caveats of the groups ids under the row name row; only
+// those of the given kinds where kinds are given.
+func (c *caveatNotes) add(row string, ids []string, kinds ...string) {
+	if !slices.Contains(c.all, row) {
+		c.all = append(c.all, row)
+	}
+	for _, id := range ids {
+		for _, cv := range c.of[id] {
+			if len(kinds) > 0 && !slices.Contains(kinds, cv.Kind) {
+				continue
+			}
+			if _, ok := c.rows[cv.Text]; !ok {
+				c.order = append(c.order, cv.Text)
+			}
+			if !slices.Contains(c.rows[cv.Text], row) {
+				c.rows[cv.Text] = append(c.rows[cv.Text], row)
+			}
+		}
+	}
+}
+
+// to adds the footnotes to n, after its own: "every row: …" where a
+// caveat is beside every row of a table of two or more.
+func (c *caveatNotes) to(n *notes) {
+	for _, text := range c.order {
+		rows := strings.Join(c.rows[text], "; ")
+		if len(c.all) > 1 && len(c.rows[text]) == len(c.all) {
+			rows = "every row"
+		}
+		n.add(rows + ": " + text)
+	}
+}
+
+// rowName names a row of a table after its group's server, database and
+// variant, those that are set.
+func rowName(server, database, variant string) string {
+	name := serverName(server)
+	if database != "" {
+		name += " (" + database
+		if variant != "" {
+			name += ", " + variant
+		}
+		name += ")"
+	} else if variant != "" {
+		name += " (" + variant + ")"
+	}
+	return name
+}
