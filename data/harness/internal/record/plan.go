@@ -83,8 +83,11 @@ type CalibrationPlan struct {
 
 // Plan is everything a recording does.
 type Plan struct {
-	Name        string // "full" or "short"
-	Servers     []string
+	Name    string // "full" or "short"
+	Servers []string
+	// Trials is how many times every cell runs, each time in a trial of
+	// its own with every other cell, in an order drawn for that trial.
+	Trials      int
 	Fixed       FixedPlan
 	Tools       ToolsPlan
 	Waiting     WaitingPlan
@@ -187,6 +190,7 @@ func Full() Plan {
 	return Plan{
 		Name:    "full",
 		Servers: ServerNames,
+		Trials:  5,
 		Fixed: FixedPlan{
 			Tests: []FixedTest{
 				{DBOne, []int{100, 250, 500}},
@@ -221,6 +225,7 @@ func Full() Plan {
 func Short() Plan {
 	p := Full()
 	p.Name = "short"
+	p.Trials = 2
 	p.Fixed.Tests = []FixedTest{{DBOne, []int{500}}}
 	p.Fixed.Passes = 2
 	p.Fixed.Duration = 11 * time.Second // just past wrk2's 10 s calibration
@@ -252,6 +257,7 @@ func (p Plan) Validate() error {
 		}
 	}
 	check(len(p.Servers) > 0, "no servers")
+	check(p.Trials > 0, "need at least one trial")
 	for _, s := range p.Servers {
 		check(contains(ServerNames, s), "unknown server %q (known: %s)", s, strings.Join(ServerNames, ", "))
 	}
