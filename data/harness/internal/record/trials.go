@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,15 @@ func (c Cell) String() string {
 		return fmt.Sprintf("%s %s c=%d", c.Kind, c.Server, c.Concurrency)
 	}
 	return fmt.Sprintf("%s %s %s", c.Kind, c.Server, c.Endpoint.Test)
+}
+
+// test is the test label of the cell's runs (the waiting series' is
+// "waiting", as wra.toml labels it).
+func (c Cell) test() string {
+	if c.Kind == kindWaiting {
+		return "waiting"
+	}
+	return c.Endpoint.Test
 }
 
 // Cells are the plan's cells in plan order: per server, its fixed-rate
@@ -172,4 +182,26 @@ func (s *splitMix64) below(m uint64) uint64 {
 			return x % m
 		}
 	}
+}
+
+// WriteTrials prints the plan's trials drawn from seed, one cell a line in
+// the order it would run, and what they add up to: the dry run of a
+// recording, which runs nothing.
+func WriteTrials(w io.Writer, p Plan, seed uint64) error {
+	trials := p.DrawTrials(seed)
+	n := len(p.Cells())
+	var b strings.Builder
+	fmt.Fprintf(&b, "plan %s, servers %s: %d cells per trial, %d trials, orders drawn from seed %d\n",
+		p.Name, strings.Join(p.Servers, ", "), n, len(trials), seed)
+	fmt.Fprintf(&b, "scheduled load %s per trial, %s in all (without server starts, warm-ups and calibrations)\n",
+		p.TrialEstimate(), p.Estimate())
+	for _, tr := range trials {
+		fmt.Fprintf(&b, "\ntrial %d: calibration %s-before\n", tr.N, trialPair(tr.N))
+		for i, c := range tr.Cells {
+			fmt.Fprintf(&b, "  %*d  %s\n", len(strconv.Itoa(n)), i+1, c)
+		}
+		fmt.Fprintf(&b, "trial %d: calibration %s-after\n", tr.N, trialPair(tr.N))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -3,6 +3,7 @@ package record
 import (
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -185,5 +186,31 @@ func TestPlanCells(t *testing.T) {
 				t.Errorf("trial %d runs %s %d times", tr.N, name, got[name])
 			}
 		}
+	}
+}
+
+// The dry run: the plan's figures, then every trial's cells in order
+// between its calibrations.
+func TestWriteTrials(t *testing.T) {
+	p := Short()
+	p.Servers = []string{"go-pq"}
+	var b strings.Builder
+	if err := WriteTrials(&b, p, 3); err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	// go-pq in the short plan: wrk2 11 s, 6 tool runs of 2 s, 2 waiting
+	// points of 2 waits of 0.5 s, a ladder of 2 steps of 1 + 2 s.
+	want.WriteString("plan short, servers go-pq: 10 cells per trial, 2 trials, orders drawn from seed 3\n" +
+		"scheduled load 31s per trial, 1m2s in all (without server starts, warm-ups and calibrations)\n")
+	for _, tr := range p.DrawTrials(3) {
+		want.WriteString("\ntrial " + itoa(tr.N) + ": calibration trial-" + itoa(tr.N) + "-before\n")
+		for i, c := range tr.Cells {
+			want.WriteString("  " + strings.Repeat(" ", 2-len(itoa(i+1))) + itoa(i+1) + "  " + c.String() + "\n")
+		}
+		want.WriteString("trial " + itoa(tr.N) + ": calibration trial-" + itoa(tr.N) + "-after\n")
+	}
+	if b.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want.String())
 	}
 }
