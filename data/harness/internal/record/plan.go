@@ -191,7 +191,7 @@ const WRK2Calibration = 10 * time.Second
 // Full is the published corpus: 5 trials of 8 stacks x 16 cells (4
 // fixed rates of 10 s measured after wrk2's calibration, 2 endpoints by 3
 // tools, 5 waiting points, a ladder whose steps are held 10 s), each
-// trial about 22 minutes of scheduled load (Plan.Estimate; about 2 hours
+// trial about 23 minutes of scheduled load (Plan.Estimate; about 2.5 hours
 // in all with starts, warm-ups and calibrations), with every fixed rate
 // and the first ladder steps well below what a stack, its database and
 // the load generator sharing 2 cores can serve.
