@@ -260,8 +260,9 @@ func (p Plan) Validate() error {
 	}
 	check(len(p.Servers) > 0, "no servers")
 	check(p.Trials > 0, "need at least one trial")
-	for _, s := range p.Servers {
+	for i, s := range p.Servers {
 		check(contains(ServerNames, s), "unknown server %q (known: %s)", s, strings.Join(ServerNames, ", "))
+		check(!contains(p.Servers[:i], s), "server %q listed twice", s)
 	}
 	check(len(p.Fixed.Tests) > 0, "fixed-rate series: no tests")
 	for _, t := range p.Fixed.Tests {

@@ -54,7 +54,7 @@ func TestFullPlanShape(t *testing.T) {
 
 func TestValidateErrors(t *testing.T) {
 	p := Full()
-	p.Servers = []string{"go-pgx", "rust"}
+	p.Servers = []string{"go-pgx", "rust", "go-pgx"}
 	p.Fixed.Tests = []FixedTest{{DBOne, nil}}
 	p.Ladder.Steps = []int{500, 250}
 	p.Fixed.Duration = 1500 * time.Millisecond
@@ -63,7 +63,7 @@ func TestValidateErrors(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{`unknown server "rust"`, "fixed-rate test one: no rates", "ladder steps must be positive and ascending",
+	for _, want := range []string{`unknown server "rust"`, `server "go-pgx" listed twice`, "fixed-rate test one: no rates", "ladder steps must be positive and ascending",
 		"fixed-rate duration must be whole seconds, more than wrk2's 10s calibration", "need at least one trial"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
