@@ -1,11 +1,14 @@
-// Command record records wra's benchmark corpus: it starts PostgreSQL and
-// three web stacks on 127.0.0.1, drives them with wrk2, ab, bombardier and
-// k6, samples CPU and memory from /proc, and writes the reports, CSVs,
-// wra.toml and README.md into -out.
+// Command record records wra's benchmark corpus: it starts PostgreSQL,
+// MariaDB and the web stacks on 127.0.0.1, drives them with wrk2, ab,
+// bombardier and k6 in K trials (each runs every cell of the plan once, in
+// an order drawn at random for it from -seed), samples CPU and memory from
+// /proc, and writes the reports, CSVs, trials.csv, wra.toml and README.md
+// into -out.
 //
-//	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (about 1.5 hours)
+//	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (about 2.5 hours)
+//	go run ./cmd/record -dry-run -seed 42                    # the trials and their orders; nothing runs
 //	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
-//	go run ./cmd/record -check-noise                         # is this machine calm enough? (a minute)
+//	go run ./cmd/record -check-noise                         # how noisy is this machine? (a minute)
 //
 // wrk2 is built by the user from giltene/wrk2; the other tools are looked up
 // on PATH (and in $GOPATH/bin for k6 and bombardier) unless given by flag.
@@ -31,10 +34,10 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Getenv, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 
-func run(args []string, getenv func(string) string, stderr io.Writer) int {
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "corpus folder to (re)write (required); only the harness's own files in it are replaced")
@@ -47,7 +50,13 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	myPort := fs.Int("mariadb-port", 53306, "MariaDB port on 127.0.0.1")
 	basePort := fs.Int("port", 18081, "first server port on 127.0.0.1 (one per server)")
 	checkNoise := fs.Bool("check-noise", false, "only time the calibration twice with nothing between, as a recording does first, and exit 0 if the machine's noise is within -max-drift, 1 if not (a minute; nothing is built or started)")
-	maxDrift := fs.Float64("max-drift", record.Full().Calm.MaxDrift, "largest calibration drift a series may show before it is recorded again, and the calibration noise the machine may show with nothing running, relative")
+	maxDrift := fs.Float64("max-drift", record.Full().Calm.MaxDrift, "calibration drift, relative, beyond which a trial's calibration pair is marked in the README (as wra flags it), and the noise -check-noise accepts")
+	dryRun := fs.Bool("dry-run", false, "print the plan's trials and the order of their cells on standard output, and exit; nothing is built, started or run")
+	trials := fs.Int("trials", 0, "trials: each runs every cell of the plan once (default: the plan's, 5 in the full plan, 2 in the short one)")
+	seed := fs.Uint64("seed", 0, "seed of the trials' orders (default: drawn from the clock; the README and wra.toml give it)")
+	cell := fs.Duration("cell", 0, "measured load of a fixed-rate cell, whole seconds; wrk2 runs 10 s longer, its own calibration, which it records no latency for (default: the plan's, 10s in the full plan)")
+	waitCalm := fs.Duration("wait-calm", 0, "before the noise pair and each trial, wait at most this long for a 1-minute load average of at most 0.5 per CPU, then go on whatever it is (default 0: record the load, never wait)")
+	servers := fs.String("servers", "", "comma-separated stacks to record (default: all, "+strings.Join(record.ServerNames, ", ")+")")
 	var t record.Tools
 	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
 	fs.StringVar(&t.WRK2Source, "wrk2-source", getenv("WRK2_SOURCE"), "where the wrk2 binary was built from, for the README, e.g. \"giltene/wrk2 44a94c1\" (default $WRK2_SOURCE)")
@@ -68,7 +77,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "record: -max-drift must be above 0 (0.05 is 5%)")
 		return 2
 	}
-	if *out == "" && !*checkNoise || fs.NArg() > 0 {
+	if *out == "" && !*checkNoise && !*dryRun || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "record: -out is required and no arguments are accepted; see -h")
 		return 2
 	}
@@ -100,7 +109,33 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	if *short {
 		plan = record.Short()
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	plan.Calm.MaxDrift = *maxDrift
+	if set["trials"] {
+		plan.Trials = *trials
+	}
+	if set["cell"] {
+		plan.Fixed.Duration = record.WRK2Calibration + *cell
+	}
+	plan.Calm.MaxWait = *waitCalm
+	if *servers != "" {
+		plan.Servers = strings.Split(*servers, ",")
+	}
+	if err := usageErrors(plan, set, *trials, *cell, *waitCalm); err != nil {
+		fmt.Fprintln(stderr, "record:", err)
+		return 2
+	}
+	if !set["seed"] {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	if *dryRun {
+		if err := record.WriteTrials(stdout, plan, *seed); err != nil {
+			fmt.Fprintln(stderr, "record:", err)
+			return 1
+		}
+		return 0
+	}
 	absOut, err1 := filepath.Abs(*out)
 	absSrc, err2 := filepath.Abs(*src)
 	if err := errors.Join(err1, err2); err != nil {
@@ -110,7 +145,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	r := &record.Runner{
 		Plan: plan, Tools: t, Src: absSrc, Out: absOut, Log: stderr,
 		PGBin: *pgBin, PGPort: *pgPort, MariaDBBin: *myBin, MariaDBPort: *myPort, BasePort: *basePort,
-		Invocation: invocation(t.WRK2, args),
+		Invocation: invocation(t.WRK2, args), Seed: *seed,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -136,8 +171,30 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 		}
 		return 1
 	}
-	fmt.Fprintf(stderr, "record: plan %s written to %s in %s\n", plan.Name, absOut, time.Since(start).Round(time.Second))
+	fmt.Fprintf(stderr, "record: plan %s, %d trials from seed %d, written to %s in %s\n", plan.Name, plan.Trials, *seed, absOut, time.Since(start).Round(time.Second))
 	return 0
+}
+
+// usageErrors are the flags' values a plan cannot run with, each naming
+// its flag; the plan's own check follows.
+func usageErrors(plan record.Plan, set map[string]bool, trials int, cell, waitCalm time.Duration) error {
+	var errs []error
+	if set["trials"] && trials < 1 {
+		errs = append(errs, fmt.Errorf("-trials must be at least 1"))
+	}
+	if set["cell"] && (cell <= 0 || cell%time.Second != 0) {
+		errs = append(errs, fmt.Errorf("-cell must be whole seconds above 0, e.g. 10s"))
+	}
+	if waitCalm < 0 {
+		errs = append(errs, fmt.Errorf("-wait-calm must be 0 (never wait) or a duration, e.g. 10m"))
+	}
+	if errs != nil {
+		return errors.Join(errs...)
+	}
+	if err := plan.Validate(); err != nil {
+		return fmt.Errorf("plan %s: %w", plan.Name, err)
+	}
+	return nil
 }
 
 // invocation is the command line for the README, with the user's wrk2 path

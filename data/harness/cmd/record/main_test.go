@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -30,21 +32,61 @@ var (
 func TestUsage(t *testing.T) {
 	var stderr bytes.Buffer
 	env := func(string) string { return "" }
-	if code := run(nil, env, &stderr); code != 2 || !strings.Contains(stderr.String(), "-out is required") {
+	if code := run(nil, env, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "-out is required") {
 		t.Errorf("no -out: exit %d, stderr %q", code, stderr.String())
 	}
 	stderr.Reset()
-	if code := run([]string{"-out", t.TempDir(), "-nope"}, env, &stderr); code != 2 {
+	if code := run([]string{"-out", t.TempDir(), "-nope"}, env, io.Discard, &stderr); code != 2 {
 		t.Errorf("unknown flag: exit %d", code)
 	}
 	stderr.Reset()
-	if code := run([]string{"-check-noise", "-max-drift", "0"}, env, &stderr); code != 2 || !strings.Contains(stderr.String(), "-max-drift must be above 0") {
+	if code := run([]string{"-check-noise", "-max-drift", "0"}, env, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "-max-drift must be above 0") {
 		t.Errorf("-max-drift 0: exit %d, stderr %q", code, stderr.String())
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-dry-run", "-trials", "0"}, "-trials must be at least 1"},
+		{[]string{"-dry-run", "-cell", "1500ms"}, "-cell must be whole seconds above 0"},
+		{[]string{"-dry-run", "-wait-calm", "-1s"}, "-wait-calm must be 0"},
+		{[]string{"-dry-run", "-servers", "go-pgx,rust"}, `unknown server "rust"`},
+	} {
+		stderr.Reset()
+		if code := run(c.args, env, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, code, stderr.String(), c.want)
+		}
 	}
 	stderr.Reset()
 	// No wrk2 anywhere: the recording refuses to start and names what is missing.
-	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2 or $WRK2): not found") {
+	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2 or $WRK2): not found") {
 		t.Errorf("no wrk2: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// The dry run prints the trials of the plan the flags make, the same for
+// the same seed, and needs neither -out nor any tool.
+func TestDryRun(t *testing.T) {
+	env := func(string) string { return "" }
+	args := []string{"-dry-run", "-short", "-servers", "go-pq,node-mysql", "-trials", "3", "-cell", "5s", "-seed", "11"}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, env, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	plan := record.Short()
+	plan.Servers = []string{"go-pq", "node-mysql"}
+	plan.Trials = 3
+	plan.Fixed.Duration = 15 * time.Second
+	var want bytes.Buffer
+	if err := record.WriteTrials(&want, plan, 11); err != nil {
+		t.Fatal(err)
+	}
+	if stdout.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", stdout.String(), want.String())
+	}
+	if !strings.HasPrefix(stdout.String(), "plan short, servers go-pq, node-mysql: 20 cells per trial, 3 trials, orders drawn from seed 11\n") ||
+		strings.Count(stdout.String(), "fixed-rate node-mysql one r=250\n") != 3 {
+		t.Errorf("dry run:\n%s", stdout.String())
 	}
 }
 
@@ -64,7 +106,7 @@ func TestShortRecording(t *testing.T) {
 	}
 	out := t.TempDir()
 	var log bytes.Buffer
-	if code := run([]string{"-short", "-out", out, "-src", "../..", "-timeout", "15m"}, os.Getenv, &log); code != 0 {
+	if code := run([]string{"-short", "-out", out, "-src", "../..", "-timeout", "15m"}, os.Getenv, io.Discard, &log); code != 0 {
 		t.Fatalf("record exited %d:\n%s", code, tail(log.String(), 4000))
 	}
 	plan := record.Short()
@@ -75,7 +117,7 @@ func TestShortRecording(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(out, p)
-		if rel != "README.md" && rel != "wra.toml" {
+		if rel != "README.md" && rel != "wra.toml" && rel != "trials.csv" {
 			got = append(got, filepath.ToSlash(rel))
 		}
 		return nil
@@ -116,7 +158,7 @@ func TestShortRecording(t *testing.T) {
 		}
 	}
 	rows := readCSV(t, filepath.Join(out, "records", "fixed-rate.csv"))
-	if n := len(plan.Servers) * plan.Fixed.Passes * len(plan.Fixed.Tests[0].Rates); len(rows) != n+1 {
+	if n := len(plan.Servers) * plan.Trials * len(plan.Fixed.Tests[0].Rates); len(rows) != n+1 {
 		t.Errorf("records: %d rows, want %d", len(rows)-1, n)
 	}
 	col := index(rows[0])
@@ -129,9 +171,12 @@ func TestShortRecording(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, r[col["report"]])); err != nil {
 			t.Errorf("records: report %s: %v", r[col["report"]], err)
 		}
+		if tr := r[col["trial"]]; tr != r[col["round"]] || !strings.HasPrefix(r[col["report"]], "wrk2/t"+tr+"/") {
+			t.Errorf("records %s: trial %s, round %s", r[col["report"]], tr, r[col["round"]])
+		}
 	}
 	mem := readCSV(t, filepath.Join(out, "memory", "waiting.csv"))
-	if n := len(plan.Servers) * plan.Waiting.Passes * len(plan.Waiting.Concurrencies); len(mem) != n+1 {
+	if n := len(plan.Servers) * plan.Trials * len(plan.Waiting.Concurrencies); len(mem) != n+1 {
 		t.Errorf("memory: %d rows, want %d", len(mem)-1, n)
 	}
 	for _, r := range mem[1:] {
@@ -149,6 +194,9 @@ func TestShortRecording(t *testing.T) {
 				t.Errorf("%s: %d rows", f, len(c)-1)
 			}
 		}
+	}
+	if sched := readCSV(t, filepath.Join(out, "trials.csv")); len(sched) != 1+plan.Trials*len(plan.Cells()) {
+		t.Errorf("trials.csv: %d runs, want %d", len(sched)-1, plan.Trials*len(plan.Cells()))
 	}
 	var m map[string]any
 	if _, err := toml.DecodeFile(filepath.Join(out, "wra.toml"), &m); err != nil {

@@ -12,13 +12,15 @@ import (
 // recordsHeader is the records CSV layout: the columns of the harness
 // records wra reads (database is the server's, cpu_db_s its CPU), then the
 // fixed-rate extras (target rate, the database's user/kernel split, the wrk2 settings, the request counts behind
-// responses_2xx, that the percentiles are wrk2's corrected ones, and the
-// report file the row summarises).
+// responses_2xx, that the percentiles are wrk2's corrected ones, the
+// report file the row summarises) and the trial of the run (its round is
+// the trial's number too: a trial is one pass over every cell).
 var recordsHeader = []string{
 	"utc", "server", "database", "round", "test", "connections", "requests_per_s", "latency_p50_ms", "latency_p99_ms",
 	"responses_2xx", "errors", "cpu_server_s", "cpu_db_s", "working_set_mb", "private_mb", "startup_s",
 	"cpu_server_user_s", "cpu_server_kernel_s",
 	"target_rps", "cpu_db_user_s", "cpu_db_kernel_s", "threads", "duration_s", "requests", "non_2xx", "latency_corrected", "report",
+	"trial",
 }
 
 // recordRow is one fixed-rate run.
@@ -27,6 +29,7 @@ type recordRow struct {
 	Server, Test, Report string
 	Database             string // PostgreSQL or MariaDB
 	Round, Connections   int
+	Trial                int
 	RPS, P50MS, P99MS    float64
 	Responses2xx         int64 // requests - non_2xx
 	Errors               int64 // socket errors: connect + read + write + timeout
@@ -48,6 +51,7 @@ func (x recordRow) fields() []string {
 		ftoa(proc.Seconds(x.CPUServer.User)), ftoa(proc.Seconds(x.CPUServer.Kernel)),
 		itoa(x.TargetRPS), ftoa(proc.Seconds(x.CPUDB.User)), ftoa(proc.Seconds(x.CPUDB.Kernel)),
 		itoa(x.Threads), itoa(x.DurationS), i64(x.Requests), i64(x.Non2xx), "true", x.Report,
+		itoa(x.Trial),
 	}
 }
 
@@ -81,6 +85,31 @@ type calibrationRow struct {
 
 func (x calibrationRow) fields() []string {
 	return []string{x.UTC.Format(time.RFC3339), itoa(x.Processes), i64(x.MS)}
+}
+
+// scheduleHeader is trials.csv's layout: each run of the recording in the
+// order it ran, with the cell it belongs to, when it started and its
+// first file.
+var scheduleHeader = []string{"trial", "position", "started_at", "cell", "kind", "server", "database", "test", "tool", "target_rps", "concurrency", "file"}
+
+// scheduleRow is one run of a trial.
+type scheduleRow struct {
+	Trial, Position int
+	StartedAt       time.Time
+	Cell            Cell
+	Database        string
+	File            string
+}
+
+func (x scheduleRow) fields() []string {
+	opt := func(v int) string {
+		if v == 0 {
+			return ""
+		}
+		return itoa(v)
+	}
+	return []string{itoa(x.Trial), itoa(x.Position), x.StartedAt.Format(time.RFC3339Nano), x.Cell.String(), x.Cell.Kind,
+		x.Cell.Server, x.Database, x.Cell.test(), x.Cell.Tool, opt(x.Cell.Rate), opt(x.Cell.Concurrency), x.File}
 }
 
 func itoa(v int) string     { return strconv.Itoa(v) }
@@ -123,6 +152,14 @@ func (r *Runner) writeRecords() error {
 		return err
 	}
 	return writeCSV(p, recordsHeader, r.records)
+}
+
+func (r *Runner) writeSchedule() error {
+	p, err := r.path(scheduleName)
+	if err != nil {
+		return err
+	}
+	return writeCSV(p, scheduleHeader, r.schedule)
 }
 
 func (r *Runner) writeMemory() error {

@@ -43,11 +43,11 @@ func TestWriteCSV(t *testing.T) {
 	dir := t.TempDir()
 	utc := time.Date(2026, 11, 29, 20, 19, 9, 500, time.UTC)
 	rec := recordRow{
-		UTC: utc, Server: "go-pgx", Database: PostgreSQL, Round: 1, Test: "one", Connections: 16, RPS: 500.04, P50MS: 1.66, P99MS: 18.56,
+		UTC: utc, Server: "go-pgx", Database: PostgreSQL, Round: 1, Trial: 1, Test: "one", Connections: 16, RPS: 500.04, P50MS: 1.66, P99MS: 18.56,
 		Responses2xx: 5497, Errors: 3, Non2xx: 2, Requests: 5499,
 		CPUServer: proc.CPU{User: 70, Kernel: 72}, CPUDB: proc.CPU{User: 62, Kernel: 32},
 		Memory: proc.Memory{RSSKiB: 17992, PrivateKiB: 16656}, StartupS: 0.175631616,
-		TargetRPS: 500, Threads: 2, DurationS: 15, Report: "wrk2/go-pgx/one-r500-c16-p1.txt",
+		TargetRPS: 500, Threads: 2, DurationS: 15, Report: "wrk2/t1/go-pgx/one-r500-c16.txt",
 	}
 	p := filepath.Join(dir, "r.csv")
 	if err := writeCSV(p, recordsHeader, []recordRow{rec}); err != nil {
@@ -60,7 +60,7 @@ func TestWriteCSV(t *testing.T) {
 	// By hand: 142 ticks = 1.42 s, 94 ticks = 0.94 s, 17992 KiB = 17.5703125 MiB,
 	// 16656 KiB = 16.265625 MiB; shortest exact decimals, no padding.
 	want := strings.Join(recordsHeader, ",") + "\n" +
-		"2026-11-29T20:19:09Z,go-pgx,postgresql,1,one,16,500.04,1.66,18.56,5497,3,1.42,0.94,17.5703125,16.265625,0.175631616,0.7,0.72,500,0.62,0.32,2,15,5499,2,true,wrk2/go-pgx/one-r500-c16-p1.txt\n"
+		"2026-11-29T20:19:09Z,go-pgx,postgresql,1,one,16,500.04,1.66,18.56,5497,3,1.42,0.94,17.5703125,16.265625,0.175631616,0.7,0.72,500,0.62,0.32,2,15,5499,2,true,wrk2/t1/go-pgx/one-r500-c16.txt,1\n"
 	if string(b) != want {
 		t.Errorf("got\n%s\nwant\n%s", b, want)
 	}

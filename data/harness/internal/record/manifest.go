@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -30,7 +29,10 @@ type manifestEntry struct {
 }
 
 // manifest returns wra.toml's entries for the plan: every file the harness
-// writes matches exactly one entry.
+// writes matches exactly one entry that is not an overlay. Each run's
+// trial is the t<N> folder of its path (trial=N) and its round is the
+// trial's number too (an overlay per trial), as the records CSV's rows
+// have it, so that wra pairs each records row with its wrk2 report.
 func (r *Runner) manifest() (global map[string]string, entries []manifestEntry) {
 	pl := r.Plan
 	global = map[string]string{}
@@ -38,52 +40,64 @@ func (r *Runner) manifest() (global map[string]string, entries []manifestEntry) 
 		global["database"] = dbs[0]
 	}
 	secs := func(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+	ladder := map[string]string{"tool": "k6", "stages": pl.Ladder.Stages(), "p95_threshold_ms": strconv.Itoa(pl.Ladder.P95MS)}
 	entries = []manifestEntry{
 		{
-			Comment: "Fixed-rate passes: one wrk2 report per run (-U: corrected and uncorrected spectra). wrk2 does not print the requested rate: it is target_rps here.",
-			Pattern: "wrk2/{server}/{test}-r{target_rps}-c{connections}-p{round}.txt",
+			Comment: "Fixed-rate cells: one wrk2 report per run (-U: corrected and uncorrected spectra). wrk2 does not print the requested rate: it is target_rps here.",
+			Pattern: "wrk2/t{trial}/{server}/{test}-r{target_rps}-c{connections}.txt",
 			Labels:  map[string]string{"tool": "wrk2", "threads": strconv.Itoa(pl.Fixed.Threads), "duration_s": secs(pl.Fixed.Duration)},
 		},
 		{
-			Comment: "The harness's row per fixed-rate run: CPU seconds of the server and of PostgreSQL (user and kernel, from /proc over each process tree) and memory, beside the wrk2 figures; the report column names the wrk2 file of the row.",
+			Comment: "The harness's row per fixed-rate run: CPU seconds of the server and of its database (user and kernel, from /proc over each process tree) and memory, beside the wrk2 figures; utc is the run's start, trial its trial, report the wrk2 file of the row.",
 			Glob:    "records/*.csv",
 		},
 		{
-			Comment: "Each endpoint once per tool and server.",
-			Pattern: "tools/ab/{server}/{test}-c{connections}.txt",
+			Comment: "Tools cells: an endpoint with one tool.",
+			Pattern: "tools/t{trial}/ab/{server}/{test}-c{connections}.txt",
 			Labels:  map[string]string{"tool": "ab", "duration_s": secs(pl.Tools.Duration)},
 		},
 		{
-			Pattern: "tools/bombardier/{server}/{test}-c{connections}.txt",
+			Pattern: "tools/t{trial}/bombardier/{server}/{test}-c{connections}.txt",
 			Labels:  map[string]string{"tool": "bombardier", "duration_s": secs(pl.Tools.Duration)},
 		},
 		{
 			Comment: "k6 constant-arrival-rate runs: the end-of-test text summary as k6 printed it (progress lines included).",
-			Pattern: "tools/k6/{server}/{test}-r{target_rps}.txt",
+			Pattern: "tools/t{trial}/k6/{server}/{test}-r{target_rps}.txt",
 			Labels:  map[string]string{"tool": "k6", "duration_s": secs(pl.Tools.Duration)},
 		},
 		{
-			Comment: fmt.Sprintf("Waiting series: ab reports of /wait?ms=%d, a fresh server per point; the peak memory per point is in memory/.", pl.Waiting.WaitMS),
-			Pattern: "waiting/{server}/c{connections}-p{round}.txt",
+			Comment: fmt.Sprintf("Waiting cells: ab reports of /wait?ms=%d, a fresh server per point; the peak memory per point is in memory/.", pl.Waiting.WaitMS),
+			Pattern: "waiting/t{trial}/{server}/c{connections}.txt",
 			Labels:  map[string]string{"tool": "ab", "test": "waiting", "wait_ms": strconv.Itoa(pl.Waiting.WaitMS)},
 		},
 		{
-			Comment: "Memory series: peak resident set of the server per concurrency and pass.",
+			Comment: "Memory series: peak resident set of the server per concurrency and trial (pass).",
 			Glob:    "memory/*.csv",
 		},
 		{
 			Comment: "Ladders: k6 ramping-arrival-rate, requests tagged step=<rate>; stages are target_rps:duration pairs (a ramp, then the hold, per step).",
-			Pattern: "ladder/{server}/{test}-p{round}.ndjson.gz",
-			Labels:  map[string]string{"tool": "k6", "stages": pl.Ladder.Stages(), "p95_threshold_ms": strconv.Itoa(pl.Ladder.P95MS)},
+			Pattern: "ladder/t{trial}/{server}/{test}.ndjson.gz",
+			Labels:  ladder,
 		},
 		{
-			Pattern: "ladder/{server}/{test}-p{round}.summary.json",
-			Labels:  map[string]string{"tool": "k6", "stages": pl.Ladder.Stages(), "p95_threshold_ms": strconv.Itoa(pl.Ladder.P95MS)},
+			Pattern: "ladder/t{trial}/{server}/{test}.summary.json",
+			Labels:  ladder,
 		},
 		{
-			Comment: "Calibration: sha256sum of a fixed buffer by 1 and 2 parallel processes, before and after each series.",
-			Pattern: "calibration/{series}-{phase}.csv",
+			Comment: fmt.Sprintf("Calibration: sha256sum of a fixed buffer by %s parallel processes, before and after each trial (trial-<N>-before.csv, trial-<N>-after.csv: every run of the trial lies between them).", strings.ReplaceAll(joinInts(pl.Calibration.Processes), ",", " or ")),
+			Pattern: "calibration/trial-{trial}-{phase}.csv",
 		},
+		{
+			Comment: "The machine's noise: two calibrations back to back with nothing between, before the first trial.",
+			Pattern: "calibration/" + noisePair + "-{phase}.csv",
+		},
+	}
+	for trial := 1; trial <= pl.Trials; trial++ {
+		e := manifestEntry{Glob: fmt.Sprintf("*/t%d/**", trial), Labels: map[string]string{"round": strconv.Itoa(trial)}, Overlay: true}
+		if trial == 1 {
+			e.Comment = "The round of each run is its trial's number (a trial is one pass over every cell)."
+		}
+		entries = append(entries, e)
 	}
 	if _, one := global["database"]; !one {
 		entries = append(entries, databaseOverlays(pl)...)
@@ -92,7 +106,7 @@ func (r *Runner) manifest() (global map[string]string, entries []manifestEntry) 
 }
 
 // serverFolders are the globs of a server's files, one per series layout.
-var serverFolders = []string{"wrk2/%s/*", "tools/*/%s/*", "waiting/%s/*", "ladder/%s/*"}
+var serverFolders = []string{"wrk2/*/%s/*", "tools/*/*/%s/*", "waiting/*/%s/*", "ladder/*/%s/*"}
 
 // databaseOverlays label each server's files with its database, for a
 // plan whose servers use more than one (records CSV rows carry their own
@@ -113,7 +127,13 @@ func databaseOverlays(pl Plan) []manifestEntry {
 }
 
 // manifestIgnore are the paths of the corpus folder that are not records.
-var manifestIgnore = []string{"harness/**", "README.md"}
+// (trials.csv is the harness's schedule: every run's trial, position and
+// start).
+var manifestIgnore = []string{"harness/**", "README.md", scheduleName}
+
+// manifestNoSplit are the labels the manifest sets that never tell
+// experiments apart.
+var manifestNoSplit = []string{"trial"}
 
 func quoteAll(xs []string) []string {
 	out := make([]string, len(xs))
@@ -149,12 +169,18 @@ func inlineTable(m map[string]string) string {
 }
 
 // renderManifest writes wra.toml's text.
-func renderManifest(plan string, global map[string]string, entries []manifestEntry) []byte {
+func renderManifest(pl Plan, seed uint64, global map[string]string, entries []manifestEntry) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Labels of every file in this folder, for wra. Written by the harness (plan %q);\n", plan)
-	b.WriteString("# {name} captures one part of a path segment and becomes the label name.\n\n")
+	fmt.Fprintf(&b, "# Labels of every file in this folder, for wra. Written by the harness (plan %q);\n", pl.Name)
+	b.WriteString("# {name} captures one part of a path segment and becomes the label name.\n")
+	fmt.Fprintf(&b, "# Recorded in %d trials: each ran every one of the plan's %d cells once, in an\n", pl.Trials, len(pl.Cells()))
+	fmt.Fprintf(&b, "# order drawn for it from seed %d (go run ./cmd/record -dry-run -seed %d prints\n", seed, seed)
+	fmt.Fprintf(&b, "# them again); %s lists every run with its trial, position and start.\n\n", scheduleName)
 	b.WriteString("# Not records: the harness that wrote this folder, and the README.\n")
 	fmt.Fprintf(&b, "ignore = [%s]\n\n", strings.Join(quoteAll(manifestIgnore), ", "))
+	b.WriteString("# A trial is a block of the design, not a factor: runs of different trials\n")
+	b.WriteString("# are the same experiment, pooled as rounds are, not split apart.\n")
+	fmt.Fprintf(&b, "no_split = [%s]\n\n", strings.Join(quoteAll(manifestNoSplit), ", "))
 	b.WriteString("[labels]\n")
 	keys := make([]string, 0, len(global))
 	for k := range global {
@@ -189,7 +215,7 @@ func (r *Runner) writeManifest() error {
 		return err
 	}
 	global, entries := r.manifest()
-	return os.WriteFile(p, renderManifest(r.Plan.Name, global, entries), 0o644)
+	return os.WriteFile(p, renderManifest(r.Plan, r.Seed, global, entries), 0o644)
 }
 
 // patternRegexp turns a manifest pattern into an anchored regexp whose
@@ -220,13 +246,35 @@ func patternRegexp(pattern string) (*regexp.Regexp, error) {
 	return regexp.Compile(b.String())
 }
 
+// globRegexp turns a manifest glob into an anchored regexp as wra reads
+// it: ** matches across segments, * and ? within one.
+func globRegexp(glob string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(glob); i++ {
+		switch {
+		case strings.HasPrefix(glob[i:], "**"):
+			b.WriteString(".*")
+			i++
+		case glob[i] == '*':
+			b.WriteString("[^/]*")
+		case glob[i] == '?':
+			b.WriteString("[^/]")
+		default:
+			b.WriteString(regexp.QuoteMeta(glob[i : i+1]))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
+
 // matches reports whether rel (slash-separated, relative to the corpus root)
 // is one of the entry's files.
 func (e manifestEntry) matches(rel string) (bool, error) {
-	if e.Glob != "" {
-		return path.Match(e.Glob, rel)
-	}
 	re, err := patternRegexp(e.Pattern)
+	if e.Glob != "" {
+		re, err = globRegexp(e.Glob)
+	}
 	if err != nil {
 		return false, err
 	}
@@ -256,7 +304,7 @@ func (r *Runner) corpusFiles(top string) ([]string, error) {
 func (r *Runner) checkCorpus() error {
 	var staged []string
 	for _, top := range outputs {
-		if top == "README.md" || top == "wra.toml" {
+		if top == "README.md" || top == "wra.toml" || top == scheduleName {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(r.stage, top)); err != nil {
@@ -272,6 +320,9 @@ func (r *Runner) checkCorpus() error {
 	planned := PlannedFiles(r.Plan)
 	if strings.Join(staged, "\n") != strings.Join(planned, "\n") {
 		return fmt.Errorf("recorded files differ from the plan: %d recorded, %d planned", len(staged), len(planned))
+	}
+	if n := r.Plan.Trials * len(r.Plan.Cells()); len(r.schedule) != n {
+		return fmt.Errorf("%d runs noted in %s, want %d (%d trials of %d cells)", len(r.schedule), scheduleName, n, r.Plan.Trials, len(r.Plan.Cells()))
 	}
 	_, entries := r.manifest()
 	return checkEntries(entries, staged)

@@ -2,6 +2,7 @@ package record
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -10,9 +11,10 @@ import (
 
 // manifestFile is wra.toml's layout as wra reads it.
 type manifestFile struct {
-	Ignore []string          `toml:"ignore"`
-	Labels map[string]string `toml:"labels"`
-	Files  []struct {
+	Ignore  []string          `toml:"ignore"`
+	NoSplit []string          `toml:"no_split"`
+	Labels  map[string]string `toml:"labels"`
+	Files   []struct {
 		Pattern string            `toml:"pattern"`
 		Glob    string            `toml:"glob"`
 		Labels  map[string]string `toml:"labels"`
@@ -20,9 +22,9 @@ type manifestFile struct {
 }
 
 func TestManifestRoundTrip(t *testing.T) {
-	r := &Runner{Plan: Full()}
+	r := &Runner{Plan: Full(), Seed: 42}
 	global, entries := r.manifest()
-	text := renderManifest("full", global, entries)
+	text := renderManifest(r.Plan, r.Seed, global, entries)
 	var m manifestFile
 	md, err := toml.Decode(string(text), &m)
 	if err != nil {
@@ -31,7 +33,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	if und := md.Undecoded(); len(und) > 0 {
 		t.Errorf("undecoded keys %v", und)
 	}
-	if !reflect.DeepEqual(m.Ignore, manifestIgnore) || !reflect.DeepEqual(m.Labels, global) || len(m.Files) != len(entries) {
+	if !reflect.DeepEqual(m.Ignore, manifestIgnore) || !reflect.DeepEqual(m.NoSplit, []string{"trial"}) || !reflect.DeepEqual(m.Labels, global) || len(m.Files) != len(entries) {
 		t.Fatalf("decoded %+v", m)
 	}
 	for i, f := range m.Files {
@@ -54,6 +56,58 @@ func TestManifestRoundTrip(t *testing.T) {
 	if stages != 2 {
 		t.Errorf("%d entries carry the ladder's stages, want 2 (points and summary)", stages)
 	}
+	for _, want := range []string{"# Recorded in 5 trials: each ran every one of the plan's 128 cells once, in an\n# order drawn for it from seed 42 (go run ./cmd/record -dry-run -seed 42 prints\n"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("wra.toml lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// Every file of a trial's folder gets trial=N from its pattern and
+// round=N from exactly one overlay; the calibration pair of a trial gets
+// its trial, the noise pair none.
+func TestManifestTrials(t *testing.T) {
+	r := &Runner{Plan: Short()}
+	_, entries := r.manifest()
+	for _, f := range PlannedFiles(r.Plan) {
+		var trial string
+		var rounds []string
+		for _, e := range entries {
+			ok, err := e.matches(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				continue
+			}
+			if e.Overlay {
+				if v, ok := e.Labels["round"]; ok {
+					rounds = append(rounds, v)
+				}
+				continue
+			}
+			if e.Pattern != "" {
+				re, _ := patternRegexp(e.Pattern)
+				if i := re.SubexpIndex("trial"); i >= 0 {
+					trial = re.FindStringSubmatch(f)[i]
+				}
+			}
+		}
+		want := ""
+		if m := regexp.MustCompile(`^[a-z0-9]+/t(\d+)/|^calibration/trial-(\d+)-`).FindStringSubmatch(f); m != nil {
+			want = m[1] + m[2]
+		}
+		if trial != want {
+			t.Errorf("%s: trial %q, want %q", f, trial, want)
+		}
+		if strings.HasPrefix(f, "calibration/") || !strings.Contains(f, "/t") {
+			if len(rounds) != 0 {
+				t.Errorf("%s: round overlays %v", f, rounds)
+			}
+		} else if len(rounds) != 1 || rounds[0] != want {
+			t.Errorf("%s: rounds %v, want [%s]", f, rounds, want)
+		}
+	}
 }
 
 // With servers on two databases, every file of a server gets its server's
@@ -70,8 +124,8 @@ func TestManifestDatabases(t *testing.T) {
 		for _, e := range entries {
 			if ok, err := e.matches(f); err != nil {
 				t.Fatal(err)
-			} else if ok && e.Overlay {
-				got = append(got, e.Labels["database"])
+			} else if db, isDB := e.Labels["database"]; ok && e.Overlay && isDB {
+				got = append(got, db)
 			}
 		}
 		server := ""

@@ -1,8 +1,10 @@
 // Package record drives a whole recording: it starts the databases
-// (PostgreSQL, MariaDB) and each server, runs the load generators against 127.0.0.1, samples CPU and memory
-// from /proc around each run, and writes the corpus (tool reports, records
-// CSV, memory series CSV, calibration CSVs, wra.toml and README.md) into a
-// folder. The plan (what to run, how long, how often) is data: Full is the
+// (PostgreSQL, MariaDB), runs the plan's cells (a stack under one load,
+// each on a server started for it) in K trials whose orders are drawn
+// from a seed, samples CPU and memory from /proc around each run, and
+// writes the corpus (tool reports, records CSV, memory series CSV,
+// calibration CSVs, trials.csv, wra.toml and README.md) into a folder.
+// The plan (what to run, how long, how often) is data: Full is the
 // published corpus, Short a few-minute version for testing the harness.
 package record
 
@@ -34,16 +36,18 @@ type FixedTest struct {
 	Rates []int // requests per second
 }
 
-// FixedPlan is the fixed-rate series (wrk2 -R).
+// FixedPlan is the fixed-rate series (wrk2 -R): a cell per server, test
+// and rate.
 type FixedPlan struct {
-	Tests       []FixedTest
-	Passes      int
+	Tests []FixedTest
+	// Duration is wrk2's -d: its own calibration (WRK2Calibration, no
+	// latency recorded) and then the measured load.
 	Duration    time.Duration
 	Threads     int
 	Connections int
 }
 
-// ToolsPlan is the single-run series: each endpoint once with each tool.
+// ToolsPlan is the tools series: a cell per server, endpoint and tool.
 type ToolsPlan struct {
 	Endpoints      []Endpoint
 	Connections    int           // ab -c, bombardier -c
@@ -55,18 +59,16 @@ type ToolsPlan struct {
 }
 
 // WaitingPlan is the memory series: /wait?ms=WaitMS at each concurrency,
-// a fresh server per point, ab -c C -n C*RequestsPerConn.
+// a cell per server and concurrency, ab -c C -n C*RequestsPerConn.
 type WaitingPlan struct {
 	Concurrencies   []int
-	Passes          int
 	WaitMS          int
 	RequestsPerConn int
 }
 
-// LadderPlan is the k6 ramping-arrival-rate ladder.
+// LadderPlan is the k6 ramping-arrival-rate ladder, a cell per server.
 type LadderPlan struct {
 	Endpoint
-	Runs   int
 	Steps  []int         // requests per second, ascending
 	Ramp   time.Duration // to reach each step
 	Hold   time.Duration // each step is held this long after its ramp
@@ -74,7 +76,7 @@ type LadderPlan struct {
 	P95MS  int // the per-step threshold written into the script's thresholds
 }
 
-// CalibrationPlan is the fixed CPU job timed before and after each series.
+// CalibrationPlan is the fixed CPU job timed before and after each trial.
 type CalibrationPlan struct {
 	Processes []int
 	Reps      int
@@ -83,8 +85,11 @@ type CalibrationPlan struct {
 
 // Plan is everything a recording does.
 type Plan struct {
-	Name        string // "full" or "short"
-	Servers     []string
+	Name    string // "full" or "short"
+	Servers []string
+	// Trials is how many times every cell runs, each time in a trial of
+	// its own with every other cell, in an order drawn for that trial.
+	Trials      int
 	Fixed       FixedPlan
 	Tools       ToolsPlan
 	Waiting     WaitingPlan
@@ -179,37 +184,45 @@ func (p Plan) Databases() []string {
 	return dbs
 }
 
-// Full is the published corpus: 55 minutes of scheduled load on 2 cores
-// (Plan.Estimate; about 1.5 hours with starts, warm-ups and calibrations), with every fixed rate and the first ladder steps well
-// below what a stack, its database and the load generator sharing 2 cores
-// can serve, and ladder steps held 10 s.
+// WRK2Calibration is the start of a wrk2 run that it records no latency
+// for: a fixed-rate cell's measured load is what follows it.
+const WRK2Calibration = 10 * time.Second
+
+// Full is the published corpus: 5 trials of 8 stacks x 16 cells (4
+// fixed rates of 10 s measured after wrk2's calibration, 2 endpoints by 3
+// tools, 5 waiting points, a ladder whose steps are held 10 s), each
+// trial about 23 minutes of scheduled load (Plan.Estimate; about 2.5 hours
+// in all with starts, warm-ups and calibrations), with every fixed rate
+// and the first ladder steps well below what a stack, its database and
+// the load generator sharing 2 cores can serve.
 func Full() Plan {
 	return Plan{
 		Name:    "full",
 		Servers: ServerNames,
+		Trials:  5,
 		Fixed: FixedPlan{
 			Tests: []FixedTest{
 				{DBOne, []int{100, 250, 500}},
-				{DBPage, []int{100, 250}},
+				{DBPage, []int{250}},
 			},
-			Passes: 3, Duration: 14 * time.Second, Threads: 2, Connections: 16,
+			Duration: WRK2Calibration + 10*time.Second, Threads: 2, Connections: 16,
 		},
 		Tools: ToolsPlan{
-			Endpoints:   []Endpoint{Ping, DBOne, DBPage, Wait10},
+			Endpoints:   []Endpoint{Ping, DBOne},
 			Connections: 16, Duration: 3 * time.Second,
 			K6Rate: 500, K6MaxVUs: 100, ABMaxRequests: 1000000,
 		},
 		Waiting: WaitingPlan{
 			Concurrencies: []int{50, 100, 200, 400, 800},
-			Passes:        3, WaitMS: 1000, RequestsPerConn: 2,
+			WaitMS:        1000, RequestsPerConn: 2,
 		},
 		Ladder: LadderPlan{
-			Endpoint: DBPage, Runs: 3,
-			Steps: []int{100, 200, 400, 800, 1600},
-			Ramp:  time.Second, Hold: 10 * time.Second, MaxVUs: 300, P95MS: 50,
+			Endpoint: DBPage,
+			Steps:    []int{100, 200, 400, 800},
+			Ramp:     time.Second, Hold: 10 * time.Second, MaxVUs: 300, P95MS: 50,
 		},
 		Calibration: CalibrationPlan{Processes: []int{1, 2}, Reps: 5, BufferMiB: 128},
-		Calm:        CalmPlan{MaxLoadPerCPU: 0.5, MaxWait: 10 * time.Minute, Poll: 15 * time.Second, MaxDrift: 0.05, Retries: 2},
+		Calm:        CalmPlan{MaxLoadPerCPU: 0.5, Poll: 15 * time.Second, MaxDrift: 0.05},
 		Rows:        10000,
 		PoolSize:    20,
 	}
@@ -217,28 +230,22 @@ func Full() Plan {
 
 // Short is a few-minute recording of the same shape, for testing the
 // harness itself: every server, every series, every file kind, fewer and
-// shorter runs. Its numbers are not for publishing.
+// shorter runs in 2 trials. Its numbers are not for publishing.
 func Short() Plan {
 	p := Full()
 	p.Name = "short"
-	p.Fixed.Tests = []FixedTest{{DBOne, []int{500}}}
-	p.Fixed.Passes = 2
-	p.Fixed.Duration = 11 * time.Second // just past wrk2's 10 s calibration
+	p.Trials = 2
+	p.Fixed.Tests = []FixedTest{{DBOne, []int{250}}}
+	p.Fixed.Duration = WRK2Calibration + time.Second
 	p.Tools.Endpoints = []Endpoint{Ping, DBOne}
 	p.Tools.Duration = 2 * time.Second
 	p.Tools.K6Rate = 200
 	p.Waiting.Concurrencies = []int{50, 200}
-	p.Waiting.Passes = 1
 	p.Waiting.WaitMS = 500
-	p.Ladder.Runs = 1
 	p.Ladder.Steps = []int{100, 200}
 	p.Ladder.Hold = 2 * time.Second
-	p.Fixed.Tests[0].Rates = []int{250}
 	p.Calibration.Reps = 1
 	p.Calibration.BufferMiB = 32
-	// The short plan tests the harness on whatever machine runs it: the
-	// load and drift are recorded, never waited on or retried.
-	p.Calm.MaxWait, p.Calm.Retries = 0, 0
 	p.Rows = 1000
 	return p
 }
@@ -252,10 +259,12 @@ func (p Plan) Validate() error {
 		}
 	}
 	check(len(p.Servers) > 0, "no servers")
-	for _, s := range p.Servers {
+	check(p.Trials > 0, "need at least one trial")
+	for i, s := range p.Servers {
 		check(contains(ServerNames, s), "unknown server %q (known: %s)", s, strings.Join(ServerNames, ", "))
+		check(!contains(p.Servers[:i], s), "server %q listed twice", s)
 	}
-	check(len(p.Fixed.Tests) > 0 && p.Fixed.Passes > 0, "fixed-rate series: no tests or passes")
+	check(len(p.Fixed.Tests) > 0, "fixed-rate series: no tests")
 	for _, t := range p.Fixed.Tests {
 		check(len(t.Rates) > 0, "fixed-rate test %s: no rates", t.Test)
 		for _, r := range t.Rates {
@@ -263,19 +272,19 @@ func (p Plan) Validate() error {
 		}
 	}
 	check(p.Fixed.Threads > 0 && p.Fixed.Connections >= p.Fixed.Threads, "fixed-rate series: need connections >= threads > 0")
-	check(p.Fixed.Duration >= time.Second && p.Fixed.Duration%time.Second == 0, "fixed-rate duration must be whole seconds")
+	check(p.Fixed.Duration > WRK2Calibration && p.Fixed.Duration%time.Second == 0, "fixed-rate duration must be whole seconds, more than wrk2's %s calibration", WRK2Calibration)
 	check(p.Tools.Duration >= time.Second && p.Tools.Duration%time.Second == 0, "tools duration must be whole seconds")
 	check(p.Tools.Connections > 0 && p.Tools.K6Rate > 0 && p.Tools.K6MaxVUs > 0 && p.Tools.ABMaxRequests > 0, "tools series: non-positive setting")
-	check(len(p.Waiting.Concurrencies) > 0 && p.Waiting.Passes > 0 && p.Waiting.WaitMS > 0 && p.Waiting.RequestsPerConn > 0, "waiting series: non-positive setting")
-	check(p.Ladder.Runs > 0 && len(p.Ladder.Steps) > 0 && p.Ladder.MaxVUs > 0, "ladder: no runs, steps or VUs")
+	check(len(p.Waiting.Concurrencies) > 0 && p.Waiting.WaitMS > 0 && p.Waiting.RequestsPerConn > 0, "waiting series: non-positive setting")
+	check(len(p.Ladder.Steps) > 0 && p.Ladder.MaxVUs > 0, "ladder: no steps or VUs")
 	for i, s := range p.Ladder.Steps {
 		check(s > 0 && (i == 0 || s > p.Ladder.Steps[i-1]), "ladder steps must be positive and ascending: %v", p.Ladder.Steps)
 	}
 	check(p.Ladder.Ramp >= time.Second && p.Ladder.Ramp%time.Second == 0 && p.Ladder.Hold >= time.Second && p.Ladder.Hold%time.Second == 0,
 		"ladder ramp and hold must be whole seconds")
 	check(len(p.Calibration.Processes) > 0 && p.Calibration.Reps > 0 && p.Calibration.BufferMiB > 0, "calibration: non-positive setting")
-	check(p.Calm.MaxLoadPerCPU > 0 && p.Calm.MaxDrift > 0 && p.Calm.Retries >= 0 && p.Calm.MaxWait >= 0 && (p.Calm.MaxWait == 0 || p.Calm.Poll > 0),
-		"calm machine: need a load limit, a drift limit, retries >= 0 and a poll interval when waiting")
+	check(p.Calm.MaxLoadPerCPU > 0 && p.Calm.MaxDrift > 0 && p.Calm.MaxWait >= 0 && (p.Calm.MaxWait == 0 || p.Calm.Poll > 0),
+		"calm machine: need a load limit, a drift limit and a poll interval when waiting")
 	check(p.Rows >= 200 && p.PoolSize > 0, "need at least 200 rows (the endpoints read ids up to 120) and a pool")
 	return errors.Join(errs...)
 }
@@ -309,19 +318,6 @@ func (l LadderPlan) Duration() time.Duration {
 
 func seconds(d time.Duration) string { return strconv.Itoa(int(d/time.Second)) + "s" }
 
-// alternate returns xs in order on odd passes and reversed on even ones,
-// so that no server or rate always runs first (warm caches, a machine
-// that slows as it heats, a neighbour's build).
-func alternate[T any](xs []T, pass int) []T {
-	out := append([]T(nil), xs...)
-	if pass%2 == 0 {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-	}
-	return out
-}
-
 // waitingDuration is how long the waiting series' run of a server at a
 // concurrency takes: RequestsPerConn waits of WaitMS, one after the other
 // on each connection, where every request waits at once; where the stack
@@ -337,22 +333,32 @@ func (p Plan) waitingDuration(server string, conc int) time.Duration {
 	return time.Duration(rounds*w.RequestsPerConn*w.WaitMS) * time.Millisecond
 }
 
-// Estimate is the plan's scheduled load time: the runs' own lengths, without
-// server starts, warm-ups, calibrations or waiting for a calm machine.
+// cellDuration is a cell's scheduled load: its run's own length, without
+// the server's start, the warm-up or the calibrations.
+func (p Plan) cellDuration(c Cell) time.Duration {
+	switch c.Kind {
+	case kindFixed:
+		return p.Fixed.Duration
+	case kindTools:
+		return p.Tools.Duration
+	case kindWaiting:
+		return p.waitingDuration(c.Server, c.Concurrency)
+	}
+	return p.Ladder.Duration()
+}
+
+// TrialEstimate is a trial's scheduled load: the cells' own lengths.
+func (p Plan) TrialEstimate() time.Duration {
+	var d time.Duration
+	for _, c := range p.Cells() {
+		d += p.cellDuration(c)
+	}
+	return d
+}
+
+// Estimate is the plan's scheduled load time: the runs' own lengths in
+// every trial, without server starts, warm-ups, calibrations or waiting
+// for a calm machine.
 func (p Plan) Estimate() time.Duration {
-	n := time.Duration(len(p.Servers))
-	rates := 0
-	for _, t := range p.Fixed.Tests {
-		rates += len(t.Rates)
-	}
-	fixed := n * time.Duration(p.Fixed.Passes*rates) * p.Fixed.Duration
-	tools := n * time.Duration(3*len(p.Tools.Endpoints)) * p.Tools.Duration
-	ladder := n * time.Duration(p.Ladder.Runs) * p.Ladder.Duration()
-	var waiting time.Duration
-	for _, name := range p.Servers {
-		for _, c := range p.Waiting.Concurrencies {
-			waiting += time.Duration(p.Waiting.Passes) * p.waitingDuration(name, c)
-		}
-	}
-	return fixed + tools + ladder + waiting
+	return time.Duration(p.Trials) * p.TrialEstimate()
 }

@@ -17,16 +17,17 @@ func TestPlansValidate(t *testing.T) {
 
 func TestFullPlanShape(t *testing.T) {
 	p := Full()
-	// What the corpus promises: three stacks, 2-3 rates per fixed-rate test,
-	// three passes, a waiting series of 50..800 in three passes, three ladder
-	// runs per server, calibration with 1 and 2 processes.
-	if len(p.Servers) < 3 || p.Fixed.Passes < 3 || p.Waiting.Passes < 3 || p.Ladder.Runs < 3 {
-		t.Errorf("full plan too small: %d servers, %d passes, %d waiting passes, %d ladder runs",
-			len(p.Servers), p.Fixed.Passes, p.Waiting.Passes, p.Ladder.Runs)
+	// What the corpus promises: at least five stacks on both databases,
+	// at least five trials, fixed rates well inside what 2 cores serve, a
+	// waiting series of 50..800, calibration with 1 and 2 processes.
+	if len(p.Servers) < 5 || len(p.Databases()) != 2 || p.Trials < 5 {
+		t.Errorf("full plan too small: %d servers on %v, %d trials", len(p.Servers), p.Databases(), p.Trials)
 	}
 	for _, ft := range p.Fixed.Tests {
-		if n := len(ft.Rates); n < 2 || n > 3 {
-			t.Errorf("test %s: %d rates, want 2 or 3", ft.Test, n)
+		for _, r := range ft.Rates {
+			if r > 500 {
+				t.Errorf("test %s: rate %d, want at most 500 requests/s", ft.Test, r)
+			}
 		}
 	}
 	if c := p.Waiting.Concurrencies; c[0] != 50 || c[len(c)-1] != 800 {
@@ -36,44 +37,37 @@ func TestFullPlanShape(t *testing.T) {
 		t.Errorf("calibration processes %v", p.Calibration.Processes)
 	}
 	// wrk2 keeps only what follows its 10 s calibration: a fixed-rate run
-	// must be longer.
+	// must be longer; the full plan's measures 10 s after it.
 	for _, q := range []Plan{p, Short()} {
-		if q.Fixed.Duration <= 10*time.Second {
+		if q.Fixed.Duration <= WRK2Calibration {
 			t.Errorf("plan %s: wrk2 duration %s leaves no recorded latency", q.Name, q.Fixed.Duration)
 		}
+	}
+	if p.Fixed.Duration-WRK2Calibration != 10*time.Second {
+		t.Errorf("full plan: %s measured per fixed-rate cell, want 10s", p.Fixed.Duration-WRK2Calibration)
+	}
+	// The recording goes on whatever the load unless asked to wait.
+	if p.Calm.MaxWait != 0 || Short().Calm.MaxWait != 0 {
+		t.Errorf("plans wait for a calm machine: %s, %s", p.Calm.MaxWait, Short().Calm.MaxWait)
 	}
 }
 
 func TestValidateErrors(t *testing.T) {
 	p := Full()
-	p.Servers = []string{"go-pgx", "rust"}
+	p.Servers = []string{"go-pgx", "rust", "go-pgx"}
 	p.Fixed.Tests = []FixedTest{{DBOne, nil}}
 	p.Ladder.Steps = []int{500, 250}
 	p.Fixed.Duration = 1500 * time.Millisecond
+	p.Trials = 0
 	err := p.Validate()
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{`unknown server "rust"`, "fixed-rate test one: no rates", "ladder steps must be positive and ascending", "whole seconds"} {
+	for _, want := range []string{`unknown server "rust"`, `server "go-pgx" listed twice`, "fixed-rate test one: no rates", "ladder steps must be positive and ascending",
+		"fixed-rate duration must be whole seconds, more than wrk2's 10s calibration", "need at least one trial"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
-	}
-}
-
-func TestAlternate(t *testing.T) {
-	xs := []string{"a", "b", "c"}
-	if got := alternate(xs, 1); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
-		t.Errorf("pass 1: %v", got)
-	}
-	if got := alternate(xs, 2); !reflect.DeepEqual(got, []string{"c", "b", "a"}) {
-		t.Errorf("pass 2: %v", got)
-	}
-	if got := alternate(xs, 3); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
-		t.Errorf("pass 3: %v", got)
-	}
-	if !reflect.DeepEqual(xs, []string{"a", "b", "c"}) {
-		t.Errorf("input modified: %v", xs)
 	}
 }
 
@@ -99,11 +93,12 @@ func TestPlannedFiles(t *testing.T) {
 		}
 		return n
 	}
-	// 8 servers x (3 + 2 rates) x 3 passes; 8 servers x 4 endpoints per tool;
-	// 8 x 5 x 3 waiting points; 8 x 3 ladders of 2 files; the noise pair and 2 phases of 3 fixed-rate
-	// passes, the tools, 3 waiting passes and 3 ladder runs.
-	for prefix, want := range map[string]int{"wrk2/": 120, "tools/ab/": 32, "tools/bombardier/": 32, "tools/k6/": 32,
-		"waiting/": 120, "ladder/": 48, "calibration/": 22, "records/": 1, "memory/": 1} {
+	// In each of 5 trials: 8 servers x (3 + 1 rates); 8 servers x 2
+	// endpoints x 3 tools; 8 x 5 waiting points; 8 ladders of 2 files; a
+	// calibration pair. And the noise pair.
+	for prefix, want := range map[string]int{"wrk2/": 160, "wrk2/t5/": 32, "tools/t1/ab/": 16, "tools/t2/bombardier/": 16, "tools/t3/k6/": 16,
+		"tools/": 240, "waiting/": 200, "ladder/": 80, "ladder/t4/node-pg/": 2, "calibration/": 12, "calibration/trial-5-": 2, "calibration/noise-": 2,
+		"records/": 1, "memory/": 1} {
 		if got := count(prefix); got != want {
 			t.Errorf("%s: %d files, want %d", prefix, got, want)
 		}
@@ -186,12 +181,15 @@ func TestFullPlanLength(t *testing.T) {
 	if p.Ladder.Hold < 10*time.Second {
 		t.Errorf("ladder hold %s, want at least 10 s", p.Ladder.Hold)
 	}
-	// 8 servers: 3 passes x 5 rates x 14 s + 12 tool runs x 3 s + 3 ladders x 5 x 11 s;
-	// the waiting series: 3 passes x 5 concurrencies x 2 waits of 1 s, and
-	// for php-pdo's pool of 20 workers 3+5+10+20+40 rounds of them.
-	want := (8*(3*5*14+12*3+3*5*11) + 7*3*5*2 + 3*(3+5+10+20+40)*2) * time.Second
-	if got := p.Estimate(); got != want {
-		t.Errorf("Estimate = %s, want %s", got, want)
+	// A trial, 8 servers: 4 fixed rates x 20 s + 6 tool runs x 3 s + a
+	// ladder of 4 x 11 s; the waiting series: 5 concurrencies x 2 waits of
+	// 1 s, and for php-pdo's pool of 20 workers 3+5+10+20+40 rounds of them.
+	trial := (8*(4*20+6*3+4*11) + 7*5*2 + (3+5+10+20+40)*2) * time.Second
+	if got := p.TrialEstimate(); got != trial {
+		t.Errorf("TrialEstimate = %s, want %s", got, trial)
+	}
+	if got := p.Estimate(); got != 5*trial {
+		t.Errorf("Estimate = %s, want %s", got, 5*trial)
 	}
 	if DefaultTimeout < 2*p.Estimate() {
 		t.Errorf("default time limit %s under twice the scheduled load %s", DefaultTimeout, p.Estimate())

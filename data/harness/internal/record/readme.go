@@ -21,7 +21,11 @@ type readmeData struct {
 	Finished   string
 	Wall       string
 	Stacks     []Stack
-	Series     []seriesStat
+	Pairs      []pairStat // the noise pair, then one per trial
+	Seed       uint64
+	Cells      int    // per trial
+	TrialLoad  string // scheduled load per trial
+	CellLoad   string // a fixed-rate cell's measured load
 	Databases  []*runningDB
 	Stages     string
 	Counts     []fileCount
@@ -70,7 +74,9 @@ func (r *Runner) writeReadme(ctx context.Context, finished time.Time) error {
 	}
 	d := readmeData{
 		Plan: r.Plan, Machine: m, Versions: r.versions(ctx), Examples: r.examples,
-		Invocation: r.Invocation, Stacks: r.stacks(), Series: r.stats, Databases: r.databases(), Stages: r.Plan.Ladder.Stages(), Counts: counts,
+		Invocation: r.Invocation, Stacks: r.stacks(), Pairs: r.stats, Databases: r.databases(), Stages: r.Plan.Ladder.Stages(), Counts: counts,
+		Seed: r.Seed, Cells: len(r.Plan.Cells()), TrialLoad: r.Plan.TrialEstimate().String(),
+		CellLoad: (r.Plan.Fixed.Duration - WRK2Calibration).String(),
 		Started:  r.started.Format(time.RFC3339),
 		Finished: finished.Format(time.RFC3339),
 		Wall:     finished.Sub(r.started).Round(time.Second).String(),
@@ -137,6 +143,13 @@ var readmeTemplate = template.Must(template.New("readme").Funcs(template.FuncMap
 		return fmt.Sprintf("%d %s", n, many)
 	},
 	"gib": func(g float64) string { return fmt.Sprintf("%.1f", g) },
+	"utc": func(t time.Time) string { return t.Format("15:04:05") },
+	"yesno": func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	},
 	"pct": func(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + "%" },
 	"dblist": func(dbs []*runningDB) string {
 		names := make([]string, len(dbs))
@@ -162,19 +175,24 @@ The harness in harness/ re-records all of it (plan "{{.Plan.Name}}", started
 
     wra analyze data/        # every table and plot from this folder
 
-**Noise.** The machine has {{.Machine.CPUs}} cores, and the load generator
-runs on the same cores as the server and the database (the load average
-before each series is below, under "A calm machine, checked"). Absolute numbers are noisy; the calibration files
-(a fixed CPU job timed before and after every series) say how much the
-machine's speed moved while each series ran. Compare stacks within one
-series, and read the spread of the passes before the medians. When the
-machine is oversubscribed the kernel shares CPU time per runnable thread,
-so a single-threaded server (node-pg) loses the most to its neighbours.
+**Noise, and why trials.** The machine has {{.Machine.CPUs}} cores, and the load
+generator runs on the same cores as the server and the database. A machine
+like this changes speed from one minute to the next with nothing running
+(the noise pair below measures it), so the corpus is recorded in
+{{.Plan.Trials}} trials: each trial runs every cell of the plan (a stack under one
+load) once, in an order drawn at random for that trial, between a
+calibration before and after it. Drift that lasts longer than a cell then
+falls on every stack of a trial alike, and a comparison of two stacks made
+within each trial (paired by the ` + "`trial`" + ` label) cancels it; compare stacks
+within trials, and read the spread over the trials before the medians.
+When the machine is oversubscribed the kernel shares CPU time per runnable
+thread, so a single-threaded server (node-pg) loses the most to its
+neighbours.
 
 ## What was measured
 
-Stacks (each started fresh by the harness, one at a time, pool of
-{{.Plan.PoolSize}} database connections):
+Stacks (started fresh by the harness for every cell, one at a time, pool
+of {{.Plan.PoolSize}} database connections):
 
 | server | database | stack |
 |---|---|---|
@@ -189,53 +207,63 @@ answers before using it): ` + "`/ping`" + `, ` + "`/db/one?id=42`" + ` (one row)
 ` + "`items(id integer primary key, name text, price_cents integer)`" + ` with
 {{.Plan.Rows}} rows (id 1..{{.Plan.Rows}}, name ` + "`item-<id>`" + `, price_cents id × 7 mod 10000).
 
-Series, in this order, each between a calibration before and after:
+Cells, {{.Cells}} per trial, each on a server started for it and (but for the
+waiting series) warmed up first (ab ` + "`-k -c {{.WarmUpConns}} -n {{.WarmUpRequests}}`" + ` on its endpoint, output
+discarded):
 
 1. **fixed-rate** (wrk2/, records/): wrk2 ` + "`-t{{.Plan.Fixed.Threads}} -c{{.Plan.Fixed.Connections}} -d{{.Plan.Fixed.Duration}} -R<rate> -U`" + `;
 {{- range .Plan.Fixed.Tests}} test {{.Test}} (` + "`{{.Path}}`" + `) at {{ints .Rates}} requests/s;{{end}}
-   {{plural .Plan.Fixed.Passes "pass" "passes"}}; servers and rates in alternating order (odd passes
-   forward, even passes reversed); one server instance per (pass, server),
-   warmed up before its first run (ab ` + "`-k -c {{.WarmUpConns}} -n {{.WarmUpRequests}}`" + ` per endpoint,
-   output discarded; the tools and ladder series warm up the same way).
-   Around each run the harness read the CPU time of the server's and of
-   database's process trees from /proc and the server's memory after it,
-   into one row of records/fixed-rate.csv ({{.Records}} rows).
-2. **tools** (tools/): each of {{paths .Plan.Tools.Endpoints}} once per
-   server with ab (` + "`-k -c {{.Plan.Tools.Connections}} -t {{.Plan.Tools.Duration}}`" + `), bombardier
-   (` + "`-c {{.Plan.Tools.Connections}} -d {{.Plan.Tools.Duration}} -l`" + `) and k6 (constant arrival rate,
+   a cell per server, test and rate: {{.CellLoad}} measured after wrk2's own 10 s
+   calibration, which wrk2 records no latency for. Around each run the
+   harness read the CPU time of the server's and of its database's process
+   trees from /proc and the server's memory after it, into one row of
+   records/fixed-rate.csv ({{.Records}} rows).
+2. **tools** (tools/): a cell per server, endpoint ({{paths .Plan.Tools.Endpoints}})
+   and tool: ab (` + "`-k -c {{.Plan.Tools.Connections}} -t {{.Plan.Tools.Duration}}`" + `), bombardier
+   (` + "`-c {{.Plan.Tools.Connections}} -d {{.Plan.Tools.Duration}} -l`" + `) or k6 (constant arrival rate,
    {{.Plan.Tools.K6Rate}} requests/s for {{.Plan.Tools.Duration}}).
-3. **waiting** (waiting/, memory/): ` + "`/wait?ms={{.Plan.Waiting.WaitMS}}`" + ` driven by ab at
-   concurrencies {{ints .Plan.Waiting.Concurrencies}} (` + "`-c C -n {{.Plan.Waiting.RequestsPerConn}}C`" + `),
-   {{plural .Plan.Waiting.Passes "pass" "passes"}}, a fresh server per point; memory/waiting.csv
-   holds the peak resident set of each point ({{.Memory}} rows).
-4. **ladder** (ladder/): k6 ramping-arrival-rate against ` + "`{{.Plan.Ladder.Path}}`" + `, steps
-   {{ints .Plan.Ladder.Steps}} requests/s, each reached in {{.Plan.Ladder.Ramp}} and held
-   {{.Plan.Ladder.Hold}} (stages ` + "`{{.Stages}}`" + `), at most {{.Plan.Ladder.MaxVUs}} VUs,
-   {{plural .Plan.Ladder.Runs "run" "runs"}} per server; every request is tagged ` + "`step=<rate>`" + `;
-   all points in gzipped NDJSON (gzipped by k6 itself) and the
-   ` + "`--summary-export`" + ` JSON (per-step p95 < {{.Plan.Ladder.P95MS}} ms thresholds; k6
-   exits 99 when one fails, which is what a ladder looks for).
+3. **waiting** (waiting/, memory/): ` + "`/wait?ms={{.Plan.Waiting.WaitMS}}`" + ` driven by ab, a cell per
+   server and concurrency ({{ints .Plan.Waiting.Concurrencies}}: ` + "`-c C -n {{.Plan.Waiting.RequestsPerConn}}C`" + `); memory/waiting.csv
+   holds the peak resident set of each point ({{.Memory}} rows; ` + "`pass`" + ` is the trial).
+4. **ladder** (ladder/): a cell per server: k6 ramping-arrival-rate against
+   ` + "`{{.Plan.Ladder.Path}}`" + `, steps {{ints .Plan.Ladder.Steps}} requests/s, each reached in {{.Plan.Ladder.Ramp}}
+   and held {{.Plan.Ladder.Hold}} (stages ` + "`{{.Stages}}`" + `), at most {{.Plan.Ladder.MaxVUs}} VUs; every
+   request is tagged ` + "`step=<rate>`" + `; all points in gzipped NDJSON (gzipped by k6
+   itself) and the ` + "`--summary-export`" + ` JSON (per-step p95 < {{.Plan.Ladder.P95MS}} ms thresholds;
+   k6 exits 99 when one fails, which is what a ladder looks for).
 5. **calibration** (calibration/): ` + "`sha256sum`" + ` of a {{.Plan.Calibration.BufferMiB}} MiB zero buffer
    by {{ints .Plan.Calibration.Processes}} parallel processes, {{plural .Plan.Calibration.Reps "time" "times"}}, wall ms,
-   before and after each series (` + "`<series>-before.csv`" + `, ` + "`<series>-after.csv`" + `): each pass of the
-   fixed-rate and waiting series and each ladder run is a series of its own
-   (` + "`fixed-rate-p1`" + `, ` + "`waiting-p2`" + `, ` + "`ladder-p3`" + `), and so are the tools.
+   before and after each trial (` + "`trial-<N>-before.csv`, `trial-<N>-after.csv`" + `: every
+   run of trial N lies between them), and twice back to back before the
+   first trial (` + "`noise-before.csv`, `noise-after.csv`" + `).
 
-## A calm machine, checked
+## Trials
 
-Before each series the harness read the 1-minute load average from
-/proc/loadavg and waited (polling every {{.Plan.Calm.Poll}}, at most {{.Plan.Calm.MaxWait}}) until it was at
-most {{.Plan.Calm.MaxLoadPerCPU}} per CPU; after it, a series whose calibration (median wall ms per
-process count) moved by more than {{pct .Plan.Calm.MaxDrift}} against the calibration before it was recorded
-again, at most {{.Plan.Calm.Retries}} more times (the files are those of the last attempt).
-The first row, noise, is two calibrations back to back with nothing
-between them, before the first series: the machine's own noise, which a
-series' drift cannot be told apart from.
+{{.Plan.Trials}} trials of {{.Cells}} cells ({{.TrialLoad}} of scheduled load each), in orders
+drawn from seed **{{.Seed}}** (SplitMix64 and Fisher–Yates, written out in the
+harness, so that ` + "`go run ./cmd/record -dry-run -seed {{.Seed}}`" + ` prints the same
+orders with any Go version). Every run's files are under its trial's
+folder (` + "`wrk2/t<N>/...`" + `; wra.toml labels them ` + "`trial=N`" + ` and ` + "`round=N`" + `), and
+trials.csv lists every run in the order it ran: ` + "`trial`, `position`" + `,
+` + "`started_at`" + ` (UTC, when its server was started), ` + "`cell`, `kind`, `server`," + `
+` + "`database`, `test`, `tool`, `target_rps`, `concurrency`" + ` and ` + "`file`" + ` (its
+report).
 
-| series | attempts | load average at start (limit) | waited | calibration before, ms by processes | after | drift |
-|---|---|---|---|---|---|---|
-{{- range .Series}}
-| {{.Name}} | {{.Attempts}} | {{printf "%.2f" .Load1}} ({{printf "%.2f" .LoadLimit}}) | {{.Waited}} | {{.BeforeText}} | {{.AfterText}} | {{.DriftText}} |
+The machine, measured: before each pair the harness read the 1-minute load
+average from /proc/loadavg ({{if .Plan.Calm.MaxWait}}and waited, polling every {{.Plan.Calm.Poll}}
+for at most {{.Plan.Calm.MaxWait}}, until it was at most {{.Plan.Calm.MaxLoadPerCPU}} per CPU, then went on
+whatever it was{{else}}without waiting for it to fall{{end}}). Drift is the largest change of
+the calibration's median wall ms per process count from before to after;
+a pair beyond {{pct .Plan.Calm.MaxDrift}} is marked, as wra flags it, and nothing was
+recorded again for it: a drift shared by the cells of a trial cancels in
+the comparisons made within it. The first row, noise, is two calibrations
+with nothing between them: the machine's own noise, which a trial's
+drift cannot be told apart from.
+
+| pair | cells | from (UTC) | to | load average (limit) | waited | calibration before, ms by processes | after | drift |
+|---|---|---|---|---|---|---|---|---|
+{{- range .Pairs}}
+| {{.Name}} | {{.Cells}} | {{utc .Started}} | {{utc .Ended}} | {{printf "%.2f" .Load1}} ({{printf "%.2f" .LoadLimit}}) | {{.Waited}} | {{.BeforeText}} | {{.AfterText}} | {{.DriftText}} |
 {{- end}}
 
 ## Machine
@@ -261,12 +289,12 @@ series' drift cannot be told apart from.
 {{- end}}
 
 wra.toml maps every file to its labels (server, database, test, target_rps,
-connections, round, and the ladder's stage schedule).
+connections, trial, round, and the ladder's stage schedule).
 
 Harness CSV columns (machine numbers in shortest exact form; ` + "`_mb`" + ` is MiB):
 
 - records/fixed-rate.csv: ` + "`utc`" + ` (start of the run), ` + "`server`, `database`" + ` (the
-  server's: postgresql or mariadb), ` + "`round`" + ` (pass),
+  server's: postgresql or mariadb), ` + "`round`" + ` (the trial's number),
   ` + "`test`, `connections`" + `, ` + "`requests_per_s`, `latency_p50_ms`, `latency_p99_ms`" + ` (wrk2's
   Requests/sec and corrected Recorded Latency percentiles), ` + "`responses_2xx`" + `
   (requests minus non-2xx/3xx), ` + "`errors`" + ` (socket errors: connect + read +
@@ -278,10 +306,10 @@ Harness CSV columns (machine numbers in shortest exact form; ` + "`_mb`" + ` is 
   the first 200 on /ping), ` + "`target_rps`, `threads`, `duration_s`" + ` (wrk2 -R -t -d),
   ` + "`requests`" + ` (wrk2's "requests in", the whole run), ` + "`non_2xx`" + `,
   ` + "`latency_corrected`" + ` (true: wrk2's percentiles correct for coordinated
-  omission), ` + "`report`" + ` (the wrk2 file of the row). CPU covers the whole run, calibration period
+  omission), ` + "`report`" + ` (the wrk2 file of the row), ` + "`trial`" + `. CPU covers the whole run, calibration period
   included, as do ` + "`requests`" + `; wrk2's percentiles cover only the time after its
   10 s calibration.
-- memory/waiting.csv: ` + "`server`, `pass`, `concurrency`, `wait_ms`" + `, ` + "`rss_mb`" + ` (peak
+- memory/waiting.csv: ` + "`server`, `pass`" + ` (the trial), ` + "`concurrency`, `wait_ms`" + `, ` + "`rss_mb`" + ` (peak
   resident set, VmHWM summed over the server's processes, of a fresh server
   that served only that point), ` + "`requests`" + ` (ab's Complete requests),
   ` + "`cpu_s`" + ` (server CPU seconds during the point).
@@ -312,8 +340,9 @@ php-fpm, php-pgsql, nginx-light and apache2-utils; k6, bombardier,
 sha256sum; run as root or as a user that can run PostgreSQL and MariaDB;
 nothing else may run meanwhile; all traffic stays on 127.0.0.1):
 
-    WRK2=/path/to/wrk2 go run ./cmd/record -out ..            # this corpus
-    WRK2=/path/to/wrk2 go run ./cmd/record -short -out /tmp/c # a few minutes, for testing
+    WRK2=/path/to/wrk2 go run ./cmd/record -seed {{.Seed}} -out ..   # this plan and these orders
+    go run ./cmd/record -dry-run -seed {{.Seed}}                      # the trials and their orders, nothing run
+    WRK2=/path/to/wrk2 go run ./cmd/record -short -out /tmp/c        # a few minutes, for testing
 
 wrk2 is not shipped: build it yourself from its public repository
 (giltene/wrk2) and pass the binary with ` + "`-wrk2`" + ` or ` + "`$WRK2`" + `. ab comes from

@@ -33,7 +33,7 @@ type Tools struct {
 
 // DefaultTimeout is the recording's time limit unless told otherwise:
 // twice the full plan's scheduled load and more, for server starts,
-// warm-ups, calibrations, retries and waiting for a calm machine.
+// warm-ups, calibrations and waiting for a calm machine.
 const DefaultTimeout = 4 * time.Hour
 
 // Runner records one corpus.
@@ -51,6 +51,10 @@ type Runner struct {
 	BasePort    int // servers listen on BasePort, BasePort+1, ...
 	// Invocation is the harness command line, written into the README.
 	Invocation string
+	// Seed draws the order of the cells in every trial (Plan.DrawTrials);
+	// the README and wra.toml give it, and -dry-run -seed prints the same
+	// orders again.
+	Seed uint64
 	// LoadAvg is the load average file; "" is /proc/loadavg.
 	LoadAvg string
 
@@ -62,21 +66,31 @@ type Runner struct {
 	examples []example // the first command of each kind, for the README
 	records  []recordRow
 	memory   []memoryRow
-	stats    []seriesStat // per series, for the README
-	// calibrationJob, when set, times the calibration instead of calibrate (the retry rule's tests set their own timings).
-	calibrationJob func(ctx context.Context, series, phase string) ([]calibrationRow, error)
-	started        time.Time
+	schedule []scheduleRow // every run in the order it ran, for trials.csv
+	stats    []pairStat    // the noise pair, then one per trial, for the README
+	trials   []Trial
+	// calibrationJob, when set, times the calibration instead of calibrate
+	// (tests set their own timings).
+	calibrationJob func(ctx context.Context, pair, phase string) ([]calibrationRow, error)
+	// cellJob, when set, runs the cells instead of runCell (tests record
+	// the order instead of running load).
+	cellJob func(ctx context.Context, trial int, c Cell) error
+	clock   func() time.Time                           // nil: the wall clock
+	sleep   func(context.Context, time.Duration) error // nil: the clock
+	started time.Time
 }
 
 type example struct{ Kind, Command string }
 
 // outputs are the top-level entries of the corpus folder the harness owns;
 // a recording replaces all of them and touches nothing else (harness/ stays).
-var outputs = []string{"README.md", "wra.toml", "records", "memory", "calibration", "wrk2", "tools", "waiting", "ladder"}
+var outputs = []string{"README.md", "wra.toml", scheduleName, "records", "memory", "calibration", "wrk2", "tools", "waiting", "ladder"}
 
-// Record makes the whole corpus. It writes into a staging folder inside
-// Out and replaces the previous corpus only when every series succeeded;
-// servers, PostgreSQL and the work folder are cleaned up on every path.
+// Record makes the whole corpus: the noise pair, then the plan's trials,
+// each running every cell once in its order drawn from Seed between the
+// trial's two calibrations. It writes into a staging folder inside Out
+// and replaces the previous corpus only when every trial succeeded;
+// servers, the databases and the work folder are cleaned up on every path.
 func (r *Runner) Record(ctx context.Context) (err error) {
 	if err := r.Plan.Validate(); err != nil {
 		return fmt.Errorf("plan %s: %w", r.Plan.Name, err)
@@ -130,22 +144,16 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 		return err
 	}
 
-	kinds := map[string]func(context.Context, int) error{
-		kindFixed: r.fixedRatePass, kindTools: r.tools, kindWaiting: r.waitingPass, kindLadder: r.ladderRun,
-	}
-	if err := r.noiseFloor(ctx); err != nil {
+	if err := r.recordTrials(ctx); err != nil {
 		return err
-	}
-	for _, s := range planSeries(r.Plan) {
-		run := func(ctx context.Context) error { return kinds[s.Kind](ctx, s.Pass) }
-		if err := r.recordSeries(ctx, s, run); err != nil {
-			return err
-		}
 	}
 	if err := r.writeRecords(); err != nil {
 		return err
 	}
 	if err := r.writeMemory(); err != nil {
+		return err
+	}
+	if err := r.writeSchedule(); err != nil {
 		return err
 	}
 	if err := r.writeManifest(); err != nil {
@@ -158,6 +166,21 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 		return err
 	}
 	return r.promote()
+}
+
+// recordTrials measures the machine's noise, then runs the trials.
+func (r *Runner) recordTrials(ctx context.Context) error {
+	r.trials = r.Plan.DrawTrials(r.Seed)
+	r.logf("plan %s: %d trials of %d cells, orders drawn from seed %d", r.Plan.Name, len(r.trials), len(r.Plan.Cells()), r.Seed)
+	if err := r.noiseFloor(ctx); err != nil {
+		return err
+	}
+	for _, tr := range r.trials {
+		if err := r.runTrial(ctx, tr); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *Runner) checkTools() error {

@@ -25,50 +25,53 @@ var k6Env = []string{"K6_NO_USAGE_REPORT=true"}
 // keeps the ladders' NDJSON small without dropping a metric.
 const k6SystemTags = "status,method,name,scenario,expected_response,check,error_code"
 
-// fixedRatePass: one pass of wrk2 -R at each rate of each test; servers
-// and rates in an order that alternates from pass to pass; one records
-// row per run with the CPU seconds of the server's and its database's
-// process trees and the server's memory.
-func (r *Runner) fixedRatePass(ctx context.Context, pass int) error {
-	p := r.Plan.Fixed
-	for _, name := range alternate(r.Plan.Servers, pass) {
-		s, err := r.startServer(ctx, name)
-		if err != nil {
-			return err
-		}
-		var eps []Endpoint
-		for _, t := range p.Tests {
-			eps = append(eps, t.Endpoint)
-		}
-		if err := r.warmUp(ctx, s, eps); err != nil {
-			r.stopServer(s)
-			return err
-		}
-		for _, t := range alternate(p.Tests, pass) {
-			for _, rate := range alternate(t.Rates, pass) {
-				if err := r.fixedRun(ctx, s, t.Endpoint, rate, pass); err != nil {
-					r.stopServer(s)
-					return err
-				}
-			}
-		}
-		if err := r.stopServer(s); err != nil {
-			return err
+// runCell runs one cell of a trial on a server started for it alone, so
+// that no cell inherits another's connections, caches or heap: the
+// fixed-rate, tools and ladder cells after a warm-up of their endpoint,
+// the waiting cells without one (their peak resident set must be that of
+// the point alone).
+func (r *Runner) runCell(ctx context.Context, trial int, c Cell) error {
+	if r.cellJob != nil {
+		return r.cellJob(ctx, trial, c)
+	}
+	if c.Kind == kindWaiting {
+		return r.waitingRun(ctx, trial, c.Server, c.Concurrency)
+	}
+	s, err := r.startServer(ctx, c.Server)
+	if err != nil {
+		return err
+	}
+	err = r.warmUp(ctx, s, []Endpoint{c.Endpoint})
+	if err == nil {
+		switch c.Kind {
+		case kindFixed:
+			err = r.fixedRun(ctx, s, c.Endpoint, c.Rate, trial)
+		case kindTools:
+			err = r.toolsRun(ctx, s, c, trial)
+		case kindLadder:
+			err = r.ladderRun(ctx, s, trial)
+		default:
+			err = fmt.Errorf("unknown kind of cell %q", c.Kind)
 		}
 	}
-	return nil
+	if serr := r.stopServer(s); err == nil {
+		err = serr
+	}
+	return err
 }
 
-func (r *Runner) fixedRun(ctx context.Context, s *server, e Endpoint, rate, pass int) error {
+// fixedRun is a fixed-rate cell: wrk2 -R at the cell's rate, with one
+// records row of the CPU seconds of the server's and its database's
+// process trees and the server's memory.
+func (r *Runner) fixedRun(ctx context.Context, s *server, e Endpoint, rate, trial int) error {
 	p := r.Plan.Fixed
-	out, err := r.path(wrk2Name(s.Name, e, rate, p.Connections, pass))
+	out, err := r.path(wrk2Name(trial, s.Name, e, rate, p.Connections))
 	if err != nil {
 		return err
 	}
 	c := command{Name: r.Tools.WRK2, Timeout: p.Duration + margin, Stdout: out, Args: []string{
 		"-t" + strconv.Itoa(p.Threads), "-c" + strconv.Itoa(p.Connections), "-d" + seconds(p.Duration),
 		"-R" + strconv.Itoa(rate), "-U", s.URL(e.Path)}}
-	r.logf("fixed-rate pass %d/%d %s %s R=%d", pass, p.Passes, s.Name, e.Test, rate)
 	started := time.Now().UTC()
 	cpu0, pg0, err := r.cpuPair(s)
 	if err != nil {
@@ -99,7 +102,7 @@ func (r *Runner) fixedRun(ctx context.Context, s *server, e Endpoint, rate, pass
 	}
 	cs, cp := cpu1.Sub(cpu0), pg1.Sub(pg0)
 	r.records = append(r.records, recordRow{
-		UTC: started, Server: s.Name, Database: s.Database, Round: pass, Test: e.Test, Connections: p.Connections,
+		UTC: started, Server: s.Name, Database: s.Database, Round: trial, Trial: trial, Test: e.Test, Connections: p.Connections,
 		RPS: w.RPS, P50MS: w.P50MS, P99MS: w.P99MS,
 		Responses2xx: w.Requests - w.Non2xx, Errors: w.SocketErrors(), Non2xx: w.Non2xx, Requests: w.Requests,
 		CPUServer: cs, CPUDB: cp, Memory: mem, StartupS: s.Startup.Seconds(),
@@ -142,57 +145,44 @@ func (r *Runner) cpuPair(s *server) (srv, db proc.CPU, err error) {
 	return srv, db, nil
 }
 
-// tools: each endpoint once with ab, bombardier and k6 (constant arrival rate).
-func (r *Runner) tools(ctx context.Context, _ int) error {
+// toolsRun is a tools cell: the cell's endpoint once with its tool, ab,
+// bombardier or k6 (constant arrival rate).
+func (r *Runner) toolsRun(ctx context.Context, s *server, cell Cell, trial int) error {
 	p := r.Plan.Tools
 	d := seconds(p.Duration)
 	conns := strconv.Itoa(p.Connections)
-	for _, name := range r.Plan.Servers {
-		s, err := r.startServer(ctx, name)
-		if err != nil {
-			return err
-		}
-		if err := r.warmUp(ctx, s, p.Endpoints); err != nil {
-			r.stopServer(s)
-			return err
-		}
-		for _, e := range p.Endpoints {
-			ab, err1 := r.path(abName(name, e, p.Connections))
-			bo, err2 := r.path(bombardierName(name, e, p.Connections))
-			k6, err3 := r.path(k6ConstantName(name, e, p.K6Rate))
-			if err := firstErr(err1, err2, err3); err != nil {
-				r.stopServer(s)
-				return err
-			}
-			cmds := []struct {
-				kind string
-				c    command
-			}{
-				{"ab", command{Name: r.Tools.AB, Stdout: ab, Timeout: p.Duration + margin,
-					Args: []string{"-k", "-c", conns, "-t", strconv.Itoa(int(p.Duration / time.Second)),
-						"-n", strconv.Itoa(p.ABMaxRequests), s.URL(e.Path)}}},
-				{"bombardier", command{Name: r.Tools.Bombardier, Stdout: bo, Timeout: p.Duration + margin,
-					Args: append(append([]string{"-c", conns, "-d", d, "-l"}, p.BombardierOpts...), s.URL(e.Path))}},
-				{"k6 constant arrival rate", command{Name: r.Tools.K6, Stdout: k6, Timeout: p.Duration + margin, Env: k6Env,
-					Args: []string{"run", "--system-tags", k6SystemTags,
-						"-e", "BASE=" + s.URL(""), "-e", "PATH_=" + e.Path, "-e", "RATE=" + strconv.Itoa(p.K6Rate),
-						"-e", "DURATION=" + d, "-e", "MAXVUS=" + strconv.Itoa(p.K6MaxVUs),
-						filepath.Join(r.Src, "k6", "constant_rate.js")},
-					OK: []int{99}}}, // 99: a threshold failed, the report is complete
-			}
-			for _, x := range cmds {
-				r.logf("tools %s %s %s", x.kind, name, e.Test)
-				if _, err := run(ctx, x.c, r.Log); err != nil {
-					r.stopServer(s)
-					return err
-				}
-				r.note(x.kind, x.c)
-			}
-		}
-		if err := r.stopServer(s); err != nil {
-			return err
-		}
+	e := cell.Endpoint
+	out, err := r.path(cell.files(r.Plan, trial)[0])
+	if err != nil {
+		return err
 	}
+	var kind string
+	var c command
+	switch cell.Tool {
+	case toolAB:
+		kind = "ab"
+		c = command{Name: r.Tools.AB, Stdout: out, Timeout: p.Duration + margin,
+			Args: []string{"-k", "-c", conns, "-t", strconv.Itoa(int(p.Duration / time.Second)),
+				"-n", strconv.Itoa(p.ABMaxRequests), s.URL(e.Path)}}
+	case toolBombardier:
+		kind = "bombardier"
+		c = command{Name: r.Tools.Bombardier, Stdout: out, Timeout: p.Duration + margin,
+			Args: append(append([]string{"-c", conns, "-d", d, "-l"}, p.BombardierOpts...), s.URL(e.Path))}
+	case toolK6:
+		kind = "k6 constant arrival rate"
+		c = command{Name: r.Tools.K6, Stdout: out, Timeout: p.Duration + margin, Env: k6Env,
+			Args: []string{"run", "--system-tags", k6SystemTags,
+				"-e", "BASE=" + s.URL(""), "-e", "PATH_=" + e.Path, "-e", "RATE=" + strconv.Itoa(cell.Rate),
+				"-e", "DURATION=" + d, "-e", "MAXVUS=" + strconv.Itoa(p.K6MaxVUs),
+				filepath.Join(r.Src, "k6", "constant_rate.js")},
+			OK: []int{99}} // 99: a threshold failed, the report is complete
+	default:
+		return fmt.Errorf("tools cell %s: unknown tool %q", cell, cell.Tool)
+	}
+	if _, err := run(ctx, c, r.Log); err != nil {
+		return err
+	}
+	r.note(kind, c)
 	return nil
 }
 
@@ -205,30 +195,18 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// waitingPass: one pass of /wait?ms=W at each concurrency, each point on
-// a fresh server, so that the peak resident set (VmHWM) belongs to that
+// waitingRun is a waiting cell: /wait?ms=W at one concurrency on a fresh
+// server, so that the peak resident set (VmHWM) belongs to that
 // concurrency alone.
-func (r *Runner) waitingPass(ctx context.Context, pass int) error {
+func (r *Runner) waitingRun(ctx context.Context, trial int, name string, conc int) error {
 	p := r.Plan.Waiting
 	path := "/wait?ms=" + strconv.Itoa(p.WaitMS)
-	for _, name := range alternate(r.Plan.Servers, pass) {
-		for _, conc := range alternate(p.Concurrencies, pass) {
-			if err := r.waitingRun(ctx, name, path, conc, pass); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (r *Runner) waitingRun(ctx context.Context, name, path string, conc, pass int) error {
-	p := r.Plan.Waiting
 	s, err := r.startServer(ctx, name)
 	if err != nil {
 		return err
 	}
 	defer r.stopServer(s)
-	out, err := r.path(waitingName(name, conc, pass))
+	out, err := r.path(waitingName(trial, name, conc))
 	if err != nil {
 		return err
 	}
@@ -238,7 +216,6 @@ func (r *Runner) waitingRun(ctx context.Context, name, path string, conc, pass i
 	limit := strconv.Itoa(int((planned + margin) / time.Second))
 	c := command{Name: r.Tools.AB, Stdout: out, Timeout: planned + margin, Args: []string{
 		"-r", "-s", limit, "-c", strconv.Itoa(conc), "-n", strconv.Itoa(conc * p.RequestsPerConn), s.URL(path)}}
-	r.logf("waiting pass %d/%d %s c=%d", pass, p.Passes, name, conc)
 	cpu0, err := r.proc.TreeCPU(s.PID())
 	if err != nil {
 		return err
@@ -265,54 +242,37 @@ func (r *Runner) waitingRun(ctx context.Context, name, path string, conc, pass i
 	}
 	d := cpu1.Sub(cpu0)
 	r.memory = append(r.memory, memoryRow{
-		Server: name, Pass: pass, Concurrency: conc, WaitMS: p.WaitMS,
+		Server: name, Pass: trial, Concurrency: conc, WaitMS: p.WaitMS,
 		PeakRSSKiB: mem.PeakRSSKiB, Requests: a.Complete, CPUTicks: d.User + d.Kernel,
 	})
 	return nil
 }
 
-// ladderRun: one run of the k6 ramping-arrival-rate ladder on each
-// server, every point to gzipped NDJSON and the end-of-test summary to
+// ladderRun is a ladder cell: the k6 ramping-arrival-rate ladder, every
+// point to gzipped NDJSON and the end-of-test summary to
 // --summary-export.
-func (r *Runner) ladderRun(ctx context.Context, run_ int) error {
+func (r *Runner) ladderRun(ctx context.Context, s *server, trial int) error {
 	p := r.Plan.Ladder
-	for _, name := range alternate(r.Plan.Servers, run_) {
-		s, err := r.startServer(ctx, name)
-		if err != nil {
-			return err
-		}
-		if err := r.warmUp(ctx, s, []Endpoint{p.Endpoint}); err != nil {
-			r.stopServer(s)
-			return err
-		}
-		nd, err1 := r.path(ladderPointsName(name, p.Endpoint, run_))
-		sum, err2 := r.path(ladderSummaryName(name, p.Endpoint, run_))
-		if err := firstErr(err1, err2); err != nil {
-			r.stopServer(s)
-			return err
-		}
-		c := command{Name: r.Tools.K6, Timeout: p.Duration() + margin, Env: k6Env,
-			Stdout: filepath.Join(r.work, "logs", fmt.Sprintf("k6-ladder-%s-p%d.txt", name, run_)),
-			Args: []string{"run", "--quiet", "--system-tags", k6SystemTags,
-				"-e", "BASE=" + s.URL(""), "-e", "PATH_=" + p.Path, "-e", "STEPS=" + joinInts(p.Steps),
-				"-e", "RAMP=" + strconv.Itoa(int(p.Ramp/time.Second)), "-e", "HOLD=" + strconv.Itoa(int(p.Hold/time.Second)),
-				"-e", "MAXVUS=" + strconv.Itoa(p.MaxVUs), "-e", "P95_MS=" + strconv.Itoa(p.P95MS),
-				"--out", "json=" + nd, "--summary-export", sum,
-				filepath.Join(r.Src, "k6", "ladder.js")},
-			OK: []int{99}} // 99: a step's p95 threshold failed, which is what a ladder looks for
-		r.logf("ladder run %d/%d %s", run_, p.Runs, name)
-		res, err := run(ctx, c, r.Log)
-		if err == nil {
-			err = r.stopServer(s)
-		} else {
-			r.stopServer(s)
-		}
-		if err != nil {
-			return err
-		}
-		r.logf("ladder run %d/%d %s: k6 exit %d", run_, p.Runs, name, res.ExitCode)
-		r.note("k6 ladder", c)
+	nd, err1 := r.path(ladderPointsName(trial, s.Name, p.Endpoint))
+	sum, err2 := r.path(ladderSummaryName(trial, s.Name, p.Endpoint))
+	if err := firstErr(err1, err2); err != nil {
+		return err
 	}
+	c := command{Name: r.Tools.K6, Timeout: p.Duration() + margin, Env: k6Env,
+		Stdout: filepath.Join(r.work, "logs", fmt.Sprintf("k6-ladder-%s-t%d.txt", s.Name, trial)),
+		Args: []string{"run", "--quiet", "--system-tags", k6SystemTags,
+			"-e", "BASE=" + s.URL(""), "-e", "PATH_=" + p.Path, "-e", "STEPS=" + joinInts(p.Steps),
+			"-e", "RAMP=" + strconv.Itoa(int(p.Ramp/time.Second)), "-e", "HOLD=" + strconv.Itoa(int(p.Hold/time.Second)),
+			"-e", "MAXVUS=" + strconv.Itoa(p.MaxVUs), "-e", "P95_MS=" + strconv.Itoa(p.P95MS),
+			"--out", "json=" + nd, "--summary-export", sum,
+			filepath.Join(r.Src, "k6", "ladder.js")},
+		OK: []int{99}} // 99: a step's p95 threshold failed, which is what a ladder looks for
+	res, err := run(ctx, c, r.Log)
+	if err != nil {
+		return err
+	}
+	r.logf("ladder %s trial %d: k6 exit %d", s.Name, trial, res.ExitCode)
+	r.note("k6 ladder", c)
 	return nil
 }
 
@@ -328,8 +288,8 @@ func joinInts(xs []int) string {
 }
 
 // calibrate times sha256sum of a fixed buffer with 1, 2, ... processes in
-// parallel, Reps times, into calibration/<series>-<phase>.csv.
-func (r *Runner) calibrate(ctx context.Context, series, phase string) ([]calibrationRow, error) {
+// parallel, Reps times, into calibration/<pair>-<phase>.csv.
+func (r *Runner) calibrate(ctx context.Context, pair, phase string) ([]calibrationRow, error) {
 	p := r.Plan.Calibration
 	buf := filepath.Join(r.work, "calib.bin")
 	if _, err := os.Stat(buf); err != nil {
@@ -337,7 +297,7 @@ func (r *Runner) calibrate(ctx context.Context, series, phase string) ([]calibra
 			return nil, err
 		}
 	}
-	r.logf("calibration %s %s", series, phase)
+	r.logf("calibration %s %s", pair, phase)
 	var rows []calibrationRow
 	for rep := 0; rep < p.Reps; rep++ {
 		for _, n := range p.Processes {
@@ -362,7 +322,7 @@ func (r *Runner) calibrate(ctx context.Context, series, phase string) ([]calibra
 		}
 	}
 	r.note("calibration", command{Name: r.Tools.Sha256sum, Args: []string{"$WORK/calib.bin"}})
-	out, err := r.path(calibrationName(series, phase))
+	out, err := r.path(calibrationName(pair, phase))
 	if err != nil {
 		return nil, err
 	}
