@@ -93,9 +93,10 @@ func (r *Runner) manifest() (global map[string]string, entries []manifestEntry) 
 		},
 	}
 	for trial := 1; trial <= pl.Trials; trial++ {
-		e := manifestEntry{Glob: fmt.Sprintf("*/t%d/**", trial), Labels: map[string]string{"round": strconv.Itoa(trial)}, Overlay: true}
+		e := manifestEntry{Glob: fmt.Sprintf("*/t%d/**", trial), Overlay: true,
+			Labels: map[string]string{"round": strconv.Itoa(trial), "calibration": fmt.Sprintf("trial-%d", trial)}}
 		if trial == 1 {
-			e.Comment = "The round of each run is its trial's number (a trial is one pass over every cell)."
+			e.Comment = "The round of each run is its trial's number (a trial is one pass over every cell); calibration names the trial's pair, which covers the reports that print no start time."
 		}
 		entries = append(entries, e)
 	}
@@ -131,9 +132,9 @@ func databaseOverlays(pl Plan) []manifestEntry {
 // start).
 var manifestIgnore = []string{"harness/**", "README.md", scheduleName}
 
-// manifestNoSplit are the labels the manifest sets that never tell
-// experiments apart.
-var manifestNoSplit = []string{"trial"}
+// manifestBlocks are the labels that tell the blocks of the design apart:
+// the trials, within which wra compares the alternatives.
+var manifestBlocks = []string{"trial"}
 
 func quoteAll(xs []string) []string {
 	out := make([]string, len(xs))
@@ -179,8 +180,8 @@ func renderManifest(pl Plan, seed uint64, global map[string]string, entries []ma
 	b.WriteString("# Not records: the harness that wrote this folder, and the README.\n")
 	fmt.Fprintf(&b, "ignore = [%s]\n\n", strings.Join(quoteAll(manifestIgnore), ", "))
 	b.WriteString("# A trial is a block of the design, not a factor: runs of different trials\n")
-	b.WriteString("# are the same experiment, pooled as rounds are, not split apart.\n")
-	fmt.Fprintf(&b, "no_split = [%s]\n\n", strings.Join(quoteAll(manifestNoSplit), ", "))
+	b.WriteString("# are the same experiment, pooled as rounds are, and compared within a trial.\n")
+	fmt.Fprintf(&b, "blocks = [%s]\n\n", strings.Join(quoteAll(manifestBlocks), ", "))
 	b.WriteString("[labels]\n")
 	keys := make([]string, 0, len(global))
 	for k := range global {

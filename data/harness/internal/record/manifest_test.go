@@ -11,10 +11,10 @@ import (
 
 // manifestFile is wra.toml's layout as wra reads it.
 type manifestFile struct {
-	Ignore  []string          `toml:"ignore"`
-	NoSplit []string          `toml:"no_split"`
-	Labels  map[string]string `toml:"labels"`
-	Files   []struct {
+	Ignore []string          `toml:"ignore"`
+	Blocks []string          `toml:"blocks"`
+	Labels map[string]string `toml:"labels"`
+	Files  []struct {
 		Pattern string            `toml:"pattern"`
 		Glob    string            `toml:"glob"`
 		Labels  map[string]string `toml:"labels"`
@@ -33,7 +33,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	if und := md.Undecoded(); len(und) > 0 {
 		t.Errorf("undecoded keys %v", und)
 	}
-	if !reflect.DeepEqual(m.Ignore, manifestIgnore) || !reflect.DeepEqual(m.NoSplit, []string{"trial"}) || !reflect.DeepEqual(m.Labels, global) || len(m.Files) != len(entries) {
+	if !reflect.DeepEqual(m.Ignore, manifestIgnore) || !reflect.DeepEqual(m.Blocks, []string{"trial"}) || !reflect.DeepEqual(m.Labels, global) || len(m.Files) != len(entries) {
 		t.Fatalf("decoded %+v", m)
 	}
 	for i, f := range m.Files {
