@@ -179,6 +179,9 @@ type LadderRow struct {
 	StillHolding                  bool
 	StepRPS                       float64 // NaN for a one-step ladder that held
 	Steps                         int64
+	// The first step, the first that failed and the lowest above it that
+	// held again; NaN where there is none.
+	FirstStepRPS, FirstFailedRPS, HeldAgainRPS float64
 }
 
 // CalibrationTiming is one row of the view calibration_pairs: a timing

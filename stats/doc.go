@@ -89,8 +89,9 @@
 // result of a run is the highest step held before the first failing step,
 // with "+" when every step held, and the step size beside it; across runs
 // the median (type 7) with every run listed. The steps and the rule are
-// the store's (the ladder_steps and ladders table macros); LadderOf and
-// MedianLadder take them from there.
+// the store's (the ladder_steps and ladders table macros, the one
+// definition): Ladder takes a run's verdict from there, and MedianLadder
+// takes the median of the runs' results.
 //
 // # Calibration drift
 //

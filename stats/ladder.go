@@ -64,47 +64,38 @@ func (r LadderResult) String() string {
 	return s
 }
 
-// LadderOf finds the highest step held before the first failure of steps
-// whose Held is already set (by the store's ladder_steps macro, which
-// holds the rule). Steps are taken in increasing
-// TargetRPS order (a copy is sorted; the order of equal targets is kept).
-// Steps above the first failure do not count, even when they held again.
-func LadderOf(steps []LadderStep) LadderResult {
-	res := LadderResult{StepRPS: math.NaN()}
+// LadderVerdict is what the store's ladders table macro (the one
+// definition of the ladder rule) says of one ladder run: the highest step
+// held before the first step that failed (0 when the first failed),
+// whether every step held, the step's precision, and the first step, the
+// first that failed and the lowest above it that held again (NaN where
+// there is none).
+type LadderVerdict struct {
+	HighestHeldRPS                             float64
+	StillHolding                               bool
+	StepRPS                                    float64
+	FirstStepRPS, FirstFailedRPS, HeldAgainRPS float64
+}
+
+// Ladder is a ladder run's result as its verdict gives it, with its steps
+// in increasing target order (a copy is sorted; the order of equal targets
+// is kept) for the tables and plots, and the warnings the verdict calls
+// for: a first step that already failed, a step that held again above the
+// first failure (it does not count), no steps at all.
+func Ladder(v LadderVerdict, steps []LadderStep) LadderResult {
+	res := LadderResult{HighestHeldRPS: v.HighestHeldRPS, StillHolding: v.StillHolding, StepRPS: v.StepRPS}
 	res.Steps = slices.Clone(steps)
 	slices.SortStableFunc(res.Steps, func(a, b LadderStep) int { return cmp.Compare(a.TargetRPS, b.TargetRPS) })
 	if len(res.Steps) == 0 {
 		res.Warnings = append(res.Warnings, warn(WarnInvalidInput, "no ladder steps"))
 		return res
 	}
-	firstFail := -1
-	for i := range res.Steps {
-		if !res.Steps[i].Held && firstFail < 0 {
-			firstFail = i
-		}
+	if !math.IsNaN(v.FirstFailedRPS) && v.FirstFailedRPS == v.FirstStepRPS {
+		res.Warnings = append(res.Warnings, warn(WarnNoneHeld, fmt.Sprintf("the first step (%s rps) already failed", fmtNum(v.FirstStepRPS))))
 	}
-	switch {
-	case firstFail < 0:
-		n := len(res.Steps)
-		res.StillHolding = true
-		res.HighestHeldRPS = res.Steps[n-1].TargetRPS
-		if n >= 2 {
-			res.StepRPS = res.Steps[n-1].TargetRPS - res.Steps[n-2].TargetRPS
-		}
-	case firstFail == 0:
-		res.HighestHeldRPS = 0
-		res.StepRPS = res.Steps[0].TargetRPS
-		res.Warnings = append(res.Warnings, warn(WarnNoneHeld, fmt.Sprintf("the first step (%s rps) already failed", fmtNum(res.Steps[0].TargetRPS))))
-	default:
-		res.HighestHeldRPS = res.Steps[firstFail-1].TargetRPS
-		res.StepRPS = res.Steps[firstFail].TargetRPS - res.HighestHeldRPS
-	}
-	for i := firstFail + 1; firstFail >= 0 && i < len(res.Steps); i++ {
-		if res.Steps[i].Held {
-			res.Warnings = append(res.Warnings, warn(WarnStepOrder, fmt.Sprintf("step %s rps held again after %s rps failed; it does not count",
-				fmtNum(res.Steps[i].TargetRPS), fmtNum(res.Steps[firstFail].TargetRPS))))
-			break
-		}
+	if !math.IsNaN(v.HeldAgainRPS) {
+		res.Warnings = append(res.Warnings, warn(WarnStepOrder, fmt.Sprintf("step %s rps held again after %s rps failed; it does not count",
+			fmtNum(v.HeldAgainRPS), fmtNum(v.FirstFailedRPS))))
 	}
 	return res
 }

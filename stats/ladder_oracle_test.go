@@ -1,7 +1,7 @@
 package stats
 
 // The tests' own reading of a ladder from tagged requests and of the
-// rule, to hold LadderOf, MedianLadder and the findings against k6's
+// rule, to hold ladderOf, MedianLadder and the findings against k6's
 // printed figures; the store's ladder_steps macro is wra's definition.
 
 import (
@@ -29,13 +29,13 @@ func (r LadderRule) Holds(s LadderStep) bool {
 }
 
 // EvaluateLadder marks every step held or not under rule and finds the
-// highest step held before the first failure (see LadderOf).
+// highest step held before the first failure (see ladderOf).
 func EvaluateLadder(steps []LadderStep, rule LadderRule) LadderResult {
 	marked := slices.Clone(steps)
 	for i := range marked {
 		marked[i].Held = rule.Holds(marked[i])
 	}
-	res := LadderOf(marked)
+	res := ladderOf(marked)
 	res.Rule = rule
 	return res
 }
@@ -109,4 +109,49 @@ func stepOf(name string, target float64, g []Request) LadderStep {
 		st.ErrorRate = float64(failed) / float64(len(g))
 	}
 	return st
+}
+
+// ladderOf is the tests' own reading of the ladder rule: it finds the highest step held before the first failure of steps
+// whose Held is already set, to hold the store's ladders macro (wra's one
+// definition, which stats.Ladder reads) against an independent reading. Steps are taken in increasing
+// TargetRPS order (a copy is sorted; the order of equal targets is kept).
+// Steps above the first failure do not count, even when they held again.
+func ladderOf(steps []LadderStep) LadderResult {
+	res := LadderResult{StepRPS: math.NaN()}
+	res.Steps = slices.Clone(steps)
+	slices.SortStableFunc(res.Steps, func(a, b LadderStep) int { return cmp.Compare(a.TargetRPS, b.TargetRPS) })
+	if len(res.Steps) == 0 {
+		res.Warnings = append(res.Warnings, warn(WarnInvalidInput, "no ladder steps"))
+		return res
+	}
+	firstFail := -1
+	for i := range res.Steps {
+		if !res.Steps[i].Held && firstFail < 0 {
+			firstFail = i
+		}
+	}
+	switch {
+	case firstFail < 0:
+		n := len(res.Steps)
+		res.StillHolding = true
+		res.HighestHeldRPS = res.Steps[n-1].TargetRPS
+		if n >= 2 {
+			res.StepRPS = res.Steps[n-1].TargetRPS - res.Steps[n-2].TargetRPS
+		}
+	case firstFail == 0:
+		res.HighestHeldRPS = 0
+		res.StepRPS = res.Steps[0].TargetRPS
+		res.Warnings = append(res.Warnings, warn(WarnNoneHeld, fmt.Sprintf("the first step (%s rps) already failed", fmtNum(res.Steps[0].TargetRPS))))
+	default:
+		res.HighestHeldRPS = res.Steps[firstFail-1].TargetRPS
+		res.StepRPS = res.Steps[firstFail].TargetRPS - res.HighestHeldRPS
+	}
+	for i := firstFail + 1; firstFail >= 0 && i < len(res.Steps); i++ {
+		if res.Steps[i].Held {
+			res.Warnings = append(res.Warnings, warn(WarnStepOrder, fmt.Sprintf("step %s rps held again after %s rps failed; it does not count",
+				fmtNum(res.Steps[i].TargetRPS), fmtNum(res.Steps[firstFail].TargetRPS))))
+			break
+		}
+	}
+	return res
 }

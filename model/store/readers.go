@@ -254,11 +254,12 @@ ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coales
 func (s *Store) Ladders(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderRow, error) {
 	return readAll(ctx, s, "ladders", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, highest_held_rps, still_holding, step_rps, steps,
-       coalesce(database, '')
+       coalesce(database, ''), first_step_rps, first_failed_rps, held_again_rps
 FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE)
 ORDER BY 1, 2, 3, 4, 5, 10`, []any{p95MS, maxErrorRate}, func(r []any) model.LadderRow {
 		return model.LadderRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]),
-			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8]), Database: Text(r[9])}
+			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8]), Database: Text(r[9]),
+			FirstStepRPS: Float(r[10]), FirstFailedRPS: Float(r[11]), HeldAgainRPS: Float(r[12])}
 	})
 }
 

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -516,7 +517,7 @@ func TestViewLadders(t *testing.T) {
 	}
 	results := map[string]stats.LadderResult{}
 	for run, rs := range reqs {
-		results[run] = stats.LadderOf(tagSteps(t, rs, stats.DefaultLadderRule))
+		results[run] = ladderOf(tagSteps(t, rs, stats.DefaultLadderRule))
 	}
 	n := 0
 	queryRows(t, db, `SELECT server, run, step, target_rps, achieved_rps, p95_ms, error_rate, held, requests, failed
@@ -571,4 +572,27 @@ func TestViewLadders(t *testing.T) {
 	if n != 1 {
 		t.Errorf("ladders has %d rows, want 1", n)
 	}
+}
+
+// ladderOf is the test's own reading of the ladder rule over steps whose
+// held is set: the highest step held before the first that failed, "+"
+// when all held, and the gap to the next step.
+func ladderOf(steps []stats.LadderStep) stats.LadderResult {
+	res := stats.LadderResult{StepRPS: math.NaN(), Steps: slices.Clone(steps)}
+	slices.SortStableFunc(res.Steps, func(a, b stats.LadderStep) int { return cmp.Compare(a.TargetRPS, b.TargetRPS) })
+	n := len(res.Steps)
+	switch first := slices.IndexFunc(res.Steps, func(s stats.LadderStep) bool { return !s.Held }); {
+	case n == 0:
+	case first < 0:
+		res.StillHolding, res.HighestHeldRPS = true, res.Steps[n-1].TargetRPS
+		if n >= 2 {
+			res.StepRPS = res.Steps[n-1].TargetRPS - res.Steps[n-2].TargetRPS
+		}
+	case first == 0:
+		res.StepRPS = res.Steps[0].TargetRPS
+	default:
+		res.HighestHeldRPS = res.Steps[first-1].TargetRPS
+		res.StepRPS = res.Steps[first].TargetRPS - res.HighestHeldRPS
+	}
+	return res
 }

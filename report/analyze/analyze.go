@@ -36,6 +36,7 @@ type Store interface {
 	MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error)
 	MemorySlopes(ctx context.Context) ([]model.MemorySlope, error)
 	LadderSteps(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderStepRow, error)
+	Ladders(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderRow, error)
 	CalibrationTimings(ctx context.Context) ([]model.CalibrationTiming, error)
 	RunCounters(ctx context.Context) ([]model.RunCounters, error)
 	RunsStartedBetween(ctx context.Context, from, to time.Time) ([]model.RunRef, error)

@@ -10,8 +10,9 @@ import (
 	"github.com/wra-bench/wra/stats"
 )
 
-// A LadderRun is one run of a held-rate ladder as the store's
-// ladder_steps macro gives it, judged by stats.LadderOf.
+// A LadderRun is one run of a held-rate ladder: its steps as the store's
+// ladder_steps macro gives them, its result as the ladders macro judges it
+// (the one definition of the rule; stats.Ladder reads it).
 type LadderRun struct {
 	Kind, Server, Test, Tool, Run string
 	Database                      string // "" where its runs name none
@@ -23,18 +24,25 @@ type LadderRun struct {
 
 // LadderRuns groups the rows of ladder_steps (ordered by kind, server,
 // database, test, tool and run, as the store reads them) into ladder
-// runs: the one builder of ladders for wra analyze and wra compare.
-// Steps whose name is not a rate are left out, as the ladders macro
-// leaves them out. rule is the one the rows were read under
-// (ladder_steps' parameters); it only names the rule in the results, the
-// rows' held says what held.
-func LadderRuns(rows []model.LadderStepRow, rule stats.LadderRule) []LadderRun {
+// runs, each with the verdict of its row of the ladders macro read under
+// the same rule: the one builder of ladders for wra analyze and wra
+// compare. Steps whose name is not a rate are left out, as the ladders
+// macro leaves them out. rule is the one the rows were read under; it
+// only names the rule in the results.
+func LadderRuns(rows []model.LadderStepRow, verdicts []model.LadderRow, rule stats.LadderRule) []LadderRun {
+	type key struct{ kind, server, database, test, tool, run string }
+	byKey := map[key]stats.LadderVerdict{}
+	for _, v := range verdicts {
+		byKey[key{v.Kind, v.Server, v.Database, v.Test, v.Tool, v.Run}] = stats.LadderVerdict{HighestHeldRPS: v.HighestHeldRPS,
+			StillHolding: v.StillHolding, StepRPS: v.StepRPS, FirstStepRPS: v.FirstStepRPS, FirstFailedRPS: v.FirstFailedRPS, HeldAgainRPS: v.HeldAgainRPS}
+	}
 	var out []LadderRun
 	var steps []stats.LadderStep
 	flush := func() {
 		if len(out) > 0 {
-			out[len(out)-1].Result = stats.LadderOf(steps)
-			out[len(out)-1].Result.Rule = rule
+			r := &out[len(out)-1]
+			r.Result = stats.Ladder(byKey[key{r.Kind, r.Server, r.Database, r.Test, r.Tool, r.Run}], steps)
+			r.Result.Rule = rule
 		}
 		steps = nil
 	}
@@ -118,7 +126,11 @@ func (a *analysis) ladders() (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs := LadderRuns(rows, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate})
+	verdicts, err := a.st.Ladders(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
+	if err != nil {
+		return nil, err
+	}
+	runs := LadderRuns(rows, verdicts, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate})
 	kept := map[string][]ladderRuns{}
 	// The findings read the ladders in this order.
 	defer func() {

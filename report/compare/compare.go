@@ -121,9 +121,13 @@ func loadLadders(ctx context.Context, st *store.Store, runs []*run, rule stats.L
 	if err != nil {
 		return nil, nil, err
 	}
+	verdicts, err := st.Ladders(ctx, rule.P95MS, rule.MaxErrorRate)
+	if err != nil {
+		return nil, nil, err
+	}
 	results := map[string]stats.LadderResult{}
 	steps := map[string][]stats.LadderStep{}
-	for _, lr := range analyze.LadderRuns(rows, rule) {
+	for _, lr := range analyze.LadderRuns(rows, verdicts, rule) {
 		r := byID[lr.Run]
 		if r == nil || lr.Kind == "fixed-rate" {
 			continue
