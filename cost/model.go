@@ -8,6 +8,10 @@ import (
 	"time"
 )
 
+// DefaultWorkload is the load wra prices when told none: 1000 requests/s
+// at 60% target utilisation, no wait.
+var DefaultWorkload = Workload{RPS: 1000, Utilisation: 0.6}
+
 // Workload is the load to price.
 type Workload struct {
 	// RPS is the request rate, requests per second.

@@ -16,7 +16,7 @@ import (
 type MemoryFrom string
 
 const (
-	MemoryFromSlope      MemoryFrom = "slope"               // base + slope fitted to the server's memory series
+	MemoryFromSlope      MemoryFrom = "pooled fit"          // base + slope of the line fitted to all passes of the server's memory series
 	MemoryFromWorkingSet MemoryFrom = "highest working set" // fixed, the highest working set over its runs
 	MemoryFromNone       MemoryFrom = "none"                // no memory figures: priced at 0
 )

@@ -37,6 +37,10 @@ type LadderRule struct {
 // DefaultLadderRule is p95 < 50 ms and fewer than 1% of requests failed.
 var DefaultLadderRule = LadderRule{P95MS: 50, MaxErrorRate: 0.01}
 
+// DefaultMinAchievedRatio is the share of its target rate a fixed-rate run
+// must achieve to have held it (the store's rate_held macro's default).
+const DefaultMinAchievedRatio = 0.95
+
 // A LadderResult is the outcome of one ladder run.
 type LadderResult struct {
 	// HighestHeldRPS is the target of the highest step held before the

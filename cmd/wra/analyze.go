@@ -39,17 +39,18 @@ type analyzeOptions struct {
 }
 
 func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
+	d := analyze.DefaultOptions()
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "wra-report", "folder for the report: index.html, report.md, tables/ and plots/")
 	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
-	f.Float64Var(&o.drift, "drift", 0.05, "flag a calibration that moved by more than this fraction (SQL: calibration_drift(tolerance := …))")
-	f.Float64Var(&o.rps, "rps", 1000, "cost table: the load in requests/s")
-	f.DurationVar(&o.wait, "wait", 0, "cost table: time each request waits in the server without CPU, e.g. 20ms")
-	f.Float64Var(&o.util, "util", 0.6, "cost table: target CPU utilisation, in (0, 1]")
-	f.StringVar(&o.provider, "provider", "aws-fargate-x86", "cost table: price preset (see wra cost --list-providers)")
+	f.Float64Var(&o.drift, "drift", d.DriftTolerance, "flag a calibration that moved by more than this fraction (SQL: calibration_drift(tolerance := …))")
+	f.Float64Var(&o.rps, "rps", d.RPS, "cost table: the load in requests/s")
+	f.DurationVar(&o.wait, "wait", d.Wait, "cost table: time each request waits in the server without CPU, e.g. 20ms")
+	f.Float64Var(&o.util, "util", d.Util, "cost table: target CPU utilisation, in (0, 1]")
+	f.StringVar(&o.provider, "provider", d.Price.Provider, "cost table: price preset (see wra cost --list-providers)")
 	f.StringVar(&o.test, "test", "", "cost table: price only the stacks of this test (default: every stack, as wra cost)")
-	f.Float64Var(&o.alpha, "alpha", 0.05, "ties: rows with 3 or more rounds each share a place unless a Mann–Whitney test is significant at this level")
-	f.Float64Var(&o.tie, "tie", 2, "ties: single runs share a place within this many percent (or the calibration drift covering them, when larger)")
+	f.Float64Var(&o.alpha, "alpha", d.Alpha, "ties: rows with 3 or more rounds each share a place unless a Mann–Whitney test is significant at this level")
+	f.Float64Var(&o.tie, "tie", d.TiePct, "ties: single runs share a place within this many percent (or the calibration drift covering them, when larger)")
 	f.StringArrayVarP(&o.labels, "label", "l", nil, "a label key=value for every ingested file (repeatable)")
 	f.BoolVar(&o.noIngest, "no-ingest", false, "analyze the store as it is, without ingesting")
 	o.find.AddFlags(cmd)
@@ -135,7 +136,12 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		}
 		failed = res.Count(ingest.Failed)
 	}
-	key, err := analysisKey(ctx, st, o)
+	opts := analyze.DefaultOptions()
+	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
+	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
+	opts.Alpha, opts.TiePct = o.alpha, o.tie
+	opts.Findings, opts.Layouts = o.findings, o.layouts
+	key, err := analysisKey(ctx, st, opts)
 	if err != nil {
 		return err
 	}
@@ -152,11 +158,6 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		}
 		return nil
 	}
-	opts := analyze.DefaultOptions()
-	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
-	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
-	opts.Alpha, opts.TiePct = o.alpha, o.tie
-	opts.Findings, opts.Layouts = o.findings, o.layouts
 	res, err := analyze.Analyze(ctx, st, opts)
 	if err != nil {
 		return err

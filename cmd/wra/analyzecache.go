@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,28 +25,24 @@ const (
 
 func cacheStdoutFile(f report.Format) string { return ".wra-analysis-stdout." + string(f) }
 
-// analysisKey identifies an analysis: the store's fingerprint, the
-// options, and this program (its size and modification time, which change
-// with every build).
-func analysisKey(ctx context.Context, st *store.Store, o *analyzeOptions) (string, error) {
+// analysisKey identifies an analysis (analyze.CacheKey): the store's
+// fingerprint, the whole options, and this program (its size and
+// modification time, which change with every build); "" (never cache)
+// where the program cannot be known.
+func analysisKey(ctx context.Context, st *store.Store, opts analyze.Options) (string, error) {
 	fp, err := st.Fingerprint(ctx)
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "store %s\n", fp)
-	fmt.Fprintf(h, "options p95=%v max-errors=%v drift=%v rps=%v wait=%v util=%v provider=%s test=%s alpha=%v tie=%v\n",
-		o.p95, o.maxErrors, o.drift, o.rps, o.wait, o.util, o.provider, o.test, o.alpha, o.tie)
-	fmt.Fprintf(h, "findings %+v\n", o.findings)
-	fmt.Fprintf(h, "layouts %+v\n", o.layouts)
-	if exe, err := os.Executable(); err == nil {
-		if info, err := os.Stat(exe); err == nil {
-			fmt.Fprintf(h, "program %d %d\n", info.Size(), info.ModTime().UnixNano())
-		}
-	} else {
-		return "", nil // no way to know the program: never cache
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	info, err := os.Stat(exe)
+	if err != nil {
+		return "", nil
+	}
+	return analyze.CacheKey(fp, fmt.Sprintf("%d %d", info.Size(), info.ModTime().UnixNano()), opts), nil
 }
 
 type cached struct{ stdout, notes string }

@@ -44,10 +44,10 @@ type costOptions struct {
 
 func (o *costOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.Float64Var(&o.rps, "rps", 1000, "the request rate to price, requests per second")
-	f.DurationVar(&o.wait, "wait", 0, "how long each request waits in the server without using CPU, e.g. 50ms (requests in flight = rps × (wait + latency))")
+	f.Float64Var(&o.rps, "rps", cost.DefaultWorkload.RPS, "the request rate to price, requests per second")
+	f.DurationVar(&o.wait, "wait", cost.DefaultWorkload.Wait, "how long each request waits in the server without using CPU, e.g. 50ms (requests in flight = rps × (wait + latency))")
 	f.DurationVar(&o.latency, "latency", 0, "the rest of each request's time in the server, e.g. 2ms (from the store: the median p50 of the runs)")
-	f.Float64Var(&o.util, "util", 0.6, "target CPU utilisation in (0, 1]: vCPUs = CPU per request × rps / util")
+	f.Float64Var(&o.util, "util", cost.DefaultWorkload.Utilisation, "target CPU utilisation in (0, 1]: vCPUs = CPU per request × rps / util")
 	f.StringVar(&o.provider, "provider", "", "price preset or price-book key (see --list-providers; default "+cost.DefaultProvider+")")
 	f.StringVar(&o.server, "server", "", "only this server (from the store); the stack's name with --cpu-ms (default \"stack\")")
 	f.StringVar(&o.database, "database", "", "only this database (from the store); the database's name with --db-cpu-ms")

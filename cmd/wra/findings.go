@@ -94,7 +94,7 @@ effect beyond their noise. FOLDER's wra.toml may set the thresholds in a
 	}
 	f := cmd.Flags()
 	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
-	f.Float64Var(&o.drift, "drift", 0.05, "flag a calibration that moved by more than this fraction")
+	f.Float64Var(&o.drift, "drift", analyze.DefaultOptions().DriftTolerance, "flag a calibration that moved by more than this fraction")
 	o.find.AddFlags(cmd)
 	return cmd
 }

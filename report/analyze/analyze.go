@@ -10,6 +10,8 @@ package analyze
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"slices"
@@ -47,10 +49,10 @@ type Store interface {
 
 // Options are the settings of an analysis.
 type Options struct {
-	// Ladder rule: a step is held when p95 < P95MS and the error rate <
-	// MaxErrorRate.
-	P95MS        float64
-	MaxErrorRate float64
+	// The ladder rule: a step is held when p95 < P95MS and the error rate
+	// < MaxErrorRate; a fixed-rate run held its rate when it also
+	// achieved at least MinAchievedRatio of its target.
+	stats.LadderRule
 	// DriftTolerance flags a calibration that moved by more than this
 	// fraction between before and after.
 	DriftTolerance float64
@@ -64,9 +66,6 @@ type Options struct {
 	// column, share the place when stats.TieRule cannot tell them apart:
 	// the Mann–Whitney test at Alpha, or TiePct percent for single runs.
 	Alpha, TiePct float64
-	// MinAchievedRatio: a fixed-rate run held its rate when it achieved at
-	// least this fraction of its target (and met the ladder rule).
-	MinAchievedRatio float64
 	// Layouts are the manifest's tables, published after the Findings.
 	Layouts []Layout
 	// CostTest prices only the stacks of this test; empty prices every
@@ -91,11 +90,25 @@ type Layout struct {
 	Where string
 }
 
-// DefaultOptions are the defaults of wra analyze.
+// DefaultOptions are the defaults of wra analyze, the one place they are
+// written: the command's flags take their defaults from here.
 func DefaultOptions() Options {
-	p, _ := cost.NewBook().Lookup("aws-fargate-x86")
-	return Options{P95MS: 50, MaxErrorRate: 0.01, DriftTolerance: 0.05, RPS: 1000, Util: 0.6, Price: p,
-		Alpha: stats.DefaultAlpha, TiePct: stats.DefaultTiePct, MinAchievedRatio: 0.95, Findings: stats.DefaultFindingRules()}
+	p, _ := cost.NewBook().Lookup(cost.DefaultProvider)
+	rule := stats.DefaultLadderRule
+	rule.MinAchievedRatio = stats.DefaultMinAchievedRatio
+	return Options{LadderRule: rule, DriftTolerance: stats.DefaultDriftTolerance,
+		RPS: cost.DefaultWorkload.RPS, Wait: cost.DefaultWorkload.Wait, Util: cost.DefaultWorkload.Utilisation, Price: p,
+		Alpha: stats.DefaultAlpha, TiePct: stats.DefaultTiePct, Findings: stats.DefaultFindingRules()}
+}
+
+// CacheKey identifies an analysis for a cache of its output: the store's
+// content (fingerprint), the program that analyses (program, any text
+// that changes with it) and the whole of the options, encoded, so that a
+// new option can never serve a stale report.
+func CacheKey(fingerprint, program string, opts Options) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "store %s\nprogram %s\noptions %#v\n", fingerprint, program, opts)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Figure is a plot of a section, named for its files.

@@ -384,16 +384,17 @@ func TestMemorySlopes(t *testing.T) {
 	st := newStore(t, nil, map[string]string{"memory/series.csv": memorySeries})
 	d := table(t, section(t, run(t, st, analyze.DefaultOptions()), "memory"), "Memory growth")
 	rows := query(t, st, `SELECT pass_slope_median_gib_per_1000, pass_slope_min_gib_per_1000, pass_slope_max_gib_per_1000,
-       theil_sen_gib_per_1000, intercept_gib, r2, points, passes FROM memory_slopes WHERE server = 'go' AND pass IS NULL`)
+       slope_gib_per_1000, theil_sen_gib_per_1000, intercept_gib, r2, points, passes FROM memory_slopes WHERE server = 'go' AND pass IS NULL`)
 	if len(rows) != 1 {
 		t.Fatalf("%d rows", len(rows))
 	}
 	r := rows[0]
-	for j, name := range []string{"slope_gib_per_1000", "slope_min_gib_per_1000", "slope_max_gib_per_1000", "theil_sen_gib_per_1000", "intercept_gib", "r2", "points", "passes"} {
+	for j, name := range []string{"pass_slope_median_gib_per_1000", "slope_min_gib_per_1000", "slope_max_gib_per_1000", "pooled_slope_gib_per_1000",
+		"theil_sen_gib_per_1000", "intercept_gib", "r2", "points", "passes"} {
 		same(t, name, num(t, d, 0, name), r[j])
 	}
 	// About 35 MiB per 1000 requests: 0.034 GiB.
-	if s := num(t, d, 0, "slope_gib_per_1000"); s < 0.03 || s > 0.04 {
+	if s := num(t, d, 0, "pass_slope_median_gib_per_1000"); s < 0.03 || s > 0.04 {
 		t.Errorf("slope %v GiB per 1000", s)
 	}
 }
@@ -502,8 +503,8 @@ FROM cpu_per_request WHERE server = ? AND database = ? AND target_rps = ?`, serv
 	}
 	// Memory and rounds, as their own tests read them.
 	d = table(t, section(t, res, "memory"), "Memory growth")
-	rows = query(t, st, `SELECT pass_slope_median_gib_per_1000, theil_sen_gib_per_1000, intercept_gib, r2 FROM memory_slopes WHERE server = 'go' AND pass IS NULL`)
-	for j, name := range []string{"slope_gib_per_1000", "theil_sen_gib_per_1000", "intercept_gib", "r2"} {
+	rows = query(t, st, `SELECT pass_slope_median_gib_per_1000, slope_gib_per_1000, theil_sen_gib_per_1000, intercept_gib, r2 FROM memory_slopes WHERE server = 'go' AND pass IS NULL`)
+	for j, name := range []string{"pass_slope_median_gib_per_1000", "pooled_slope_gib_per_1000", "theil_sen_gib_per_1000", "intercept_gib", "r2"} {
 		same(t, "memory "+name, num(t, d, 0, name), rows[0][j])
 	}
 	d = table(t, section(t, res, "rounds"), "Rounds: ping")

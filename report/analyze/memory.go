@@ -68,8 +68,9 @@ func (a *analysis) memory() (*Section, error) {
 			Name:  "growth",
 			Columns: []report.Column{
 				col("server", "server", nil), col("passes", "passes", nil),
-				col("slope_gib_per_1000", "slope GiB/1000", Sig), col("slope_min_gib_per_1000", "min", Sig), col("slope_max_gib_per_1000", "max", Sig),
-				col("theil_sen_gib_per_1000", "Theil–Sen", Sig), col("intercept_gib", "base GiB", Sig), col("r2", "R²", Sig), col("points", "points", nil),
+				col("pass_slope_median_gib_per_1000", "median pass slope GiB/1000", Sig), col("slope_min_gib_per_1000", "min", Sig), col("slope_max_gib_per_1000", "max", Sig),
+				col("pooled_slope_gib_per_1000", "pooled fit GiB/1000", Sig), col("theil_sen_gib_per_1000", "Theil–Sen", Sig),
+				col("intercept_gib", "base GiB", Sig), col("r2", "R²", Sig), col("points", "points", nil),
 			},
 		}
 		var chart []report.MemorySeries
@@ -110,14 +111,14 @@ func (a *analysis) memory() (*Section, error) {
 				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", server, r.Passes))
 			}
 			d.Rows = append(d.Rows, []any{server, r.Passes, num(r.PassSlopeMedianGiBPer1000), num(r.PassSlopeMinGiBPer1000), num(r.PassSlopeMaxGiBPer1000),
-				num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
+				num(pooled.SlopeGiBPer1000), num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
 			d.RowSources = append(d.RowSources, srcs)
 			if !math.IsNaN(pooled.SlopeGiBPer1000) {
 				series.Fit = &report.MemoryFit{SlopeMBPerRequest: pooled.SlopeGiBPer1000 * 1024 / 1000, InterceptMB: pooled.InterceptGiB * 1024}
 			}
 			chart = append(chart, series)
 		}
-		n.add("slope: median of the passes' least-squares slopes (min and max beside it); Theil–Sen, base and R² are of all passes pooled; 1 GiB = 1024 MiB")
+		n.add("median pass slope: the median of the passes' least-squares slopes (min and max beside it), the figure to publish; pooled fit: the least-squares slope of all passes' points together, the figure the cost model prices memory with (memory from \"pooled fit\"); Theil–Sen, base and R² are of all passes pooled; 1 GiB = 1024 MiB")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 		sec.Figures = append(sec.Figures, Figure{Name: "memory", Caption: "Memory against concurrent waiting requests, with the fitted line per server",

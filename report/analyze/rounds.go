@@ -216,8 +216,8 @@ func (a *analysis) rounds() (*Section, error) {
 		if len(p99) > 0 {
 			p99Med = stats.Median(p99)
 		}
-		if requests > 0 && float64(failed) > 0.01*float64(requests) {
-			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than 1%%)", serverName(r0.server), r0.connections, failed, requests))
+		if requests > 0 && float64(failed) > a.opts.MaxErrorRate*float64(requests) {
+			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than %g%%)", serverName(r0.server), r0.connections, failed, requests, 100*a.opts.MaxErrorRate))
 		}
 		d.Rows = append(d.Rows, []any{r0.server, nullIfEmpty(r0.database), connsText(r0.connections), num(r0.targetRPS), int64(sum.N), num(sum.Median),
 			num(sum.Min), num(sum.Max), num(p99Med), failed})
@@ -528,8 +528,8 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) *report.Da
 		d.Rows = append(d.Rows, []any{report.Rank{N: p.Rank, Tied: p.Tied}, p.Tied, r.server, nullIfEmpty(r.database),
 			num(r.rps), num(r.mean), num(r.p50), num(r.p95), num(r.p99), r.failed, r.corrected})
 		d.RowSources = append(d.RowSources, []report.Source{r.source})
-		if r.requests > 0 && float64(r.failed) > 0.01*float64(r.requests) {
-			n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than 1%%)", serverName(r.server), r.tool, r.failed, r.requests))
+		if r.requests > 0 && float64(r.failed) > a.opts.MaxErrorRate*float64(r.requests) {
+			n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than %g%%)", serverName(r.server), r.tool, r.failed, r.requests, 100*a.opts.MaxErrorRate))
 		}
 		warningNote(n, r)
 	}
@@ -548,7 +548,7 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) *report.Da
 // rule with at least MinAchievedRatio of the target achieved.
 func (a *analysis) heldAtRate(cur []runRow) (*report.Data, error) {
 	r0 := cur[0]
-	rule := stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate, MinAchievedRatio: a.opts.MinAchievedRatio}
+	rule := a.opts.LadderRule
 	heldByRun, err := a.st.RatesHeld(a.ctx, rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio)
 	if err != nil {
 		return nil, err
