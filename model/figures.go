@@ -223,6 +223,15 @@ type RunRef struct {
 	Line   int
 }
 
+// RunGroupRef names the group of the experiment (run_groups.group_id)
+// that the run read from Source at Line belongs to; a harness record
+// paired with a report has a ref of its own, to the report's group.
+type RunGroupRef struct {
+	Source  string
+	Line    int
+	GroupID string
+}
+
 // RunFigures are the rows of the view run_figures, one per run: the
 // column names and, per run, its values (nil, bool, int64, float64,
 // string, time.Time or json.Number), as wra table lays them out.

@@ -176,6 +176,19 @@ GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, nil, func(r []any) model.PeakMemory {
 	})
 }
 
+// RunGroupRefs reads, for every run of run_groups and every harness
+// record paired with one, its file and line and its group, ordered by
+// file and line.
+func (s *Store) RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error) {
+	return readAll(ctx, s, "run_groups", `
+SELECT source, coalesce(source_line, 0), group_id FROM run_groups
+UNION ALL
+SELECT rec.source, coalesce(rec.source_line, 0), g.group_id FROM run_groups g JOIN runs rec ON rec.run_id = g.record_id
+ORDER BY 1, 2, 3`, nil, func(r []any) model.RunGroupRef {
+		return model.RunGroupRef{Source: Text(r[0]), Line: int(integer(r[1])), GroupID: Text(r[2])}
+	})
+}
+
 // Caveats reads the table macro group_caveats under rule: per group, the
 // caveats every surface prints beside its figures, in their order.
 func (s *Store) Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error) {

@@ -45,6 +45,7 @@ type Store interface {
 	RunFigures(ctx context.Context, where string) (model.RunFigures, error)
 	LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error)
 	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
+	RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error)
 }
 
 // Options are the settings of an analysis.

@@ -15,6 +15,9 @@ type caveatNotes struct {
 	order []string                  // caveat texts, first seen first
 	rows  map[string][]string       // caveat text: the rows it is beside
 	all   []string                  // every row added
+	// noun, where set, names the rows as one list: "finding 2",
+	// "findings 1, 3"
+	noun string
 }
 
 func (a *analysis) newCaveats() *caveatNotes {
@@ -47,8 +50,13 @@ func (c *caveatNotes) add(row string, ids []string, kinds ...string) {
 func (c *caveatNotes) to(n *notes) {
 	for _, text := range c.order {
 		rows := strings.Join(c.rows[text], "; ")
-		if len(c.all) > 1 && len(c.rows[text]) == len(c.all) {
+		switch {
+		case len(c.all) > 1 && len(c.rows[text]) == len(c.all):
 			rows = "every row"
+		case c.noun != "" && len(c.rows[text]) == 1:
+			rows = c.noun + " " + rows
+		case c.noun != "":
+			rows = c.noun + "s " + strings.Join(c.rows[text], ", ")
 		}
 		n.add(rows + ": " + text)
 	}

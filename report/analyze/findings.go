@@ -115,7 +115,27 @@ func (a *analysis) findings(res *Result) (*Section, error) {
 	// The runs column lists the runs in every format, so the table has
 	// no RowSources: the page would list them twice.
 	rows := rowIndex(res)
-	for _, f := range all {
+	refs, err := a.st.RunGroupRefs(a.ctx)
+	if err != nil {
+		return nil, err
+	}
+	groupOf := map[report.Source][]string{}
+	for _, r := range refs {
+		src := report.Source{File: r.Source, Line: r.Line}
+		groupOf[src] = append(groupOf[src], r.GroupID)
+	}
+	cv := a.newCaveats()
+	cv.noun = "finding"
+	for i, f := range all {
+		var ids []string
+		for _, src := range f.srcs {
+			for _, id := range groupOf[src] {
+				if !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+		}
+		cv.add(strconv.Itoa(i+1), ids)
 		var p any
 		if f.hasP {
 			p = num(f.p)
@@ -137,6 +157,9 @@ func (a *analysis) findings(res *Result) (*Section, error) {
 			r.Alpha, strings.Join(parts, ", "), Sig(float64(n)*r.Alpha)))
 	}
 	d.Notes = append(d.Notes, "rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined")
+	n := &notes{list: d.Notes}
+	cv.to(n)
+	d.Notes = n.list
 	return &Section{ID: "findings", Title: "Findings", Tables: []*report.Data{d}, Single: true}, nil
 }
 
