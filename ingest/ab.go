@@ -715,7 +715,9 @@ func setABPercentileColumns(r *model.Run) {
 // readABPercentiles reads ab -e: "Percentage served,Time in ms" and the
 // rows 0 to 100. ab writes row i as the time of request
 // floor(0.5 + count*i/100) of the requests sorted by time (0: the
-// shortest, 100: the longest), in ms with three decimals.
+// shortest, 100: the longest), in ms with three decimals. ab before
+// 2.4.17 (2015) wrote the rows 0 to 99 only: such a file loads with no
+// maximum.
 func readABPercentiles(in *Input, sink model.Sink) error {
 	l := NewLines(in)
 	if !l.Scan() {
@@ -756,8 +758,8 @@ func readABPercentiles(in *Input, sink model.Sink) error {
 	if err := l.Err(); err != nil {
 		return err
 	}
-	if n := len(r.Percentiles); n != 101 {
-		return Errorf(in.Name, l.Line()+1, 0, "ab percentile CSV ends early: expected the %d%% row (rows 0 to 100)", n)
+	if n := len(r.Percentiles); n < 100 {
+		return Errorf(in.Name, l.Line()+1, 0, "ab percentile CSV ends early: expected the %d%% row (rows 0 to 99, and 100 since ab 2.4.17)", n)
 	}
 	setABPercentileColumns(r)
 	return sink.Run(r)
