@@ -730,6 +730,7 @@ func readABPercentiles(in *Input, sink model.Sink) error {
 		return l.Errorf(1, "expected the header %q, found %q", abPercentilesHead, clipQuote(l.Text()))
 	}
 	r := &model.Run{Tool: "ab", Line: 1}
+	var last string // the time of the last row, as written
 	for l.Scan() {
 		t := l.Text()
 		if strings.TrimSpace(t) == "" {
@@ -754,12 +755,18 @@ func readABPercentiles(in *Input, sink model.Sink) error {
 			return l.Errorf(len(a)+2, "time %s is below the row above", b)
 		}
 		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: float64(want), LatencyMS: ms})
+		last = b
 	}
 	if err := l.Err(); err != nil {
 		return err
 	}
 	if n := len(r.Percentiles); n < 100 {
 		return Errorf(in.Name, l.Line()+1, 0, "ab percentile CSV ends early: expected the %d%% row (rows 0 to 99, and 100 since ab 2.4.17)", n)
+	}
+	if _, frac, _ := strings.Cut(last, "."); len(r.Percentiles) == 100 && len(frac) != 3 {
+		// A file that ends at the 99% row is whole only if that row is:
+		// ab prints every time with three decimals.
+		return Errorf(in.Name, l.Line(), 0, "ab percentile CSV ends early: the 99%% row's time %q is cut (ab prints three decimals), and no 100%% row follows", last)
 	}
 	setABPercentileColumns(r)
 	return sink.Run(r)
