@@ -357,7 +357,7 @@ func TestABPercentilesCSVBad(t *testing.T) {
 	csv := readTestdata(t, "testdata/ab/ab_percentiles_go2_wait2.csv")
 	cases := []struct{ name, content, want string }{
 		{"cut", headLines(csv, 60), "x.csv:61: ab percentile CSV ends early: expected the 59% row (rows 0 to 99, and 100 since ab 2.4.17)"},
-		{"cut inside the 99% row", strings.TrimSuffix(csv, ".203\n100,6.512\n")+".2", `x.csv:101: ab percentile CSV ends early: the 99% row's time "5.2" is cut (ab prints three decimals), and no 100% row follows`},
+		{"cut inside the 99% row", strings.TrimSuffix(csv, ".203\n100,6.512\n") + ".2", `x.csv:101: ab percentile CSV ends early: the 99% row's time "5.2" is cut (ab prints three decimals), and no 100% row follows`},
 		{"cut before 99", headLines(csv, 99), "x.csv:100: ab percentile CSV ends early: expected the 98% row (rows 0 to 99, and 100 since ab 2.4.17)"},
 		{"two files", csv + csv, `x.csv:103:1: unexpected line after the 100% row: "Percentage served,Time in ms"`},
 		{"row missing", strings.Replace(csv, "\n7,2.637\n", "\n", 1), `x.csv:9:1: expected the 7% row, found "8"`},

@@ -34,13 +34,20 @@ func init() {
 }
 
 var locustAliases = map[string]string{
-	"type": "type", "method": "type",
-	"request count": "requests", "# requests": "requests",
-	"failure count": "failures", "# failures": "failures",
-	"median response time": "median", "average response time": "mean",
-	"min response time": "min", "max response time": "max",
-	"average content size": "content_size",
-	"requests/s": "rps", "failures/s": "failures_per_s", "requests failed/s": "failures_per_s",
+	"type":                  "type",
+	"method":                "type",
+	"request count":         "requests",
+	"# requests":            "requests",
+	"failure count":         "failures",
+	"# failures":            "failures",
+	"median response time":  "median",
+	"average response time": "mean",
+	"min response time":     "min",
+	"max response time":     "max",
+	"average content size":  "content_size",
+	"requests/s":            "rps",
+	"failures/s":            "failures_per_s",
+	"requests failed/s":     "failures_per_s",
 }
 
 // locustPercentMethod names how Locust computes its percentiles.
