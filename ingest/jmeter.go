@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -264,15 +263,9 @@ const jmeterPctLevels = "pct1ResTime, pct2ResTime, pct3ResTime read as 90, 95, 9
 // requests sampleCount, errors errorCount, rps throughput, latencies the
 // ms figures, p90/p95/p99 pct1..3ResTime (jmeterPctLevels).
 func readJMeterStatistics(in *Input, sink model.Sink) error {
-	doc, err := io.ReadAll(io.LimitReader(in.R, MaxLineBytes+1))
-	if err != nil {
-		return err
-	}
-	if len(doc) > MaxLineBytes {
-		return Errorf(in.Name, 1, 0, "JMeter statistics.json longer than %d bytes", MaxLineBytes)
-	}
 	var all map[string]jmeterStat
-	if err := decodeJSON(in.Name, 1, doc, &all, "JMeter statistics JSON", false); err != nil {
+	doc, _, err := readJSONDoc(in, &all, "JMeter statistics JSON")
+	if err != nil {
 		return err
 	}
 	// The entries in file order, each with its line.
