@@ -31,18 +31,18 @@ func detectAutocannonJSON(head []byte) bool {
 
 // autocannonJSON is the --json document.
 type autocannonJSON struct {
-	Title       *string              `json:"title"`
-	URL         *string              `json:"url"`
-	Connections *int64               `json:"connections"`
-	Pipelining  *int64               `json:"pipelining"`
-	Duration    *float64             `json:"duration"`
-	Start       *string              `json:"start"`
-	Errors      *int64               `json:"errors"`
-	Timeouts    *int64               `json:"timeouts"`
-	Mismatches  *int64               `json:"mismatches"`
-	Resets      *int64               `json:"resets"`
-	Non2xx      *int64               `json:"non2xx"`
-	N2xx        *int64               `json:"2xx"`
+	Title       *string  `json:"title"`
+	URL         *string  `json:"url"`
+	Connections *int64   `json:"connections"`
+	Pipelining  *int64   `json:"pipelining"`
+	Duration    *float64 `json:"duration"`
+	Start       *string  `json:"start"`
+	Errors      *int64   `json:"errors"`
+	Timeouts    *int64   `json:"timeouts"`
+	Mismatches  *int64   `json:"mismatches"`
+	Resets      *int64   `json:"resets"`
+	Non2xx      *int64   `json:"non2xx"`
+	N2xx        *int64   `json:"2xx"`
 	StatusCodes map[string]struct {
 		Count int64 `json:"count"`
 	} `json:"statusCodeStats"`
