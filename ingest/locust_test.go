@@ -12,7 +12,7 @@ import (
 // Time, mean the Average Response Time, max the Max Response Time, p99 the
 // 99% column, all in ms as Locust writes them.
 func TestLocustWild(t *testing.T) {
-	const noCount = int64(nullWant)
+
 	const d = "testdata/wild/locust/"
 	for _, tc := range []loadToolCase{
 		// Locust 1.x, CRLF, "99.999%": POST /login 44 requests, median 87,
