@@ -85,21 +85,10 @@ func TestLocustErrors(t *testing.T) {
 	})
 }
 
-// Locust's other CSV files, and other tools' CSVs, are not its statistics.
+// Locust's other CSV files (in notreport/), and other tools' CSVs, are
+// not its statistics.
 func TestLocustDetection(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/wild/locust/*.csv")
-	for _, p := range paths {
-		if f, err := DetectFile(p); err != nil || f == nil || f.Name != "locust-stats-csv" {
-			t.Errorf("%s detected as %v (%v), want locust-stats-csv", p, f, err)
-		}
-	}
-	others, _ := filepath.Glob("testdata/*/*.csv")
-	others = append(others, "testdata/wild/notreport/locust-stats-history-head-all-na.csv", "testdata/wild/notreport/locust-failures-csv.csv")
-	for _, p := range others {
-		if f, err := DetectFile(p); err != nil || f != nil && f.Name == "locust-stats-csv" {
-			t.Errorf("%s detected as locust-stats-csv (%v)", p, err)
-		}
-	}
+	checkClaims(t, "locust", always("locust-stats-csv"), "locust-stats-csv")
 }
 
 func FuzzLocustStats(f *testing.F) {
