@@ -22,9 +22,66 @@ func TestAutocannonWild(t *testing.T) {
 		{file: d + "watt-poc-2025-05-06-tcp-500s.json", format: "autocannon-json", requests: 10440, ok2xx: 8223, non2xx: 2217,
 			errors: 0, rps: perSecond(10440, 10.02), p50: 181, p99: 8076, mean: 808.35, max: 8110, spectrum: 15,
 			connections: 100, durationS: 10.02},
+		// The text tables of autocannon's own README: latency in ms
+		// (2.5% 13 ms, 50% 17 ms, 97.5% 33 ms, 99% 40 ms, Avg 18.53 ms);
+		// "26k requests in 5s" is rounded and no 2xx line is printed, so
+		// requests and rps stay NULL.
+		{file: d + "autocannon-readme-2018-v2.4-plain-tables.txt", format: "autocannon", requests: noCount, ok2xx: noCount, non2xx: noCount,
+			errors: 0, rps: nullWant, p50: 17, p99: 40, mean: 18.53, max: 113.75, spectrum: 4, connections: 100, durationS: 5, startLine: 1,
+			labels: map[string]string{"reported_requests": "26k", "reported_rps_mean": "5259", "reported_bytes_read": "37 MB"}},
+		{file: d + "autocannon-readme-2018-v3.1-box-tables.txt", format: "autocannon", requests: noCount, ok2xx: noCount, non2xx: noCount,
+			errors: 0, rps: nullWant, p50: 0, p99: 1, mean: 0.02, max: 16.45, spectrum: 4, connections: 10, durationS: 10.05, startLine: 1,
+			labels: map[string]string{"reported_requests": "251k", "reported_rps_mean": "25131.2", "url": "http://localhost:3000"}},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
 	}
+}
+
+// The text report's other lines: the 2xx line gives the exact count of
+// completed requests, the errors line the error events; the tables of
+// autocannon before 2.4 ("Stat Avg Stdev Max", "Latency (ms)").
+func TestAutocannonTextLayouts(t *testing.T) {
+	box := readTestdata(t, "testdata/wild/autocannon/autocannon-readme-2018-v3.1-box-tables.txt")
+	withCounts := strings.Replace(box, "251k requests in", "250100 2xx responses, 900 non 2xx responses\n251k requests in", 1) +
+		"12 errors (3 timeouts)\n"
+	c, err := readAsFormat(t, "autocannon", "f.txt", withCounts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	expectI(t, "requests", r.Requests, 251000)
+	expectI(t, "non_2xx", r.Non2xx, 900)
+	expectI(t, "errors", r.Errors, 12)
+	expectF(t, "rps", r.RPS, perSecond(251000, 10.05))
+	if r.Labels["timeouts"] != "3" {
+		t.Errorf("timeouts %q", r.Labels["timeouts"])
+	}
+	old := "Running 10s test @ http://localhost:3000\n100 connections with 10 pipelining factor\n\n" +
+		"Stat         Avg     Stdev   Max\nLatency (ms) 0.14    0.68    27\nReq/Sec      46080   1846.78 48319\nBytes/Sec    5.17 MB 208 kB  5.42 MB\n\n" +
+		"461k requests in 10s, 51.7 MB read\n1k errors (0 timeouts)\n"
+	c, err = readAsFormat(t, "autocannon", "f.txt", old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = c.Runs[0]
+	expectF(t, "latency_mean_ms", r.LatencyMeanMS, 0.14)
+	expectF(t, "latency_max_ms", r.LatencyMaxMS, 27)
+	expectI(t, "errors", r.Errors, noCount) // "1k": rounded
+	if r.Labels["pipelining"] != "10" || r.Labels["reported_errors"] != "1k" {
+		t.Errorf("labels %v", r.Labels)
+	}
+}
+
+func TestAutocannonTextErrors(t *testing.T) {
+	box := readTestdata(t, "testdata/wild/autocannon/autocannon-readme-2018-v3.1-box-tables.txt")
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"empty", "autocannon", "", `f.txt:1: autocannon report ends early: expected "Running …s test @ …" or the Latency table`},
+		{"cut", "autocannon", headLines(box, 12), `f.txt:13: autocannon report from line 1 ends before its "N requests in Ns, … read" line`},
+		{"unit cut", "autocannon", strings.Replace(box, "16.45 ms", "16.45 m ", 1),
+			`f.txt:7:1: autocannon Latency table: Max: expected "N ms", found "16.45 m"`},
+		{"two reports, the first cut", "autocannon", headLines(box, 8) + box,
+			`f.txt:9:1: autocannon report from line 1 ends early: expected its "requests in" line, found the start of another report`},
+	})
 }
 
 func TestAutocannonErrors(t *testing.T) {
@@ -44,11 +101,18 @@ func TestAutocannonErrors(t *testing.T) {
 
 // autocannon's JSON is its own, and no other tool's file is taken for it.
 func TestAutocannonDetection(t *testing.T) {
-	checkClaims(t, "autocannon", always("autocannon-json"), "autocannon-json")
+	want := func(p string) string {
+		if strings.HasSuffix(p, ".json") {
+			return "autocannon-json"
+		}
+		return "autocannon"
+	}
+	checkClaims(t, "autocannon", want, "autocannon-json", "autocannon")
 }
 
 func FuzzAutocannon(f *testing.F) {
 	addWildSeeds(f, "autocannon", "oha", "jmeter", "notreport")
 	addFuzzSeeds(f, "testdata/bombardier/*.json", "testdata/vegeta/*.json")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "autocannon-json") })
+	addFuzzSeeds(f, "testdata/wrk/*.txt")
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "autocannon-json", "autocannon") })
 }
