@@ -21,8 +21,7 @@ import (
 // is the completed requests before 7.4 and the requests sent since.
 
 func init() {
-	register(&Format{Name: "autocannon", Priority: 40, Detect: detectAutocannonText,
-		Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, autocannonReports) }})
+	registerReports("autocannon", 40, detectAutocannonText, autocannonReports)
 }
 
 var autocannonReports = &reportFormat{

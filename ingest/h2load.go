@@ -23,8 +23,7 @@ import (
 // an integer rate of total requests over that time.
 
 func init() {
-	register(&Format{Name: "h2load", Priority: 40, Detect: detectH2load,
-		Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, h2loadReports) }})
+	registerReports("h2load", 40, detectH2load, h2loadReports)
 }
 
 var h2loadReports = &reportFormat{

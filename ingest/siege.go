@@ -20,8 +20,7 @@ import (
 // none, and none is seconds.
 
 func init() {
-	register(&Format{Name: "siege", Priority: 40, Detect: detectSiege,
-		Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, siegeReports) }})
+	registerReports("siege", 40, detectSiege, siegeReports)
 }
 
 var siegeReports = &reportFormat{
