@@ -344,3 +344,146 @@ func readJMeterStatistics(in *Input, sink model.Sink) error {
 	}
 	return nil
 }
+
+// The Aggregate Report and Summary Report listeners save their tables
+// ("Save Table Data", or JMeterPluginsCMD --generate-csv) as CSV: a row
+// per label and a TOTAL row. Aggregate Report: Label, # Samples,
+// Average, Median, 90% Line, 95% Line, 99% Line, Min, Max, Error %,
+// Throughput, Received KB/sec, Sent KB/sec; Summary Report: Label,
+// # Samples, Average, Min, Max, Std. Dev., Error %, Throughput, Received
+// KB/sec, Sent KB/sec, Avg. Bytes. Times are whole ms, Throughput per
+// second; the decimals follow the locale of the JMeter that saved them
+// ("0,000%", ",16005").
+
+func init() {
+	register(&Format{Name: "jmeter-aggregate-csv", Priority: 15, Detect: detectJMeterTable, Read: readJMeterTable})
+}
+
+// jmeterTablePercentMethod names how the Aggregate Report computes its
+// "N% Line" columns (StatCalculator.getPercentPoint).
+const jmeterTablePercentMethod = "JMeter StatCalculator: the smallest sample whose cumulative count reaches round(n × p) (nearest rank)"
+
+func detectJMeterTable(head []byte) bool {
+	h := headerFields(head, nil)
+	return h["label"] && h["# samples"] && h["average"] && h["error %"] && h["throughput"]
+}
+
+// jmeterLinePercent reads a percentile column's name: "90% Line" (the
+// level is aggregate_rpt_pct1..3, printed in the name).
+func jmeterLinePercent(h string) (float64, bool) {
+	num, ok := strings.CutSuffix(h, "% line")
+	if !ok {
+		return 0, false
+	}
+	p, err := strconv.ParseFloat(num, 64)
+	return p, err == nil && p > 0 && p <= 100
+}
+
+// jmeterLocaleNum reads a number as JMeter's DecimalFormat wrote it in
+// the saving JVM's locale: "13.59071", or with a decimal comma "0,16"
+// and ",16005" (the patterns have no grouping separator).
+func jmeterLocaleNum(t *csvTable, col string) (float64, bool, error) {
+	v, ok := t.str(col)
+	if !ok {
+		return 0, false, nil
+	}
+	v = strings.TrimSuffix(v, "%")
+	if strings.Count(v, ",") == 1 && !strings.Contains(v, ".") {
+		v = strings.Replace(v, ",", ".", 1)
+	}
+	x, err := decimalMS(v, 0)
+	if err != nil {
+		return 0, false, t.errAt(col, "expected a number >= 0, found %q", clipQuote(v))
+	}
+	return x, true, nil
+}
+
+// readJMeterTable reads an Aggregate or Summary Report CSV: a run per
+// row, in file order, TOTAL the row of all samples (aggregated=true).
+// requests is # Samples; errors # Samples × Error % where the printed
+// three decimals give the count exactly (below 100000 samples), else
+// NULL with label error_pct; rps Throughput; latency_mean_ms Average,
+// latency_p50_ms Median, the N% Line columns the spectrum, Max, Std. Dev.
+func readJMeterTable(in *Input, sink model.Sink) error {
+	t, err := newCSVTable(in, nil)
+	if err != nil {
+		return err
+	}
+	for _, c := range []string{"label", "# samples", "average", "error %"} {
+		if !t.has(c) {
+			return Errorf(in.Name, 1, 0, "JMeter Aggregate/Summary Report CSV: the header has no %q column", c)
+		}
+	}
+	var runs []*model.Run
+	err = t.each("JMeter Aggregate/Summary Report CSV", func(i int) error {
+		label := t.rec[t.index["label"]]
+		r := &model.Run{Tool: "jmeter", Line: t.line, Index: i}
+		runLabel(r, "request_name", label)
+		if label == "TOTAL" {
+			runLabel(r, "aggregated", "true")
+		}
+		n, ok, err := t.int("# samples")
+		if err != nil || !ok || n < 0 {
+			v, _ := t.str("# samples")
+			return t.errAt("# samples", "expected a count, found %q", clipQuote(v))
+		}
+		r.Requests = model.Some(n)
+		pct, ok, err := jmeterLocaleNum(t, "error %")
+		if err != nil {
+			return err
+		}
+		if ok {
+			runLabel(r, "error_pct", fmtLabelNum(pct))
+			if e := math.Round(float64(n) * pct / 100); n < 100000 && e <= float64(n) {
+				r.Errors = model.Some(int64(e))
+			}
+		}
+		for _, c := range []struct {
+			col string
+			dst *model.Opt[float64]
+		}{{"average", &r.LatencyMeanMS}, {"median", &r.LatencyP50MS}, {"max", &r.LatencyMaxMS},
+			{"std. dev.", &r.LatencyStdevMS}, {"throughput", &r.RPS}} {
+			if x, ok, err := jmeterLocaleNum(t, c.col); err != nil {
+				return err
+			} else if ok && (c.col == "throughput" || n > 0) {
+				*c.dst = model.Some(x)
+			}
+		}
+		for _, c := range []struct{ col, label string }{
+			{"min", "latency_min_ms"}, {"received kb/sec", "received_kbytes_per_s"}, {"sent kb/sec", "sent_kbytes_per_s"}, {"avg. bytes", "average_bytes"},
+		} {
+			if x, ok, err := jmeterLocaleNum(t, c.col); err != nil {
+				return err
+			} else if ok {
+				runLabel(r, c.label, fmtLabelNum(x))
+			}
+		}
+		for _, h := range t.header {
+			p, ok := jmeterLinePercent(h)
+			if !ok {
+				continue
+			}
+			if x, ok, err := jmeterLocaleNum(t, h); err != nil {
+				return err
+			} else if ok && n > 0 {
+				r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: x})
+			}
+		}
+		if len(r.Percentiles) > 0 {
+			sortPercentiles(r.Percentiles)
+			spectrumColumns(r)
+			runLabel(r, "percentile_method", jmeterTablePercentMethod)
+		}
+		runs = append(runs, r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if err := sink.Run(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}

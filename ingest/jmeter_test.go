@@ -64,6 +64,59 @@ func TestJMeterWild(t *testing.T) {
 
 const nullCount = int64(nullWant)
 
+// The Aggregate Report CSVs: the numbers as printed; errors are # Samples
+// × Error %, which three decimals give exactly below 100000 samples, and
+// the TOTAL row's count is the sum of the labels' (15+19+23+11+19+13 =
+// 100 = 6591 × 1.517%).
+func TestJMeterAggregateReport(t *testing.T) {
+	const d = "testdata/wild/jmeter/"
+	for _, tc := range []loadToolCase{
+		{file: d + "mysql-vs-postgresql-2019-aggregate-report.csv", format: "jmeter-aggregate-csv", runs: 7, run: 0,
+			requests: 1142, ok2xx: nullCount, non2xx: nullCount, errors: 15, rps: 13.59071, p50: 1179, p99: 1863, mean: 1087, max: 1965,
+			spectrum: 3, startLine: 2, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"request_name": "/api/health/count", "error_pct": "1.313", "latency_min_ms": "38",
+				"received_kbytes_per_s": "3.92", "percentile_method": jmeterTablePercentMethod}},
+		{file: d + "mysql-vs-postgresql-2019-aggregate-report.csv", format: "jmeter-aggregate-csv", runs: 7, run: 6,
+			requests: 6591, ok2xx: nullCount, non2xx: nullCount, errors: 100, rps: 78.43721, p50: 1185, p99: 1964, mean: 1123, max: 2344,
+			spectrum: 3, startLine: 8, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"request_name": "TOTAL", "aggregated": "true"}},
+		// 16.670% of 10000 samples failed.
+		{file: d + "flask-expressjs-2023-aggregate-report-errors.csv", format: "jmeter-aggregate-csv", runs: 5, run: 2,
+			requests: 10000, ok2xx: nullCount, non2xx: nullCount, errors: 1667, rps: 169.65543, p50: 83, p99: 25907, mean: 924, max: 26005,
+			spectrum: 3, startLine: 4, connections: nullWant, durationS: nullWant},
+		// Saved in a decimal-comma locale: "0,000%", ",16005", "3,88173".
+		{file: d + "deezer-2017-aggregate-report-decimal-comma.csv", format: "jmeter-aggregate-csv", runs: 8, run: 6,
+			requests: 2587, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 3.88173, p50: 169, p99: 1116, mean: 231, max: 5828,
+			spectrum: 3, startLine: 8, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"received_kbytes_per_s": "3.73", "sent_kbytes_per_s": "4.29"}},
+		{file: d + "deezer-2017-aggregate-report-decimal-comma.csv", format: "jmeter-aggregate-csv", runs: 8, run: 0,
+			requests: 144, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 0.16005, p50: 1490, p99: 5196, mean: 1472, max: 6165,
+			spectrum: 3, startLine: 2, connections: nullWant, durationS: nullWant},
+	} {
+		t.Run(filepath.Base(tc.file)+"#"+string(rune('0'+tc.run)), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+	// From 100000 samples on, three decimals of a percentage no longer
+	// give the count: errors stay NULL, the percentage a label.
+	big := "Label,# Samples,Average,Median,90% Line,95% Line,99% Line,Min,Max,Error %,Throughput,Received KB/sec,Sent KB/sec\n" +
+		"GET,250000,13,3,35,55,246,0,355,0.001%,169.71878,37.79,19.72\n"
+	c, err := readAsFormat(t, "jmeter-aggregate-csv", "f.csv", big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectI(t, "errors", c.Runs[0].Errors, nullCount)
+	if got := c.Runs[0].Labels["error_pct"]; got != "0.001" {
+		t.Errorf("error_pct %q", got)
+	}
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"no error column", "jmeter-aggregate-csv", "Label,# Samples,Average,Throughput\nGET,1,2,3\n",
+			`f.txt:1: JMeter Aggregate/Summary Report CSV: the header has no "error %" column`},
+		{"bad count", "jmeter-aggregate-csv", strings.Replace(big, "GET,250000,", "GET,25k,", 1),
+			`f.txt:2:5: # Samples: expected a count, found "25k"`},
+		{"time with a unit", "jmeter-aggregate-csv", strings.Replace(big, ",13,3,", ",13ms,3,", 1),
+			`f.txt:2:12: Average: expected a number >= 0, found "13ms"`},
+	})
+}
+
 // The runs computed from a JTL equal what JMeter's dashboard printed for
 // the same file: counts, throughput, max and the percentiles exactly
 // (the same type 6 definition), the mean to the last bits (JMeter sums in
@@ -139,18 +192,21 @@ func TestJMeterErrors(t *testing.T) {
 // no other tool's file is taken for them.
 func TestJMeterDetection(t *testing.T) {
 	want := func(p string) string {
-		if strings.HasSuffix(p, ".json") {
+		switch {
+		case strings.HasSuffix(p, ".json"):
 			return "jmeter-statistics-json"
+		case strings.HasSuffix(p, ".csv"):
+			return "jmeter-aggregate-csv"
 		}
 		return "jmeter-jtl-csv"
 	}
-	checkClaims(t, "jmeter", want, "jmeter-jtl-csv", "jmeter-statistics-json")
+	checkClaims(t, "jmeter", want, "jmeter-jtl-csv", "jmeter-statistics-json", "jmeter-aggregate-csv")
 }
 
 func FuzzJMeterJTL(f *testing.F) {
 	addWildSeeds(f, "jmeter", "locust", "notreport")
 	addFuzzSeeds(f, "testdata/hey/*.csv", "testdata/k6/*.csv", "testdata/records/*.csv")
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "jmeter-jtl-csv") })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "jmeter-jtl-csv", "jmeter-aggregate-csv") })
 }
 
 func FuzzJMeterStatistics(f *testing.F) {
