@@ -107,6 +107,25 @@ func TestJMeterAggregateReport(t *testing.T) {
 	if got := c.Runs[0].Labels["error_pct"]; got != "0.001" {
 		t.Errorf("error_pct %q", got)
 	}
+	// The Summary Report's columns (no real capture: a table written here
+	// in its layout): Std. Dev. and Avg. Bytes, no percentile column.
+	summary := "Label,# Samples,Average,Min,Max,Std. Dev.,Error %,Throughput,Received KB/sec,Sent KB/sec,Avg. Bytes\n" +
+		"POST /a,4000,12,1,250,4.25,0.050%,812.34567,98.10,120.00,137.0\nTOTAL,4000,12,1,250,4.25,0.050%,812.34567,98.10,120.00,137.0\n"
+	c, err = readAsFormat(t, "jmeter-aggregate-csv", "f.csv", summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := Detect([]byte(summary)); f == nil || f.Name != "jmeter-aggregate-csv" {
+		t.Errorf("Summary Report detected as %v", f)
+	}
+	r := c.Runs[0]
+	expectI(t, "errors", r.Errors, 2)
+	expectF(t, "latency_stdev_ms", r.LatencyStdevMS, 4.25)
+	expectF(t, "latency_p50_ms", r.LatencyP50MS, nullWant)
+	expectF(t, "rps", r.RPS, 812.34567)
+	if r.Labels["average_bytes"] != "137" || len(r.Percentiles) != 0 {
+		t.Errorf("labels %v, percentiles %v", r.Labels, r.Percentiles)
+	}
 	checkLoadToolErrors(t, []loadToolErrorCase{
 		{"no error column", "jmeter-aggregate-csv", "Label,# Samples,Average,Throughput\nGET,1,2,3\n",
 			`f.txt:1: JMeter Aggregate/Summary Report CSV: the header has no "error %" column`},
