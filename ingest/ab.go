@@ -715,7 +715,9 @@ func setABPercentileColumns(r *model.Run) {
 // readABPercentiles reads ab -e: "Percentage served,Time in ms" and the
 // rows 0 to 100. ab writes row i as the time of request
 // floor(0.5 + count*i/100) of the requests sorted by time (0: the
-// shortest, 100: the longest), in ms with three decimals.
+// shortest, 100: the longest), in ms with three decimals. ab before
+// 2.4.17 (2015) wrote the rows 0 to 99 only: such a file loads with no
+// maximum.
 func readABPercentiles(in *Input, sink model.Sink) error {
 	l := NewLines(in)
 	if !l.Scan() {
@@ -728,6 +730,7 @@ func readABPercentiles(in *Input, sink model.Sink) error {
 		return l.Errorf(1, "expected the header %q, found %q", abPercentilesHead, clipQuote(l.Text()))
 	}
 	r := &model.Run{Tool: "ab", Line: 1}
+	var last string // the time of the last row, as written
 	for l.Scan() {
 		t := l.Text()
 		if strings.TrimSpace(t) == "" {
@@ -752,12 +755,18 @@ func readABPercentiles(in *Input, sink model.Sink) error {
 			return l.Errorf(len(a)+2, "time %s is below the row above", b)
 		}
 		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: float64(want), LatencyMS: ms})
+		last = b
 	}
 	if err := l.Err(); err != nil {
 		return err
 	}
-	if n := len(r.Percentiles); n != 101 {
-		return Errorf(in.Name, l.Line()+1, 0, "ab percentile CSV ends early: expected the %d%% row (rows 0 to 100)", n)
+	if n := len(r.Percentiles); n < 100 {
+		return Errorf(in.Name, l.Line()+1, 0, "ab percentile CSV ends early: expected the %d%% row (rows 0 to 99, and 100 since ab 2.4.17)", n)
+	}
+	if _, frac, _ := strings.Cut(last, "."); len(r.Percentiles) == 100 && len(frac) != 3 {
+		// A file that ends at the 99% row is whole only if that row is:
+		// ab prints every time with three decimals.
+		return Errorf(in.Name, l.Line(), 0, "ab percentile CSV ends early: the 99%% row's time %q is cut (ab prints three decimals), and no 100%% row follows", last)
 	}
 	setABPercentileColumns(r)
 	return sink.Run(r)

@@ -322,10 +322,43 @@ func TestABPercentilesCSV(t *testing.T) {
 	}
 }
 
+// ab before 2.4.17 (httpd's ab.c looped "for (i = 0; i < 100; i++)")
+// wrote no 100% row: the same file without its last row, as that ab
+// would have written it for the same run, loads every row it has and
+// leaves the maximum NULL.
+func TestABPercentilesCSVBefore2417(t *testing.T) {
+	csv := readTestdata(t, "testdata/ab/ab_percentiles_go2_wait2.csv")
+	old := strings.TrimSuffix(csv, "100,6.512\n")
+	if old == csv {
+		t.Fatal("the capture's last row is no longer 100,6.512")
+	}
+	col, err := readAsFormat(t, "ab-percentiles-csv", "x.csv", old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(col.Runs) != 1 {
+		t.Fatalf("%d runs", len(col.Runs))
+	}
+	r := col.Runs[0]
+	if n := len(r.Percentiles); n != 100 || r.Percentiles[99].Percentile != 99 || r.Percentiles[99].LatencyMS != 5.203 {
+		t.Fatalf("%d rows, last %+v; want 100 rows, the last 99,5.203", n, r.Percentiles[n-1])
+	}
+	expectF(t, "latency_p50_ms", r.LatencyP50MS, 2.967)
+	expectF(t, "latency_p90_ms", r.LatencyP90MS, 3.401)
+	expectF(t, "latency_p95_ms", r.LatencyP95MS, 3.620)
+	expectF(t, "latency_p99_ms", r.LatencyP99MS, 5.203)
+	expectF(t, "latency_max_ms", r.LatencyMaxMS, nullWant)
+	if f := Detect([]byte(old)); f == nil || f.Name != "ab-percentiles-csv" {
+		t.Errorf("detected as %v", f)
+	}
+}
+
 func TestABPercentilesCSVBad(t *testing.T) {
 	csv := readTestdata(t, "testdata/ab/ab_percentiles_go2_wait2.csv")
 	cases := []struct{ name, content, want string }{
-		{"cut", headLines(csv, 60), "x.csv:61: ab percentile CSV ends early: expected the 59% row (rows 0 to 100)"},
+		{"cut", headLines(csv, 60), "x.csv:61: ab percentile CSV ends early: expected the 59% row (rows 0 to 99, and 100 since ab 2.4.17)"},
+		{"cut inside the 99% row", strings.TrimSuffix(csv, ".203\n100,6.512\n") + ".2", `x.csv:101: ab percentile CSV ends early: the 99% row's time "5.2" is cut (ab prints three decimals), and no 100% row follows`},
+		{"cut before 99", headLines(csv, 99), "x.csv:100: ab percentile CSV ends early: expected the 98% row (rows 0 to 99, and 100 since ab 2.4.17)"},
 		{"two files", csv + csv, `x.csv:103:1: unexpected line after the 100% row: "Percentage served,Time in ms"`},
 		{"row missing", strings.Replace(csv, "\n7,2.637\n", "\n", 1), `x.csv:9:1: expected the 7% row, found "8"`},
 		{"going down", strings.Replace(csv, "\n7,2.637\n", "\n7,2.037\n", 1), "x.csv:9:3: time 2.037 is below the row above"},

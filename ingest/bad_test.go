@@ -52,6 +52,11 @@ func badCaptures(t *testing.T) []badCapture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The tools whose captures are all from the wild.
+	for _, d := range []string{"locust", "jmeter", "autocannon", "siege", "h2load"} {
+		more, _ := filepath.Glob(filepath.Join(wildDir, d, "*"))
+		paths = append(paths, more...)
+	}
 	var out []badCapture
 	for _, p := range paths {
 		dir := filepath.Base(filepath.Dir(p))
@@ -85,6 +90,7 @@ var streamFormats = map[string]bool{
 	"k6-ndjson": true, "k6-csv": true, "hey-csv": true, "ab-gnuplot-tsv": true,
 	"vegeta-results-csv": true, "vegeta-results-json": true, "vegeta-results-gob": true,
 	"memory-csv": true, "calibration-csv": true, "records-csv": true,
+	"jmeter-jtl-csv": true,
 }
 
 // jsonDocuments are read as one JSON document: their errors name the
@@ -95,7 +101,7 @@ var jsonDocuments = map[string]bool{
 }
 
 // tableFormats are CSV and TSV tables, whose last value may be cut short.
-var tableFormats = map[string]bool{"ab-percentiles-csv": true}
+var tableFormats = map[string]bool{"ab-percentiles-csv": true, "locust-stats-csv": true}
 
 // readBytes detects and reads data as ReadFile does, without a file on
 // disk. A nil format means no reader claims the data.

@@ -57,6 +57,9 @@ type k6Summary struct {
 	// P99 is the p(99) a text summary prints on a threshold line.
 	P99  model.Opt[float64]
 	Line int
+	// Warnings name the figures a text summary printed without a
+	// complete unit, which are left out.
+	Warnings []string
 }
 
 func (s *k6Summary) metric(name string) *k6Metric {
@@ -288,6 +291,9 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 		runLabel(r, "executor", strings.Join(s.Executors, ","))
 	}
 	applyExecutorLabel(r)
+	if len(s.Warnings) > 0 {
+		runLabel(r, "warning", strings.Join(s.Warnings, "; "))
+	}
 	return r, nil
 }
 

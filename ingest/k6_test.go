@@ -509,3 +509,112 @@ func TestK6TextSeveral(t *testing.T) {
 		}
 	}
 }
+
+// A terminal that cuts the http_req_duration line inside a unit leaves a
+// value that is no duration k6 prints: "p(95)=36.32m" is the start of
+// "36.32ms", never 36.32 minutes. The figure stays NULL with a warning
+// naming its line, and the rest of the summary loads. The summary is the
+// wild capture nordfjord-express-2023-checkmarks.txt with its line 24 cut.
+func TestK6TextCutUnit(t *testing.T) {
+	full := readTestdata(t, "testdata/wild/k6/nordfjord-express-2023-checkmarks.txt")
+	const line = "avg=18.41ms min=654µs   med=17.22ms max=178.63ms p(90)=30.32ms p(95)=36.32ms\n"
+	if strings.Count(full, line) != 2 {
+		t.Fatal("the http_req_duration line and its expected_response sub-metric are no longer in the capture")
+	}
+	cutAt := func(tail string) string {
+		return strings.Replace(full, line, strings.TrimSuffix(line, "p(95)=36.32ms\n")+tail+"\n", 1)
+	}
+	warn := func(f string) string {
+		return `line 24: http_req_duration "` + f + `" has no complete unit (the line is cut short): not read`
+	}
+	for _, tc := range []struct {
+		name, content string
+		p95           float64
+		percentiles   int
+		warning       string
+	}{
+		{"bare m", cutAt("p(95)=36.32m"), nullWant, 4, warn("p(95)=36.32m")},
+		{"no unit", cutAt("p(95)=36.32"), nullWant, 4, warn("p(95)=36.32")},
+		{"no value", cutAt("p(95)="), nullWant, 4, warn("p(95)=")},
+		{"inside the name", cutAt("p(9"), nullWant, 4, warn("p(9")},
+		{"micro sign", cutAt("p(95)=36.32µ"), nullWant, 4, warn("p(95)=36.32µ")},
+		{"whole", full, 36.32, 5, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := readAsFormat(t, "k6-text", "f.txt", tc.content)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Runs) != 1 {
+				t.Fatalf("%d runs, want 1", len(c.Runs))
+			}
+			r := c.Runs[0]
+			expectI(t, "requests", r.Requests, 43404)
+			expectF(t, "rps", r.RPS, 4334.681688)
+			expectI(t, "errors", r.Errors, 0)
+			expectF(t, "latency_mean_ms", r.LatencyMeanMS, 18.41)
+			expectF(t, "latency_p50_ms", r.LatencyP50MS, 17.22)
+			expectF(t, "latency_p90_ms", r.LatencyP90MS, 30.32)
+			expectF(t, "latency_p95_ms", r.LatencyP95MS, tc.p95)
+			expectF(t, "latency_max_ms", r.LatencyMaxMS, 178.63)
+			if len(r.Percentiles) != tc.percentiles {
+				t.Errorf("percentiles %v, want %d", r.Percentiles, tc.percentiles)
+			}
+			if got := r.Labels["warning"]; got != tc.warning {
+				t.Errorf("warning\n got %q\nwant %q", got, tc.warning)
+			}
+		})
+	}
+	// k6 1.x: the same cut where the THRESHOLDS block prints the figure
+	// whole ("✓ 'p(95)<50' p(95)=28.52ms"): the figure comes from there.
+	ladder := readTestdata(t, "testdata/k6/k6_ladder_new_summary_stdout.txt")
+	c, err := readAsFormat(t, "k6-text", "f.txt", strings.Replace(ladder, "p(90)=16.79ms p(95)=28.52ms\n", "p(90)=16.79ms p(95)=28.52m\n", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	expectI(t, "requests", r.Requests, 1621)
+	expectF(t, "latency_p95_ms", r.LatencyP95MS, 28.52)
+	if got, want := r.Labels["warning"], `line 60: http_req_duration "p(95)=28.52m" has no complete unit (the line is cut short): not read`; got != want {
+		t.Errorf("warning\n got %q\nwant %q", got, want)
+	}
+}
+
+// A unit cut inside a compound duration, or a threshold value cut after
+// "m", is no number either; a trend that is not of time keeps its bare
+// numbers.
+func TestK6TextValue(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		ms   float64
+		unit int
+	}{
+		{"28.52ms", 28.52, k6UnitTime},
+		{"1m2s", 62000, k6UnitTime},
+		{"-3µs", -0.003, k6UnitTime},
+		{"0", 0, k6UnitTime},
+		{"21.44m", 0, k6UnitCut},
+		{"2h", 0, k6UnitCut},
+		{"1m2", 0, k6UnitCut},
+		{"1m2.", 0, k6UnitCut},
+		{"", 0, k6UnitCut},
+		{"4.5", 4.5, k6UnitNone},
+		{"fast", 0, k6UnitBad},
+		{"12kB", 0, k6UnitBad},
+	} {
+		ms, u := k6TextValue(tc.in)
+		if ms != tc.ms || u != tc.unit {
+			t.Errorf("k6TextValue(%q) = %v, %d, want %v, %d", tc.in, ms, u, tc.ms, tc.unit)
+		}
+	}
+	// The thresholds block of the same capture, its {step:400} p(95)
+	// line cut after "m": the sub-metric keeps its own printed p(95).
+	full := readTestdata(t, "testdata/k6/k6_ladder_new_summary_stdout.txt")
+	c, err := readAsFormat(t, "k6-text", "f.txt", strings.Replace(full, "p(95)=31.29ms\n", "p(95)=31.29m\n", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Runs[0].Labels["submetric.http_req_duration{step:400}.p95_ms"]; got != "31.29" {
+		t.Errorf("{step:400} p95 %q, want 31.29", got)
+	}
+}

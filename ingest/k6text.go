@@ -9,6 +9,7 @@ package ingest
 // no dots, no rates).
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -241,7 +242,8 @@ func (p *k6TextParser) line(t string) error {
 	}
 	name := m[2]
 	met := &k6Metric{Name: name, Values: map[string]float64{}}
-	if err := parseK6TextValues(met, m[3]); err != nil {
+	cut, err := parseK6TextValues(met, m[3])
+	if err != nil {
 		if dotless {
 			return nil // "name: value" that is not a metric (a banner or a log line)
 		}
@@ -272,6 +274,9 @@ func (p *k6TextParser) line(t string) error {
 	}
 	got := p.get(name)
 	got.Type, got.Values = met.Type, met.Values
+	for _, f := range cut {
+		p.s.Warnings = append(p.s.Warnings, fmt.Sprintf("line %d: %s %s has no complete unit (the line is cut short): not read", l.Line(), name, strconv.Quote(f)))
+	}
 	if m[1] != "" {
 		got.Thresholds = append(got.Thresholds, k6Threshold{Failed: m[1] == "✗"})
 	}
@@ -290,7 +295,7 @@ func (p *k6TextParser) threshold(t string) error {
 		}
 		met := p.get(p.thrMetric)
 		met.Thresholds = append(met.Thresholds, k6Threshold{Expr: m[2], Failed: m[1] == "✗"})
-		if ms, err := durationMS(m[4]); err == nil {
+		if ms, u := k6TextValue(m[4]); u == k6UnitTime {
 			if p.thrValues[p.thrMetric] == nil {
 				p.thrValues[p.thrMetric] = map[string]float64{}
 			}
@@ -362,69 +367,131 @@ var k6BuiltinTypes = map[string]string{
 // of m" (1.x) or "p% ✓ n ✗ m" (0.2x-0.5x), a counter's "count rate/s"
 // (0.2x on; data in SI bytes) or "count (rate/s)" (0.1x), and a bare value
 // (before 0.17), whose type is its metric's.
-func parseK6TextValues(m *k6Metric, v string) error {
+//
+// A trend value without a complete unit is left out and returned in cut
+// (as "stat=value"): see k6TextValue.
+func parseK6TextValues(m *k6Metric, v string) (cut []string, err error) {
 	if r := k6RateValue.FindStringSubmatch(v); r != nil {
-		return k6Rate(m, r[1], r[2], r[3], true)
+		return nil, k6Rate(m, r[1], r[2], r[3], true)
 	}
 	if r := k6RateMarks.FindStringSubmatch(v); r != nil {
-		return k6Rate(m, r[1], r[2], r[3], false)
+		return nil, k6Rate(m, r[1], r[2], r[3], false)
 	}
 	if c := k6CounterValue.FindStringSubmatch(v); c != nil {
 		m.Type = "counter"
 		count, err1 := strconv.ParseFloat(c[1], 64)
 		rate, err2 := strconv.ParseFloat(c[3], 64)
 		if err1 != nil || err2 != nil {
-			return k6ValueError("want a count and a rate per second, got " + strconv.Quote(v))
+			return nil, k6ValueError("want a count and a rate per second, got " + strconv.Quote(v))
 		}
 		m.Values["count"] = count * k6SIBytes[c[2]]
 		m.Values["rate"] = rate * k6SIBytes[c[4]]
-		return nil
+		return nil, nil
 	}
 	fields := strings.Fields(strings.ReplaceAll(v, ",", " "))
 	if len(fields) == 0 {
-		return k6ValueError("no value after the colon")
+		return nil, k6ValueError("no value after the colon")
 	}
 	if !strings.Contains(fields[0], "=") {
 		if len(fields) == 1 && strings.HasSuffix(fields[0], "%") {
 			pct, err := strconv.ParseFloat(strings.TrimSuffix(fields[0], "%"), 64)
 			if err != nil {
-				return k6ValueError(strconv.Quote(v) + " is no layout k6 prints: expected a percentage")
+				return nil, k6ValueError(strconv.Quote(v) + " is no layout k6 prints: expected a percentage")
 			}
 			m.Type = "rate"
 			m.Values["rate"] = pct / 100
-			return nil
+			return nil, nil
 		}
 		x, err := strconv.ParseFloat(fields[0], 64)
 		if err != nil {
-			return k6ValueError(strconv.Quote(v) + " is no layout k6 prints for a metric: expected \"count rate/s\", \"p% n out of m\", \"p% ✓ n ✗ m\", \"value min=… max=…\" or \"stat=value …\"")
+			return nil, k6ValueError(strconv.Quote(v) + " is no layout k6 prints for a metric: expected \"count rate/s\", \"p% n out of m\", \"p% ✓ n ✗ m\", \"value min=… max=…\" or \"stat=value …\"")
 		}
 		m.Type = "gauge"
 		if k6BuiltinTypes[m.Name] == "counter" && len(fields) == 1 {
 			m.Type = "counter"
 			m.Values["count"] = x
-			return nil
+			return nil, nil
 		}
 		m.Values["value"] = x
 		fields = fields[1:]
 	} else {
 		m.Type = "trend"
 	}
-	for _, f := range fields {
+	var bare []string // the trend's "stat=value" fields without a unit
+	timed := false
+	for i, f := range fields {
 		k, val, ok := strings.Cut(f, "=")
-		if !ok || k == "" {
-			return k6ValueError("want stat=value, got " + strconv.Quote(f))
+		if !ok && m.Type == "trend" && i == len(fields)-1 {
+			cut = append(cut, f) // "p(9": the line ends inside a name
+			continue
 		}
-		x, err := k6TextDurationMS(val)
-		if m.Type == "gauge" || err != nil {
-			var err error
-			x, err = strconv.ParseFloat(val, 64)
+		if !ok || k == "" {
+			return nil, k6ValueError("want stat=value, got " + strconv.Quote(f))
+		}
+		if m.Type == "gauge" {
+			x, err := strconv.ParseFloat(val, 64)
 			if err != nil || math.IsNaN(x) {
-				return k6ValueError(k + "=" + strconv.Quote(val) + " is neither a duration nor a number")
+				return nil, k6ValueError(k + "=" + strconv.Quote(val) + " is not a number")
+			}
+			m.Values[k] = x
+			continue
+		}
+		x, u := k6TextValue(val)
+		switch u {
+		case k6UnitBad:
+			return nil, k6ValueError(k + "=" + strconv.Quote(val) + " is neither a duration nor a number")
+		case k6UnitCut:
+			cut = append(cut, f)
+			continue
+		case k6UnitTime:
+			timed = true
+		case k6UnitNone:
+			if k != "count" { // --summary-trend-stats count is a number
+				bare = append(bare, f)
 			}
 		}
 		m.Values[k] = x
 	}
-	return nil
+	if timed {
+		// A bare number beside durations lost its unit to the cut.
+		for _, f := range bare {
+			k, _, _ := strings.Cut(f, "=")
+			cut = append(cut, f)
+			delete(m.Values, k)
+		}
+	}
+	return cut, nil
+}
+
+// How a trend value of a text summary is printed (k6TextValue).
+const (
+	k6UnitTime = iota // a duration with its unit
+	k6UnitNone        // a number: a trend that is not of time
+	k6UnitCut         // the start of a duration, cut before its unit ended
+	k6UnitBad         // neither
+)
+
+// k6TextValue reads a trend value of a text summary. k6 prints every
+// duration ending in ns, µs, ms or s, minutes and hours only inside a
+// compound such as 1m2s (Go's Duration.String, and k6's own humanize
+// since 0.2x). So a value ending in a bare "m" or "h", such as 21.44m, is
+// a line cut inside "21.44ms", never 21.44 minutes; so is "1m2" or an
+// empty value: such a value is k6UnitCut and gives no number.
+func k6TextValue(val string) (float64, int) {
+	if strings.HasSuffix(val, "s") || val == "0" {
+		ms, err := k6TextDurationMS(val)
+		if err != nil {
+			return 0, k6UnitBad
+		}
+		return ms, k6UnitTime
+	}
+	if x, err := strconv.ParseFloat(val, 64); err == nil && !math.IsNaN(x) && !strings.ContainsAny(val, "infINF") {
+		return x, k6UnitNone
+	}
+	if _, err := k6TextDurationMS(val + "s"); val == "" || strings.HasSuffix(val, "h") || err == nil {
+		return 0, k6UnitCut
+	}
+	return 0, k6UnitBad
 }
 
 // k6Rate files a rate: pct% of total, with passes the requests (or

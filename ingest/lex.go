@@ -400,6 +400,24 @@ func decodeJSON(name string, line int, doc []byte, v any, what string, useNumber
 	return nil
 }
 
+// readJSONDoc reads a file that holds one JSON document (what names it
+// in messages, such as "oha JSON") of at most MaxLineBytes into v, and
+// returns the document and the line it starts at.
+func readJSONDoc(in *Input, v any, what string) (doc []byte, line int, err error) {
+	doc, err = io.ReadAll(io.LimitReader(in.R, MaxLineBytes+1))
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(doc) > MaxLineBytes {
+		return nil, 0, Errorf(in.Name, 1, 0, "%s longer than %d bytes", what, MaxLineBytes)
+	}
+	if err := decodeJSON(in.Name, 1, doc, v, what, false); err != nil {
+		return nil, 0, err
+	}
+	lead := doc[:len(doc)-len(bytes.TrimLeft(doc, " \t\r\n"))]
+	return doc, 1 + bytes.Count(lead, []byte("\n")), nil
+}
+
 // jsonLineCol turns a byte offset into a 1-based line and column.
 func jsonLineCol(b []byte, off int64) (int, int) {
 	off = min(max(off, 0), int64(len(b)))

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/json"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -89,18 +88,11 @@ type ohaJSON struct {
 // errors other than "aborted due to deadline"; rps is oha's requestsPerSec
 // (every request, the aborted ones too, over total).
 func readOhaJSON(in *Input, sink model.Sink) error {
-	doc, err := io.ReadAll(io.LimitReader(in.R, MaxLineBytes+1))
+	var v ohaJSON
+	_, line, err := readJSONDoc(in, &v, "oha JSON")
 	if err != nil {
 		return err
 	}
-	if len(doc) > MaxLineBytes {
-		return Errorf(in.Name, 1, 0, "oha JSON longer than %d bytes", MaxLineBytes)
-	}
-	var v ohaJSON
-	if err := decodeJSON(in.Name, 1, doc, &v, "oha JSON", false); err != nil {
-		return err
-	}
-	line := 1 + strings.Count(string(doc[:len(doc)-len(strings.TrimLeft(string(doc), " \t\r\n"))]), "\n")
 	missing := func(what string) error { return Errorf(in.Name, line, 0, "oha JSON: missing %s", what) }
 	switch {
 	case v.Summary == nil:

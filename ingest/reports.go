@@ -62,6 +62,13 @@ type reportFormat struct {
 	body func(t string) bool
 }
 
+// registerReports registers a text format whose reports readReports
+// reads.
+func registerReports(name string, priority int, detect func(head []byte) bool, f *reportFormat) {
+	register(&Format{Name: name, Priority: priority, Detect: detect,
+		Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, f) }})
+}
+
 // readReports reads every report of a file (see reportFormat).
 func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 	l := NewLines(in)

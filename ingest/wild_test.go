@@ -270,3 +270,35 @@ func wildSeeds(f *testing.F, ext string, folders ...string) [][]byte {
 	}
 	return out
 }
+
+// checkClaims checks that each capture of the wild folder dir is detected
+// as want(path), and that no other capture under testdata is detected as
+// any of the formats mine.
+func checkClaims(t *testing.T, dir string, want func(path string) string, mine ...string) {
+	t.Helper()
+	own, _ := filepath.Glob(filepath.Join(wildDir, dir, "*"))
+	for _, p := range own {
+		if f, err := DetectFile(p); err != nil || f == nil || f.Name != want(p) {
+			t.Errorf("%s detected as %v (%v), want %s", p, f, err, want(p))
+		}
+	}
+	all, _ := filepath.Glob("testdata/*/*")
+	more, _ := filepath.Glob(filepath.Join(wildDir, "*", "*"))
+	for _, p := range append(all, more...) {
+		if strings.HasPrefix(p, filepath.Join(wildDir, dir)+"/") || strings.HasSuffix(p, ".md") {
+			continue
+		}
+		f, err := DetectFile(p)
+		if err != nil || f == nil {
+			continue // a folder, or no format
+		}
+		for _, m := range mine {
+			if f.Name == m {
+				t.Errorf("%s, another tool's output, detected as %s", p, m)
+			}
+		}
+	}
+}
+
+// always returns a want function for checkClaims of one format.
+func always(format string) func(string) string { return func(string) string { return format } }

@@ -105,3 +105,32 @@ func ABPercentile(sorted []float64, percent int) float64 {
 	}
 	return sorted[n*percent/100]
 }
+
+// JMeterPercentile returns the percentile (0 < percent <= 100) that
+// Apache JMeter's HTML dashboard prints (statistics.json pct1ResTime …)
+// for the response times sorted ascending: Apache Commons Math's
+// Percentile with its default LEGACY estimation, Hyndman and Fan's type
+// 6: the position pos = percent/100 × (n+1) (1-based), the smallest value
+// below position 1, the largest at or past position n, else linear
+// interpolation between the values at floor(pos) and floor(pos)+1. It
+// returns NaN for no values or a percent outside (0, 100].
+func JMeterPercentile(sorted []float64, percent float64) float64 {
+	n := len(sorted)
+	if n == 0 || !(percent > 0 && percent <= 100) {
+		return math.NaN()
+	}
+	pos := percent / 100 * float64(n+1)
+	if percent == 100 {
+		pos = float64(n)
+	}
+	if pos < 1 {
+		return sorted[0]
+	}
+	if pos >= float64(n) {
+		return sorted[n-1]
+	}
+	f := math.Floor(pos)
+	i := int(f)
+	lower, upper := sorted[i-1], sorted[i]
+	return lower + (pos-f)*(upper-lower)
+}

@@ -298,3 +298,32 @@ func abCSVPercentile(sorted []float64, percent int) float64 {
 	i := int(0.5 + float64(n)*float64(percent)/100.0)
 	return sorted[min(i, n-1)]
 }
+
+// Reference values: JMeter 5.x's own statistics.json for a run whose JTL
+// is in ingest/testdata/wild/jmeter (musicGDS/jmeterResult): the label
+// HomePage, 2000 samples, printed pct1ResTime 360.9000000000001 (90%),
+// pct3ResTime 425.95000000000005 (99%), medianResTime 237.0; checked here
+// on small samples worked by hand with pos = p/100 × (n+1).
+func TestJMeterPercentile(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, c := range []struct{ p, want float64 }{
+		{50, 5.5},  // pos 5.5: 5 + 0.5 × (6 - 5)
+		{90, 9.9},  // pos 9.9: 9 + 0.9 × (10 - 9)
+		{95, 10},   // pos 10.45 ≥ n: the largest
+		{5, 1},     // pos 0.55 < 1: the smallest
+		{100, 10},  // the largest
+		{25, 2.75}, // pos 2.75
+	} {
+		if got := JMeterPercentile(xs, c.p); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("JMeterPercentile(1..10, %v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+	for _, p := range []float64{0, -1, 101, math.NaN()} {
+		if got := JMeterPercentile(xs, p); !math.IsNaN(got) {
+			t.Errorf("JMeterPercentile(%v) = %v, want NaN", p, got)
+		}
+	}
+	if got := JMeterPercentile(nil, 50); !math.IsNaN(got) {
+		t.Errorf("no values: %v, want NaN", got)
+	}
+}

@@ -1,0 +1,489 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/stats"
+)
+
+// Apache JMeter writes its samples to a JTL file, CSV with a header by
+// default (jmeter.save.saveservice.output_format=csv, print_field_names=
+// true): one row per sample, in the order the samples ended, with the
+// columns its saveservice settings chose. The default ones since 3.1:
+//
+//	timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,
+//	success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,
+//	IdleTime,Connect
+//
+// timeStamp is the sample's start in epoch milliseconds, elapsed its time
+// in ms. A Transaction Controller that does not generate a parent sample
+// writes a row of its own with the responseMessage "Number of samples in
+// transaction : N, number of failing samples : M"; embedded resources are
+// rows labelled "<parent>-0", "<parent>-1" … beside their parent's.
+//
+// The HTML dashboard (jmeter -g file.jtl -o dir) writes statistics.json:
+// an object of per-label statistics and their "Total".
+
+func init() {
+	register(&Format{Name: "jmeter-jtl-csv", Priority: 15, Detect: detectJTLCSV, Read: readJTLCSV})
+	register(&Format{Name: "jmeter-statistics-json", Priority: 40, Detect: detectJMeterStatistics, Read: readJMeterStatistics})
+}
+
+// jtlPercents are the percentiles computed for each label.
+var jtlPercents = []float64{50, 90, 95, 99, 99.9}
+
+// jtlPercentMethod names them.
+const jtlPercentMethod = "Hyndman-Fan type 6 (Apache Commons Math Percentile, LEGACY estimation, as JMeter's dashboard), over every sample of the label"
+
+// jtlTransactionPrefix starts the responseMessage of a Transaction
+// Controller's own row (TransactionController.java).
+const jtlTransactionPrefix = "Number of samples in transaction : "
+
+// detectJTLCSV claims a CSV whose header has JMeter's timeStamp, elapsed,
+// label and success columns.
+func detectJTLCSV(head []byte) bool {
+	h := headerFields(head, nil)
+	return h["timestamp"] && h["elapsed"] && h["label"] && h["success"]
+}
+
+// jtlRun gathers the samples of one label (and kind).
+type jtlRun struct {
+	run          *model.Run
+	elapsed      []float64
+	sum          float64
+	first, last  int64 // earliest start and latest end, epoch ms
+	n2xx, non2xx int64
+	noResponse   int64
+	failed       int64
+	bytes        int64
+	hasBytes     bool
+	maxThreads   int64
+}
+
+// readJTLCSV reads a JMeter JTL CSV with its header: each label is a run
+// (a Transaction Controller's rows a run of their own, label
+// sample_kind=transaction), in the order of its first sample, with its
+// statistics computed from its samples: requests the samples, errors
+// those with success=false, responses_2xx and non_2xx from numeric
+// response codes (label no_response: the codes JMeter writes for no
+// answer, "Non HTTP response code: …"), rps the samples over the time
+// from the earliest start to the latest end (as the dashboard's
+// throughput), latency mean, max and percentiles (jtlPercentMethod) of
+// elapsed. The samples are held in memory, 8 bytes each, until the end.
+func readJTLCSV(in *Input, sink model.Sink) error {
+	t, err := newCSVTable(in, nil)
+	if err != nil {
+		return err
+	}
+	for _, c := range []string{"timestamp", "elapsed", "label", "success"} {
+		if !t.has(c) {
+			return Errorf(in.Name, 1, 0, "JMeter JTL: the header has no %s column", c)
+		}
+	}
+	type key struct {
+		label string
+		tc    bool
+	}
+	runs := map[key]*jtlRun{}
+	var order []*jtlRun
+	err = t.each("JMeter JTL", func(int) error {
+		label := t.rec[t.index["label"]] // as written: JMeter keeps its spaces
+		msg, _ := t.str("responsemessage")
+		k := key{label, strings.HasPrefix(msg, jtlTransactionPrefix)}
+		j := runs[k]
+		if j == nil {
+			j = &jtlRun{run: &model.Run{Tool: "jmeter", Line: t.line, Index: len(order)}, first: math.MaxInt64, last: math.MinInt64}
+			runLabel(j.run, "request_name", label)
+			if k.tc {
+				runLabel(j.run, "sample_kind", "transaction")
+			} else {
+				runLabel(j.run, "sample_kind", "sampler")
+			}
+			runs[k] = j
+			order = append(order, j)
+		}
+		ts, err := jtlWhole(t, "timestamp", "epoch milliseconds")
+		if err != nil {
+			return err
+		}
+		ms, err := jtlWhole(t, "elapsed", "milliseconds")
+		if err != nil {
+			return err
+		}
+		if ts > math.MaxInt64-ms {
+			return t.errAt("elapsed", "%d ms after a start of %d overflows", ms, ts)
+		}
+		switch v, _ := t.str("success"); v {
+		case "true":
+		case "false":
+			j.failed++
+		default:
+			return t.errAt("success", "expected true or false, found %q", v)
+		}
+		j.first, j.last = min(j.first, ts), max(j.last, ts+ms)
+		j.elapsed = append(j.elapsed, float64(ms))
+		j.sum += float64(ms)
+		if code, ok := t.str("responsecode"); ok && !k.tc {
+			n, err := strconv.Atoi(code)
+			switch {
+			case err != nil:
+				j.noResponse++
+			case n >= 200 && n < 300:
+				j.n2xx++
+			default:
+				j.non2xx++
+			}
+		}
+		if b, ok, err := t.int("bytes"); err != nil {
+			return err
+		} else if ok && b >= 0 {
+			j.bytes += b
+			j.hasBytes = true
+		}
+		if n, ok, _ := t.int("allthreads"); ok {
+			j.maxThreads = max(j.maxThreads, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, j := range order {
+		if err := sink.Run(j.finish(t.has("responsecode"))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jtlWhole reads a whole number >= 0 of a JTL column.
+func jtlWhole(t *csvTable, col, what string) (int64, error) {
+	v, _ := t.str(col)
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		hint := ""
+		if col == "timestamp" && strings.ContainsAny(v, "/-: ") {
+			hint = " (a formatted time: set jmeter.save.saveservice.timestamp_format=ms)"
+		}
+		return 0, t.errAt(col, "expected %s, a whole number >= 0, found %q%s", what, v, hint)
+	}
+	return n, nil
+}
+
+// finish computes a label's run from its samples.
+func (j *jtlRun) finish(codes bool) *model.Run {
+	r := j.run
+	n := int64(len(j.elapsed))
+	r.Requests = model.Some(n)
+	r.Errors = model.Some(j.failed)
+	if codes && r.Labels["sample_kind"] == "sampler" {
+		r.Responses2xx = model.Some(j.n2xx)
+		r.Non2xx = model.Some(j.non2xx)
+		runLabel(r, "no_response", strconv.FormatInt(j.noResponse, 10))
+	}
+	span := j.last - j.first
+	r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
+	r.DurationS = model.Some(float64(span) / 1000)
+	if span > 0 {
+		r.RPS = model.Some(float64(n) * 1000 / float64(span))
+	}
+	slices.Sort(j.elapsed)
+	r.LatencyMeanMS = model.Some(j.sum / float64(n))
+	r.LatencyMaxMS = model.Some(j.elapsed[n-1])
+	runLabel(r, "latency_min_ms", fmtLabelNum(j.elapsed[0]))
+	for _, p := range jtlPercents {
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: stats.JMeterPercentile(j.elapsed, p)})
+	}
+	spectrumColumns(r)
+	runLabel(r, "percentile_method", jtlPercentMethod)
+	if j.hasBytes {
+		r.BytesRead = model.Some(j.bytes)
+	}
+	if j.maxThreads > 0 {
+		runLabel(r, "max_threads", strconv.FormatInt(j.maxThreads, 10))
+	}
+	return r
+}
+
+// jmeterStat is one entry of the dashboard's statistics.json.
+type jmeterStat struct {
+	Transaction *string  `json:"transaction"`
+	SampleCount *int64   `json:"sampleCount"`
+	ErrorCount  *int64   `json:"errorCount"`
+	ErrorPct    *float64 `json:"errorPct"`
+	Mean        *float64 `json:"meanResTime"`
+	Median      *float64 `json:"medianResTime"`
+	Min         *float64 `json:"minResTime"`
+	Max         *float64 `json:"maxResTime"`
+	Pct1        *float64 `json:"pct1ResTime"`
+	Pct2        *float64 `json:"pct2ResTime"`
+	Pct3        *float64 `json:"pct3ResTime"`
+	Throughput  *float64 `json:"throughput"`
+	ReceivedKBs *float64 `json:"receivedKBytesPerSec"`
+	SentKBs     *float64 `json:"sentKBytesPerSec"`
+}
+
+// detectJMeterStatistics claims a JSON object whose entries are the
+// dashboard's statistics: an entry with transaction, sampleCount and
+// meanResTime.
+func detectJMeterStatistics(head []byte) bool {
+	keys, ok := jsonKeys(head)
+	if !ok {
+		return false
+	}
+	for _, v := range keys {
+		if v == nil {
+			continue
+		}
+		var e map[string]json.RawMessage
+		if json.Unmarshal(v, &e) != nil {
+			return false
+		}
+		_, a := e["transaction"]
+		_, b := e["sampleCount"]
+		_, c := e["meanResTime"]
+		return a && b && c
+	}
+	return false
+}
+
+// jmeterPctLevels says which percentiles pct1ResTime … are: the file
+// does not, and these are JMeter's defaults (aggregate_rpt_pct1..3).
+const jmeterPctLevels = "pct1ResTime, pct2ResTime, pct3ResTime read as 90, 95, 99: JMeter's defaults (aggregate_rpt_pct1..3), which the file does not state"
+
+// readJMeterStatistics reads the dashboard's statistics.json: a run per
+// entry in file order, "Total" the row of all samples (aggregated=true).
+// requests sampleCount, errors errorCount, rps throughput, latencies the
+// ms figures, p90/p95/p99 pct1..3ResTime (jmeterPctLevels).
+func readJMeterStatistics(in *Input, sink model.Sink) error {
+	var all map[string]jmeterStat
+	doc, _, err := readJSONDoc(in, &all, "JMeter statistics JSON")
+	if err != nil {
+		return err
+	}
+	// The entries in file order, each with its line.
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.Token() // {, checked by decodeJSON
+	var runs []*model.Run
+	for dec.More() {
+		off := dec.InputOffset()
+		tok, _ := dec.Token()
+		name, _ := tok.(string)
+		var skip json.RawMessage
+		dec.Decode(&skip)
+		line, _ := jsonLineCol(doc, off+int64(len(doc[off:])-len(bytes.TrimLeft(doc[off:], " \t\r\n,"))))
+		e := all[name]
+		if e.SampleCount == nil || e.ErrorCount == nil || e.Mean == nil {
+			return Errorf(in.Name, line, 0, "JMeter statistics.json: entry %q lacks sampleCount, errorCount or meanResTime", name)
+		}
+		if *e.SampleCount < 0 || *e.ErrorCount < 0 {
+			return Errorf(in.Name, line, 0, "JMeter statistics.json: entry %q has a negative count", name)
+		}
+		for _, x := range []*float64{e.Mean, e.Median, e.Min, e.Max, e.Pct1, e.Pct2, e.Pct3, e.Throughput} {
+			if x != nil && *x < 0 {
+				return Errorf(in.Name, line, 0, "JMeter statistics.json: entry %q has a negative time or rate %v", name, *x)
+			}
+		}
+		r := &model.Run{Tool: "jmeter", Line: line, Index: len(runs)}
+		runLabel(r, "request_name", name)
+		if name == "Total" {
+			runLabel(r, "aggregated", "true")
+		}
+		r.Requests = model.Some(*e.SampleCount)
+		r.Errors = model.Some(*e.ErrorCount)
+		if e.Throughput != nil {
+			r.RPS = model.Some(*e.Throughput)
+		}
+		if *e.SampleCount > 0 {
+			for _, f := range []struct {
+				x   *float64
+				dst *model.Opt[float64]
+			}{{e.Mean, &r.LatencyMeanMS}, {e.Median, &r.LatencyP50MS}, {e.Max, &r.LatencyMaxMS},
+				{e.Pct1, &r.LatencyP90MS}, {e.Pct2, &r.LatencyP95MS}, {e.Pct3, &r.LatencyP99MS}} {
+				if f.x != nil {
+					*f.dst = model.Some(*f.x)
+				}
+			}
+			if e.Min != nil {
+				runLabel(r, "latency_min_ms", fmtLabelNum(*e.Min))
+			}
+			for _, p := range []struct {
+				at float64
+				v  model.Opt[float64]
+			}{{50, r.LatencyP50MS}, {90, r.LatencyP90MS}, {95, r.LatencyP95MS}, {99, r.LatencyP99MS}} {
+				if p.v.Valid {
+					r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p.at, LatencyMS: p.v.V})
+				}
+			}
+			runLabel(r, "percentile_levels", jmeterPctLevels)
+		}
+		for _, l := range []struct {
+			k string
+			x *float64
+		}{{"error_pct", e.ErrorPct}, {"received_kbytes_per_s", e.ReceivedKBs}, {"sent_kbytes_per_s", e.SentKBs}} {
+			if l.x != nil {
+				runLabel(r, l.k, fmtLabelNum(*l.x))
+			}
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return Errorf(in.Name, 1, 0, "JMeter statistics.json holds no entry")
+	}
+	for _, r := range runs {
+		if err := sink.Run(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The Aggregate Report and Summary Report listeners save their tables
+// ("Save Table Data", or JMeterPluginsCMD --generate-csv) as CSV: a row
+// per label and a TOTAL row. Aggregate Report: Label, # Samples,
+// Average, Median, 90% Line, 95% Line, 99% Line, Min, Max, Error %,
+// Throughput, Received KB/sec, Sent KB/sec; Summary Report: Label,
+// # Samples, Average, Min, Max, Std. Dev., Error %, Throughput, Received
+// KB/sec, Sent KB/sec, Avg. Bytes. Times are whole ms, Throughput per
+// second; the decimals follow the locale of the JMeter that saved them
+// ("0,000%", ",16005").
+
+func init() {
+	register(&Format{Name: "jmeter-aggregate-csv", Priority: 15, Detect: detectJMeterTable, Read: readJMeterTable})
+}
+
+// jmeterTablePercentMethod names how the Aggregate Report computes its
+// "N% Line" columns (StatCalculator.getPercentPoint).
+const jmeterTablePercentMethod = "JMeter StatCalculator: the smallest sample whose cumulative count reaches round(n × p) (nearest rank)"
+
+func detectJMeterTable(head []byte) bool {
+	h := headerFields(head, nil)
+	return h["label"] && h["# samples"] && h["average"] && h["error %"] && h["throughput"]
+}
+
+// jmeterLinePercent reads a percentile column's name: "90% Line" (the
+// level is aggregate_rpt_pct1..3, printed in the name).
+func jmeterLinePercent(h string) (float64, bool) {
+	num, ok := strings.CutSuffix(h, "% line")
+	if !ok {
+		return 0, false
+	}
+	p, err := strconv.ParseFloat(num, 64)
+	return p, err == nil && p > 0 && p <= 100
+}
+
+// jmeterLocaleNum reads a number as JMeter's DecimalFormat wrote it in
+// the saving JVM's locale: "13.59071", or with a decimal comma "0,16"
+// and ",16005" (the patterns have no grouping separator).
+func jmeterLocaleNum(t *csvTable, col string) (float64, bool, error) {
+	v, ok := t.str(col)
+	if !ok {
+		return 0, false, nil
+	}
+	v = strings.TrimSuffix(v, "%")
+	if strings.Count(v, ",") == 1 && !strings.Contains(v, ".") {
+		v = strings.Replace(v, ",", ".", 1)
+	}
+	x, err := decimalMS(v, 0)
+	if err != nil {
+		return 0, false, t.errAt(col, "expected a number >= 0, found %q", clipQuote(v))
+	}
+	return x, true, nil
+}
+
+// readJMeterTable reads an Aggregate or Summary Report CSV: a run per
+// row, in file order, TOTAL the row of all samples (aggregated=true).
+// requests is # Samples; errors # Samples × Error % where the printed
+// three decimals give the count exactly (below 100000 samples), else
+// NULL with label error_pct; rps Throughput; latency_mean_ms Average,
+// latency_p50_ms Median, the N% Line columns the spectrum, Max, Std. Dev.
+func readJMeterTable(in *Input, sink model.Sink) error {
+	t, err := newCSVTable(in, nil)
+	if err != nil {
+		return err
+	}
+	for _, c := range []string{"label", "# samples", "average", "error %"} {
+		if !t.has(c) {
+			return Errorf(in.Name, 1, 0, "JMeter Aggregate/Summary Report CSV: the header has no %q column", c)
+		}
+	}
+	var runs []*model.Run
+	err = t.each("JMeter Aggregate/Summary Report CSV", func(i int) error {
+		label := t.rec[t.index["label"]]
+		r := &model.Run{Tool: "jmeter", Line: t.line, Index: i}
+		runLabel(r, "request_name", label)
+		if label == "TOTAL" {
+			runLabel(r, "aggregated", "true")
+		}
+		n, ok, err := t.int("# samples")
+		if err != nil || !ok || n < 0 {
+			v, _ := t.str("# samples")
+			return t.errAt("# samples", "expected a count, found %q", clipQuote(v))
+		}
+		r.Requests = model.Some(n)
+		pct, ok, err := jmeterLocaleNum(t, "error %")
+		if err != nil {
+			return err
+		}
+		if ok {
+			runLabel(r, "error_pct", fmtLabelNum(pct))
+			if e := math.Round(float64(n) * pct / 100); n < 100000 && e <= float64(n) {
+				r.Errors = model.Some(int64(e))
+			}
+		}
+		for _, c := range []struct {
+			col string
+			dst *model.Opt[float64]
+		}{{"average", &r.LatencyMeanMS}, {"median", &r.LatencyP50MS}, {"max", &r.LatencyMaxMS},
+			{"std. dev.", &r.LatencyStdevMS}, {"throughput", &r.RPS}} {
+			if x, ok, err := jmeterLocaleNum(t, c.col); err != nil {
+				return err
+			} else if ok && (c.col == "throughput" || n > 0) {
+				*c.dst = model.Some(x)
+			}
+		}
+		for _, c := range []struct{ col, label string }{
+			{"min", "latency_min_ms"}, {"received kb/sec", "received_kbytes_per_s"}, {"sent kb/sec", "sent_kbytes_per_s"}, {"avg. bytes", "average_bytes"},
+		} {
+			if x, ok, err := jmeterLocaleNum(t, c.col); err != nil {
+				return err
+			} else if ok {
+				runLabel(r, c.label, fmtLabelNum(x))
+			}
+		}
+		for _, h := range t.header {
+			p, ok := jmeterLinePercent(h)
+			if !ok {
+				continue
+			}
+			if x, ok, err := jmeterLocaleNum(t, h); err != nil {
+				return err
+			} else if ok && n > 0 {
+				r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: x})
+			}
+		}
+		if len(r.Percentiles) > 0 {
+			sortPercentiles(r.Percentiles)
+			spectrumColumns(r)
+			runLabel(r, "percentile_method", jmeterTablePercentMethod)
+		}
+		runs = append(runs, r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if err := sink.Run(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package ingest
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// The JTL runs are computed from the samples (PROVENANCE.md says where
+// each file comes from); the reference values were computed from the
+// same rows by a separate script (Python's csv module, the type 6
+// percentile written out), and for jmeterresult-2020 they are JMeter's
+// own, from the statistics.json its dashboard wrote for the same JTL
+// (TestJMeterJTLMatchesDashboard).
+func TestJMeterWild(t *testing.T) {
+	const d = "testdata/wild/jmeter/"
+	for _, tc := range []loadToolCase{
+		// JMeter 5.x, one label: 100 samples from 1597798959524 to
+		// 1597798982446 + 31 ms, so 100 / 22.953 s.
+		{file: d + "perfaction-2020-one-label-100-samples.jtl", format: "jmeter-jtl-csv", requests: 100, ok2xx: 100, non2xx: 0, errors: 0,
+			rps: perSecond(100, 22.953), p50: 36, p99: 206.98, mean: 48.4, max: 207, spectrum: 5, durationS: 22.953, startLine: 2,
+			connections: nullWant,
+			labels: map[string]string{"request_name": "T01_HomePageLoad", "sample_kind": "sampler", "no_response": "0",
+				"latency_min_ms": "27", "max_threads": "5", "percentile_method": jtlPercentMethod}},
+		// Failures with no answer: "Non HTTP response code:
+		// org.apache.http.conn.HttpHostConnectException", success false.
+		{file: d + "http-jmeter-report-2019-non-http-failures.jtl.gz", format: "jmeter-jtl-csv", runs: 24, run: 1,
+			requests: 50, ok2xx: 0, non2xx: 0, errors: 50, rps: 0.06387368340370084, p50: 7013, p99: 7019, mean: 7013.42, max: 7019,
+			spectrum: 5, startLine: 7, connections: nullWant,
+			labels: map[string]string{"request_name": "api/account/list新", "no_response": "50"}},
+		// The label as JMeter wrote it, with its two trailing spaces.
+		{file: d + "http-jmeter-report-2019-non-http-failures.jtl.gz", format: "jmeter-jtl-csv", runs: 24, run: 0,
+			requests: 50, ok2xx: 50, non2xx: 0, errors: 0, rps: 0.06444312121235556, p50: 67, p99: 94, mean: 67.56, max: 94,
+			spectrum: 5, startLine: 2, connections: nullWant,
+			labels: map[string]string{"request_name": "api/account/list  "}},
+		// A Transaction Controller's own row, kept apart (no status
+		// counts: its code summarises its samples).
+		{file: d + "tdc2020-transaction-controller-embedded-resources.jtl", format: "jmeter-jtl-csv", runs: 29, run: 28,
+			requests: 1, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: perSecond(1, 40.685), p50: 40685, p99: 40685, mean: 40685, max: 40685,
+			spectrum: 5, startLine: 30, connections: nullWant,
+			labels: map[string]string{"request_name": "Test", "sample_kind": "transaction"}},
+		// An embedded resource answered 304 Not Modified.
+		{file: d + "tdc2020-transaction-controller-embedded-resources.jtl", format: "jmeter-jtl-csv", runs: 29, run: 9,
+			requests: 1, ok2xx: 0, non2xx: 1, errors: 0, rps: perSecond(1, 0.015), p50: 15, p99: 15, mean: 15, max: 15,
+			spectrum: 5, startLine: 11, connections: nullWant,
+			labels: map[string]string{"request_name": "https://blazedemo.com/reserve.php-1"}},
+		// The dashboard's statistics.json: "HomePage", pct3ResTime
+		// 425.95000000000005 read as p99.
+		{file: d + "jmeterresult-2020-statistics.json", format: "jmeter-statistics-json", runs: 8, run: 1,
+			requests: 2000, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 18.66368047779022, p50: 237, p99: 425.95000000000005,
+			mean: 256.0624999999997, max: 1000, spectrum: 4, startLine: 18, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"request_name": "HomePage", "latency_min_ms": "218", "percentile_levels": jmeterPctLevels,
+				"received_kbytes_per_s": "366.98737576987685"}},
+		{file: d + "jmeterresult-2020-statistics.json", format: "jmeter-statistics-json", runs: 8, run: 6,
+			requests: 13000, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 120.6194271505052, p50: 196, p99: 430,
+			mean: 193.30630769230797, max: 4767, spectrum: 4, startLine: 98, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"request_name": "Total", "aggregated": "true"}},
+	} {
+		t.Run(filepath.Base(tc.file)+"#"+string(rune('0'+tc.run)), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+const nullCount = int64(nullWant)
+
+// The Aggregate Report CSVs: the numbers as printed; errors are # Samples
+// × Error %, which three decimals give exactly below 100000 samples, and
+// the TOTAL row's count is the sum of the labels' (15+19+23+11+19+13 =
+// 100 = 6591 × 1.517%).
+func TestJMeterAggregateReport(t *testing.T) {
+	const d = "testdata/wild/jmeter/"
+	for _, tc := range []loadToolCase{
+		{file: d + "mysql-vs-postgresql-2019-aggregate-report.csv", format: "jmeter-aggregate-csv", runs: 7, run: 0,
+			requests: 1142, ok2xx: nullCount, non2xx: nullCount, errors: 15, rps: 13.59071, p50: 1179, p99: 1863, mean: 1087, max: 1965,
+			spectrum: 3, startLine: 2, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"request_name": "/api/health/count", "error_pct": "1.313", "latency_min_ms": "38",
+				"received_kbytes_per_s": "3.92", "percentile_method": jmeterTablePercentMethod}},
+		{file: d + "mysql-vs-postgresql-2019-aggregate-report.csv", format: "jmeter-aggregate-csv", runs: 7, run: 6,
+			requests: 6591, ok2xx: nullCount, non2xx: nullCount, errors: 100, rps: 78.43721, p50: 1185, p99: 1964, mean: 1123, max: 2344,
+			spectrum: 3, startLine: 8, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"request_name": "TOTAL", "aggregated": "true"}},
+		// 16.670% of 10000 samples failed.
+		{file: d + "flask-expressjs-2023-aggregate-report-errors.csv", format: "jmeter-aggregate-csv", runs: 5, run: 2,
+			requests: 10000, ok2xx: nullCount, non2xx: nullCount, errors: 1667, rps: 169.65543, p50: 83, p99: 25907, mean: 924, max: 26005,
+			spectrum: 3, startLine: 4, connections: nullWant, durationS: nullWant},
+		// Saved in a decimal-comma locale: "0,000%", ",16005", "3,88173".
+		{file: d + "deezer-2017-aggregate-report-decimal-comma.csv", format: "jmeter-aggregate-csv", runs: 8, run: 6,
+			requests: 2587, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 3.88173, p50: 169, p99: 1116, mean: 231, max: 5828,
+			spectrum: 3, startLine: 8, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"received_kbytes_per_s": "3.73", "sent_kbytes_per_s": "4.29"}},
+		{file: d + "deezer-2017-aggregate-report-decimal-comma.csv", format: "jmeter-aggregate-csv", runs: 8, run: 0,
+			requests: 144, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 0.16005, p50: 1490, p99: 5196, mean: 1472, max: 6165,
+			spectrum: 3, startLine: 2, connections: nullWant, durationS: nullWant},
+	} {
+		t.Run(filepath.Base(tc.file)+"#"+string(rune('0'+tc.run)), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+	// From 100000 samples on, three decimals of a percentage no longer
+	// give the count: errors stay NULL, the percentage a label.
+	big := "Label,# Samples,Average,Median,90% Line,95% Line,99% Line,Min,Max,Error %,Throughput,Received KB/sec,Sent KB/sec\n" +
+		"GET,250000,13,3,35,55,246,0,355,0.001%,169.71878,37.79,19.72\n"
+	c, err := readAsFormat(t, "jmeter-aggregate-csv", "f.csv", big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectI(t, "errors", c.Runs[0].Errors, nullCount)
+	if got := c.Runs[0].Labels["error_pct"]; got != "0.001" {
+		t.Errorf("error_pct %q", got)
+	}
+	// The Summary Report's columns (no real capture: a table written here
+	// in its layout): Std. Dev. and Avg. Bytes, no percentile column.
+	summary := "Label,# Samples,Average,Min,Max,Std. Dev.,Error %,Throughput,Received KB/sec,Sent KB/sec,Avg. Bytes\n" +
+		"POST /a,4000,12,1,250,4.25,0.050%,812.34567,98.10,120.00,137.0\nTOTAL,4000,12,1,250,4.25,0.050%,812.34567,98.10,120.00,137.0\n"
+	c, err = readAsFormat(t, "jmeter-aggregate-csv", "f.csv", summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := Detect([]byte(summary)); f == nil || f.Name != "jmeter-aggregate-csv" {
+		t.Errorf("Summary Report detected as %v", f)
+	}
+	r := c.Runs[0]
+	expectI(t, "errors", r.Errors, 2)
+	expectF(t, "latency_stdev_ms", r.LatencyStdevMS, 4.25)
+	expectF(t, "latency_p50_ms", r.LatencyP50MS, nullWant)
+	expectF(t, "rps", r.RPS, 812.34567)
+	if r.Labels["average_bytes"] != "137" || len(r.Percentiles) != 0 {
+		t.Errorf("labels %v, percentiles %v", r.Labels, r.Percentiles)
+	}
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"no error column", "jmeter-aggregate-csv", "Label,# Samples,Average,Throughput\nGET,1,2,3\n",
+			`f.txt:1: JMeter Aggregate/Summary Report CSV: the header has no "error %" column`},
+		{"bad count", "jmeter-aggregate-csv", strings.Replace(big, "GET,250000,", "GET,25k,", 1),
+			`f.txt:2:5: # Samples: expected a count, found "25k"`},
+		{"time with a unit", "jmeter-aggregate-csv", strings.Replace(big, ",13,3,", ",13ms,3,", 1),
+			`f.txt:2:12: Average: expected a number >= 0, found "13ms"`},
+	})
+}
+
+// The runs computed from a JTL equal what JMeter's dashboard printed for
+// the same file: counts, throughput, max and the percentiles exactly
+// (the same type 6 definition), the mean to the last bits (JMeter sums in
+// another order).
+func TestJMeterJTLMatchesDashboard(t *testing.T) {
+	read := func(p string) map[string]*model.Run {
+		c := &model.Collector{}
+		if _, err := ReadFile(p, c); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]*model.Run{}
+		for _, r := range c.Runs {
+			m[r.Labels["request_name"]] = r
+		}
+		return m
+	}
+	jtl := read("testdata/wild/jmeter/jmeterresult-2020-13000-samples.jtl.gz")
+	dash := read("testdata/wild/jmeter/jmeterresult-2020-statistics.json")
+	if len(jtl) != 7 || len(dash) != 8 {
+		t.Fatalf("%d labels from the JTL, %d entries in statistics.json; want 7 and 7 + Total", len(jtl), len(dash))
+	}
+	for name, d := range dash {
+		if name == "Total" {
+			continue
+		}
+		j := jtl[name]
+		if j == nil {
+			t.Errorf("%s: not in the JTL", name)
+			continue
+		}
+		if j.Requests != d.Requests || j.Errors != d.Errors {
+			t.Errorf("%s: requests %v errors %v, the dashboard %v %v", name, j.Requests, j.Errors, d.Requests, d.Errors)
+		}
+		for _, c := range []struct {
+			what      string
+			got, want model.Opt[float64]
+			exact     bool
+		}{{"rps", j.RPS, d.RPS, true}, {"max", j.LatencyMaxMS, d.LatencyMaxMS, true}, {"p50", j.LatencyP50MS, d.LatencyP50MS, true},
+			{"p90", j.LatencyP90MS, d.LatencyP90MS, true}, {"p95", j.LatencyP95MS, d.LatencyP95MS, true},
+			{"p99", j.LatencyP99MS, d.LatencyP99MS, true}, {"mean", j.LatencyMeanMS, d.LatencyMeanMS, false}} {
+			if !c.got.Valid || !c.want.Valid || c.exact && c.got.V != c.want.V || !closeTo(c.got.V, c.want.V) {
+				t.Errorf("%s %s: %v from the JTL, %v printed by the dashboard", name, c.what, c.got, c.want)
+			}
+		}
+	}
+}
+
+func TestJMeterErrors(t *testing.T) {
+	jtl := readTestdata(t, "testdata/wild/jmeter/tdc2020-transaction-controller-embedded-resources.jtl")
+	js := readTestdata(t, "testdata/wild/jmeter/jmeterresult-2020-statistics.json")
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"empty", "jmeter-jtl-csv", "", "f.txt:1: empty file: expected a CSV header"},
+		{"header only", "jmeter-jtl-csv", headLines(jtl, 1), "f.txt:2: JMeter JTL has a header but no rows"},
+		{"no success column", "jmeter-jtl-csv", "timeStamp,elapsed,label\n1,2,x\n", "f.txt:1: JMeter JTL: the header has no success column"},
+		{"formatted time", "jmeter-jtl-csv", strings.Replace(jtl, "1598298315390,39612,", "2020/08/24 19:45:15.390,39612,", 1),
+			`f.txt:2:1: timeStamp: expected epoch milliseconds, a whole number >= 0, found "2020/08/24 19:45:15.390" (a formatted time: set jmeter.save.saveservice.timestamp_format=ms)`},
+		{"negative elapsed", "jmeter-jtl-csv", strings.Replace(jtl, "1598298315390,39612,", "1598298315390,-5,", 1),
+			`f.txt:2:15: elapsed: expected milliseconds, a whole number >= 0, found "-5"`},
+		{"bad success", "jmeter-jtl-csv", strings.Replace(jtl, "Thread Group 1-1,text,true,", "Thread Group 1-1,text,yes,", 1),
+			`f.txt:2:73: success: expected true or false, found "yes"`},
+		{"row cut short", "jmeter-jtl-csv", headLines(jtl, 4) + "1598298354829,133,https://blazedemo.com/-3,200\n",
+			"f.txt:5:1: wrong number of fields: expected 17 as in the header (a truncated row?)"},
+		{"json cut", "jmeter-statistics-json", js[:200], "f.txt:9:9: truncated JMeter statistics JSON: the document ends before it closes"},
+		{"json empty object", "jmeter-statistics-json", "{}", "f.txt:1: JMeter statistics.json holds no entry"},
+		{"json entry without counts", "jmeter-statistics-json", `{"a": {"transaction": "a", "meanResTime": 1}}`,
+			`f.txt:1: JMeter statistics.json: entry "a" lacks sampleCount, errorCount or meanResTime`},
+		{"json negative", "jmeter-statistics-json", `{"a": {"transaction": "a", "sampleCount": 1, "errorCount": 0, "meanResTime": -1}}`,
+			`f.txt:1: JMeter statistics.json: entry "a" has a negative time or rate -1`},
+	})
+}
+
+// JTLs and statistics.json are claimed by their own readers only, and
+// no other tool's file is taken for them.
+func TestJMeterDetection(t *testing.T) {
+	want := func(p string) string {
+		switch {
+		case strings.HasSuffix(p, ".json"):
+			return "jmeter-statistics-json"
+		case strings.HasSuffix(p, ".csv"):
+			return "jmeter-aggregate-csv"
+		}
+		return "jmeter-jtl-csv"
+	}
+	checkClaims(t, "jmeter", want, "jmeter-jtl-csv", "jmeter-statistics-json", "jmeter-aggregate-csv")
+}
+
+func FuzzJMeterJTL(f *testing.F) {
+	addWildSeeds(f, "jmeter", "locust", "notreport")
+	addFuzzSeeds(f, "testdata/hey/*.csv", "testdata/k6/*.csv", "testdata/records/*.csv")
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "jmeter-jtl-csv", "jmeter-aggregate-csv") })
+}
+
+func FuzzJMeterStatistics(f *testing.F) {
+	addWildSeeds(f, "jmeter", "notreport")
+	addFuzzSeeds(f, "testdata/bombardier/*.json", "testdata/k6/*.json", "testdata/vegeta/*.json")
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "jmeter-statistics-json") })
+}

@@ -1,0 +1,89 @@
+package ingest
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The numbers are the summaries' own (PROVENANCE.md says where each comes
+// from): requests Transactions + Failed transactions, errors Failed
+// transactions, the times in ms.
+func TestSiegeWild(t *testing.T) {
+	const d = "testdata/wild/siege/"
+	for _, tc := range []loadToolCase{
+		// 2.71 stopped with Ctrl-C: 3820 hits, 0 failed, 39.78 trans/sec,
+		// Response time 5.59 secs, Longest 6.03 (seconds: no unit).
+		{file: d + "async-micro-bench-2012-v2.71-ctrl-c.txt", format: "siege", requests: 3820, ok2xx: noCount, non2xx: noCount, errors: 0,
+			rps: 39.78, p50: nullWant, p99: nullWant, mean: 5590, max: 6030, durationS: 96.04, startLine: 8, connections: nullWant,
+			labels: map[string]string{"transactions": "3820", "successful_transactions": "3820", "latency_min_ms": "530",
+				"concurrency": "222.37", "reported_availability_pct": "100"}},
+		{file: d + "async-micro-bench-2012-v2.71-process-log-lines.txt", format: "siege", requests: 4925, ok2xx: noCount, non2xx: noCount,
+			errors: 0, rps: 49.26, p50: nullWant, p99: nullWant, mean: 510, max: 560, durationS: 99.98, startLine: 7, connections: nullWant},
+		// 8036 hits and 109 failed: 8145 requests over 30.62 s; siege's
+		// rate 262.44 counts the hits only.
+		{file: d + "easyengine-docs-pre-block-109-failed.txt", format: "siege", requests: 8145, ok2xx: noCount, non2xx: noCount, errors: 109,
+			rps: perSecond(8145, 30.62), p50: nullWant, p99: nullWant, mean: 2340, max: 23830, durationS: 30.62, startLine: 2, connections: nullWant,
+			labels: map[string]string{"reported_rps": "262.44", "reported_availability_pct": "98.66"}},
+		// 4.1: "516.77 ms", "13130.00 ms", "2610    hits", lines ending
+		// in two spaces.
+		{file: d + "beast-issue2831-2024-v4.1-ms-trailing-spaces.txt", format: "siege", requests: 3653, ok2xx: noCount, non2xx: noCount,
+			errors: 1043, rps: perSecond(3653, 14.17), p50: nullWant, p99: nullWant, mean: 516.77, max: 13130, durationS: 14.17, startLine: 1,
+			connections: nullWant, labels: map[string]string{"latency_min_ms": "40", "reported_rps": "184.19"}},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+const noCount = int64(nullWant)
+
+// Two summaries in one file are two runs, numbered as rounds; a summary
+// needs its Transactions and Failed transactions lines only.
+func TestSiegeLayouts(t *testing.T) {
+	a := readTestdata(t, "testdata/wild/siege/async-micro-bench-2012-v2.71-process-log-lines.txt")
+	b := readTestdata(t, "testdata/wild/siege/beast-issue2831-2024-v4.1-ms-trailing-spaces.txt")
+	c, err := readAsFormat(t, "siege", "f.txt", a+"\n$ siege -c 4 …\n"+b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(c.Runs))
+	}
+	expectI(t, "requests", c.Runs[0].Requests, 4925)
+	expectI(t, "requests", c.Runs[1].Requests, 3653)
+	expectI(t, "round", c.Runs[1].Round, 2)
+	short := "Transactions:\t\t          88 hits\nFailed transactions:\t          68\n"
+	c, err = readAsFormat(t, "siege", "f.txt", short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	expectI(t, "requests", r.Requests, 156)
+	expectI(t, "errors", r.Errors, 68)
+	expectF(t, "rps", r.RPS, nullWant)
+	expectF(t, "latency_mean_ms", r.LatencyMeanMS, nullWant)
+}
+
+func TestSiegeErrors(t *testing.T) {
+	b := readTestdata(t, "testdata/wild/siege/beast-issue2831-2024-v4.1-ms-trailing-spaces.txt")
+	a := readTestdata(t, "testdata/wild/siege/async-micro-bench-2012-v2.71-ctrl-c.txt")
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"empty", "siege", "", `f.txt:1: siege report ends early: expected "Transactions: N hits"`},
+		{"cut before Failed", "siege", headLines(b, 9), `f.txt:10: siege summary from line 1 ends before its "Failed transactions:" line`},
+		{"unit cut", "siege", strings.Replace(b, "516.77 ms", "516.77 m", 1),
+			`f.txt:5:23: siege Response time: expected "N secs" or "N ms", found "516.77 m"`},
+		{"bare beside ms", "siege", strings.Replace(b, "13130.00 ms", "13130.00", 1),
+			"f.txt:1: siege summary from line 1: a Longest transaction without a unit beside a Response time in ms: no siege prints that, and the unit is not guessed"},
+		{"bad count", "siege", strings.Replace(a, "3820 hits", "3,820 hits", 1), `f.txt:8:24: siege Transactions: expected a count, found "3,820"`},
+		{"line after the end", "siege", a + "Failed transactions:\t           0\n",
+			`f.txt:21:1: unexpected line in a siege report: "FILE: /usr/local/var/siege.log" (the report's lines go on at line 25)`},
+	})
+}
+
+func TestSiegeDetection(t *testing.T) { checkClaims(t, "siege", always("siege"), "siege") }
+
+func FuzzSiege(f *testing.F) {
+	addWildSeeds(f, "siege", "notreport", "ab", "wrk")
+	addFuzzSeeds(f, "testdata/hey/hey_go2*.txt")
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "siege") })
+}
