@@ -14,17 +14,17 @@ import (
 // per test (plots/achieved-<test>.svg), a series per server, tool and
 // variant, and the diagonal on which a run that kept up lies. A
 // fixed-rate run's requests/s is not a throughput to compare in bars.
-func (a *analysis) achieved() (*Section, error) {
+func (a *analysis) achieved(rounds, singles []runRow) *Section {
 	sec := &Section{ID: "achieved", Title: "Fixed-rate runs: achieved against target rate"}
 	var runs []runRow
-	for _, r := range append(slices.Clone(a.roundRuns), a.singles...) {
+	for _, r := range append(slices.Clone(rounds), singles...) {
 		if !math.IsNaN(r.targetRPS) && !math.IsNaN(r.rps) {
 			runs = append(runs, r)
 		}
 	}
 	if len(runs) == 0 {
 		sec.Skipped = "no fixed-rate runs"
-		return sec, nil
+		return sec
 	}
 	slices.SortStableFunc(runs, func(x, y runRow) int {
 		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.server, y.server), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant))
@@ -44,5 +44,5 @@ func (a *analysis) achieved() (*Section, error) {
 		s := &chart.Series[len(chart.Series)-1]
 		s.Points = append(s.Points, report.RatePoint{TargetRPS: r.targetRPS, AchievedRPS: r.rps})
 	}
-	return sec, nil
+	return sec
 }

@@ -144,8 +144,24 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 		return nil, err
 	}
 	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats}
+	sh, err := a.shared()
+	if err != nil {
+		return nil, err
+	}
+	// The ladders tables group the ladder runs into the rows the
+	// findings read.
+	ladders, ladderRows := a.ladders(sh.ladders)
 	steps := []func() (*Section, error){
-		a.cpuFixedRate, a.spectra, a.rounds, a.cpuSplit, a.memory, a.ladders, a.ranking, a.achieved, a.calibration, a.cost,
+		func() (*Section, error) { return a.cpuFixedRate(sh.fixed, sh.cpuSplit), nil },
+		a.spectra,
+		func() (*Section, error) { return a.rounds(sh.rounds, sh.roundSplit), nil },
+		func() (*Section, error) { return a.cpuSplitTable(sh.fixed, sh.open, sh.cpuSplit), nil },
+		func() (*Section, error) { return a.memory(sh.memory) },
+		func() (*Section, error) { return ladders, nil },
+		func() (*Section, error) { return a.ranking(sh.singles, sh.rounds) },
+		func() (*Section, error) { return a.achieved(sh.rounds, sh.singles), nil },
+		func() (*Section, error) { return a.calibration(sh.drifts, sh.driftNotes), nil },
+		func() (*Section, error) { return a.cost(sh.memory) },
 	}
 	res := &Result{}
 	for _, step := range steps {
@@ -155,8 +171,8 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 		}
 		res.Sections = append(res.Sections, s)
 	}
-	// The findings come first, from the figures of the sections above.
-	found, err := a.findings(res)
+	// The findings come first, from the same figures as the sections.
+	found, err := a.findings(res, sh, ladderRows)
 	if err != nil {
 		return nil, err
 	}
@@ -191,27 +207,66 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// analysis holds what every section reads and none writes: the store,
+// the options and the caveats of every group of the experiment's design
+// (the store's group_caveats under the options' rule).
 type analysis struct {
-	ctx  context.Context
-	st   Store
-	opts Options
-	// caveats are the caveats of every group of the experiment's design
-	// (the store's group_caveats under the options' rule), read once
-	// before any section.
+	ctx     context.Context
+	st      Store
+	opts    Options
 	caveats map[string][]model.Caveat
-	// fixed holds the fixed-rate CPU groups, which the cost table reuses.
-	fixed []cpuGroup
-	mem   map[string]stats.MemoryFit
-	// What the sections computed, kept for the findings: the CPU groups
-	// at full speed, the runs of the rounds and single-run tables, the
-	// memory fits per pass, the calibration pairs and the ladder runs.
-	open               []cpuGroup
-	roundRuns, singles []runRow
-	// cpuLabels are the labels that split the CPU tables (see variants).
-	cpuLabels  []string
-	memPasses  []memoryPasses
+}
+
+// shared are the figures that more than one section, and the findings,
+// are made of: each computed once (shared), before any section, and
+// handed to the sections as values.
+type shared struct {
+	// fixed and open are the CPU groups at a fixed rate and at full
+	// speed; cpuSplit the labels that split the CPU tables (variants).
+	fixed, open []cpuGroup
+	cpuSplit    []string
+	// rounds and singles are the runs of the rounds and single-run
+	// tables; roundSplit the labels that split the rounds tables.
+	rounds, singles []runRow
+	roundSplit      []string
+	// memory is each server's memory fits, per pass and pooled.
+	memory []memoryPasses
+	// drifts are the calibration pairs per process count; driftNotes
+	// what could not be paired.
 	drifts     []driftPair
-	ladderRuns []ladderRuns
+	driftNotes []string
+	// ladders are the ladder runs.
+	ladders []LadderRun
+}
+
+// shared reads and computes the shared figures.
+func (a *analysis) shared() (*shared, error) {
+	sh := &shared{}
+	var err error
+	if sh.fixed, sh.cpuSplit, err = a.cpuGroups(true); err != nil {
+		return nil, err
+	}
+	if sh.open, _, err = a.cpuGroups(false); err != nil {
+		return nil, err
+	}
+	if sh.rounds, err = a.runRows(true); err != nil {
+		return nil, err
+	}
+	sh.roundSplit = splitVariants(sh.rounds)
+	if sh.singles, err = a.runRows(false); err != nil {
+		return nil, err
+	}
+	sortSingles(sh.singles)
+	if sh.memory, err = a.memoryFits(); err != nil {
+		return nil, err
+	}
+	if sh.drifts, sh.driftNotes, err = a.driftPairs(); err != nil {
+		return nil, err
+	}
+	if sh.ladders, err = a.readLadders(); err != nil {
+		return nil, err
+	}
+	return sh, nil
 }
 
 // Values of table cells.

@@ -19,7 +19,7 @@ import (
 // rate, or at full speed where it has no fixed-rate pass) give the median
 // CPU per request of the stack and the database, and cost.ChooseMemory
 // its memory, as wra cost takes them.
-func (a *analysis) cost() (*Section, error) {
+func (a *analysis) cost(mem []memoryPasses) (*Section, error) {
 	sec := &Section{ID: "cost", Single: true, Title: fmt.Sprintf("Cost per month at %s requests/s", Sig(a.opts.RPS))}
 	runs, err := a.st.CostRuns(a.ctx, model.StackFilter{Test: a.opts.CostTest})
 	if err != nil {
@@ -49,7 +49,7 @@ func (a *analysis) cost() (*Section, error) {
 		st := in.Stack
 		server := st.Server
 		peakMB := model.HighestWorkingSet(peak, server, st.Database, st.Variant)
-		fit, hasFit := a.mem[server]
+		fit, hasFit := pooledFit(mem, server)
 		var from cost.MemoryFrom
 		st.Memory, from = cost.ChooseMemory(fit, hasFit, peakMB)
 		switch from {

@@ -72,10 +72,10 @@ func (g *cpuGroup) values(get func(cpuRun) float64) []float64 {
 // definition of CPU per successful response) and groups the passes of one
 // (test, rate, server, database) for fixed-rate runs, or of one (test,
 // server, database, connections) for runs at full speed.
-func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
+func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 	rows, err := a.st.CPURuns(a.ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Runs that differ in a label the manifest set are kept apart: their
 	// variant goes with the test.
@@ -83,7 +83,6 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
 		r := rows[i]
 		return fmt.Sprint(r.Test, "\x00", r.Server, "\x00", r.Database, "\x00", r.Connections, "\x00", r.TargetRPS)
 	})
-	a.cpuLabels = split
 	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i
@@ -118,7 +117,7 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, error) {
 			source: report.Source{File: r.Source, Line: r.Line},
 		})
 	}
-	return groups, nil
+	return groups, split, nil
 }
 
 // name is the group's row in a table of its test and load.
@@ -136,16 +135,11 @@ func (g *cpuGroup) median(get func(cpuRun) float64) float64 {
 
 // cpuFixedRate is the table of CPU per request at a fixed rate: one table
 // per (test, rate), sorted by total CPU.
-func (a *analysis) cpuFixedRate() (*Section, error) {
+func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 	sec := &Section{ID: "cpu-per-request", Title: "CPU per request at a fixed rate"}
-	groups, err := a.cpuGroups(true)
-	if err != nil {
-		return nil, err
-	}
-	a.fixed = groups
 	if len(groups) == 0 {
 		sec.Skipped = "no runs with a target rate and CPU figures (harness records of fixed-rate passes)"
-		return sec, nil
+		return sec
 	}
 	type key struct {
 		test string
@@ -215,35 +209,26 @@ func (a *analysis) cpuFixedRate() (*Section, error) {
 		d.DropEmpty("database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct")
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval; total is the median of the passes' server + database CPU")
 		cv.to(n)
-		if len(a.cpuLabels) > 0 {
-			n.add(splitNote(a.cpuLabels))
+		if len(split) > 0 {
+			n.add(splitNote(split))
 		}
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 	}
 	sec.Figures = append(sec.Figures, Figure{Name: "cpu-per-request", Caption: "Stack + database CPU per request at a fixed rate: median bar, min–max whisker, each pass a dot",
 		Figure: &report.BarChart{Title: "CPU per request at a fixed rate", XLabel: "server", YLabel: "CPU per request (µs)", Groups: bars}})
-	return sec, nil
+	return sec
 }
 
-// cpuSplit is CPU per request split into user, kernel and database, per
+// cpuSplitTable is CPU per request split into user, kernel and database, per
 // test, over every run with CPU figures.
-func (a *analysis) cpuSplit() (*Section, error) {
+func (a *analysis) cpuSplitTable(fixed, open []cpuGroup, split []string) *Section {
 	sec := &Section{ID: "cpu-split", Title: "CPU per request split: user, kernel, database"}
-	all, err := a.cpuGroups(true)
-	if err != nil {
-		return nil, err
-	}
-	open, err := a.cpuGroups(false)
-	if err != nil {
-		return nil, err
-	}
-	a.open = open
-	all = append(all, open...)
+	all := append(slices.Clone(fixed), open...)
 	slices.SortStableFunc(all, func(x, y cpuGroup) int { return strings.Compare(x.test, y.test) })
 	if len(all) == 0 {
 		sec.Skipped = "no runs with CPU figures"
-		return sec, nil
+		return sec
 	}
 	var d *report.Data
 	var cvs []*caveatNotes
@@ -260,8 +245,8 @@ func (a *analysis) cpuSplit() (*Section, error) {
 				Notes: []string{"load is the target rate of a fixed-rate run, or the connections of a run at full speed; user and kernel are medians of their own, so they need not add up to the stack median; total is the median of the passes' server + database CPU"},
 			}
 			cvs = append(cvs, a.newCaveats())
-			if len(a.cpuLabels) > 0 {
-				d.Notes = append(d.Notes, splitNote(a.cpuLabels))
+			if len(split) > 0 {
+				d.Notes = append(d.Notes, splitNote(split))
 			}
 			sec.Tables = append(sec.Tables, d)
 		}
@@ -288,7 +273,7 @@ func (a *analysis) cpuSplit() (*Section, error) {
 	if fig, ok := cpuFullSpeed(open); ok {
 		sec.Figures = append(sec.Figures, fig)
 	}
-	return sec, nil
+	return sec
 }
 
 func zeroIfNaN(v float64) float64 {

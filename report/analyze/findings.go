@@ -28,14 +28,6 @@ type found struct {
 	srcs    []report.Source
 }
 
-// memoryPasses is a server's memory fits, per pass and pooled.
-type memoryPasses struct {
-	server string
-	passes []stats.MemoryFit
-	pooled stats.MemoryFit
-	srcs   []report.Source
-}
-
 // driftPair is a calibration pair at one process count and the time
 // between its before and its after.
 type driftPair struct {
@@ -52,10 +44,6 @@ type ladderRuns struct {
 	results      []stats.LadderResult
 	names        []string
 	srcs         [][]report.Source // per run, when known
-}
-
-func (a *analysis) keepLadder(server, what string, results []stats.LadderResult, names []string, srcs [][]report.Source) {
-	a.ladderRuns = append(a.ladderRuns, ladderRuns{server: server, what: what, results: results, names: names, srcs: srcs})
 }
 
 // The names of the rules, as the rule column prints them.
@@ -85,27 +73,27 @@ var ruleIDs = map[string]string{
 type tested map[string]int
 
 // findings applies every rule to what the sections of res computed.
-func (a *analysis) findings(res *Result) (*Section, error) {
+func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns) (*Section, error) {
 	r := a.opts.Findings
 	t := tested{}
 	var all []found
-	all = append(all, a.idleCosts(r, t)...)
-	all = append(all, a.splits(r, t)...)
-	all = append(all, a.tails(r)...)
-	all = append(all, a.slopes(r, t)...)
-	counters, err := a.counters(r)
+	all = append(all, a.idleCosts(sh, r, t)...)
+	all = append(all, a.splits(sh, r, t)...)
+	all = append(all, a.tails(sh, r)...)
+	all = append(all, a.slopes(sh, r, t)...)
+	counters, err := a.counters(sh, r)
 	if err != nil {
 		return nil, err
 	}
 	all = append(all, counters...)
-	all = append(all, a.errorsInOne()...)
-	all = append(all, a.sharedLimits(r, t)...)
-	drifts, err := a.driftFindings()
+	all = append(all, a.errorsInOne(sh)...)
+	all = append(all, a.sharedLimits(sh, r, t)...)
+	drifts, err := a.driftFindings(sh)
 	if err != nil {
 		return nil, err
 	}
 	all = append(all, drifts...)
-	all = append(all, a.ladderFindings()...)
+	all = append(all, ladderFindings(ladders)...)
 
 	d := &report.Data{
 		Title: "Findings",
@@ -186,11 +174,11 @@ func groupSources(gs ...cpuGroup) []report.Source {
 
 // idleCosts applies stats.IdleCost to each server's CPU per request at
 // the fixed rates of a test.
-func (a *analysis) idleCosts(r stats.FindingRules, t tested) []found {
+func (a *analysis) idleCosts(sh *shared, r stats.FindingRules, t tested) []found {
 	type key struct{ test, server, database string }
 	var order []key
 	series := map[key][]cpuGroup{}
-	for _, g := range a.fixed {
+	for _, g := range sh.fixed {
 		k := key{g.test, g.server, g.database}
 		if _, ok := series[k]; !ok {
 			order = append(order, k)
@@ -237,16 +225,16 @@ func (a *analysis) idleCosts(r stats.FindingRules, t tested) []found {
 // at several loads (stats.ReplicatedSplits) is one finding over all of
 // them; a split found at one load alone (stats.SplitResult.Found) is one
 // of its own.
-func (a *analysis) splits(r stats.FindingRules, t tested) []found {
+func (a *analysis) splits(sh *shared, r stats.FindingRules, t tested) []found {
 	var loads [][]cpuGroup
-	for i := 0; i < len(a.fixed); {
+	for i := 0; i < len(sh.fixed); {
 		j := i
-		for j < len(a.fixed) && a.fixed[j].test == a.fixed[i].test && a.fixed[j].targetRPS == a.fixed[i].targetRPS {
+		for j < len(sh.fixed) && sh.fixed[j].test == sh.fixed[i].test && sh.fixed[j].targetRPS == sh.fixed[i].targetRPS {
 			j++
 		}
 		var dbs []string
 		byDB := map[string][]cpuGroup{}
-		for _, g := range a.fixed[i:j] {
+		for _, g := range sh.fixed[i:j] {
 			if _, ok := byDB[g.database]; !ok {
 				dbs = append(dbs, g.database)
 			}
@@ -477,9 +465,9 @@ func runSources(rs []runRow) []report.Source {
 
 // tails applies stats.OutlierTails to the p99 of the servers at each
 // configuration of the rounds tables.
-func (a *analysis) tails(r stats.FindingRules) []found {
+func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 	var out []found
-	for _, g := range groupRuns(a.roundRuns) {
+	for _, g := range groupRuns(sh.rounds) {
 		var p99 [][]float64
 		for _, sv := range g.servers {
 			var ps []float64
@@ -510,9 +498,9 @@ func (a *analysis) tails(r stats.FindingRules) []found {
 
 // slopes applies stats.UnstableSlope to each server's memory slopes and
 // reports the series that bend (stats.CheckMemoryFit's rule).
-func (a *analysis) slopes(r stats.FindingRules, t tested) []found {
+func (a *analysis) slopes(sh *shared, r stats.FindingRules, t tested) []found {
 	var out []found
-	for _, m := range a.memPasses {
+	for _, m := range sh.memory {
 		var ps []stats.SlopePass
 		for _, p := range m.passes {
 			ps = append(ps, stats.SlopePass{Slope: p.SlopeGiBPer1000, SE: p.SlopeSEGiBPer1000})
@@ -545,7 +533,7 @@ func (a *analysis) slopes(r stats.FindingRules, t tested) []found {
 
 // counters applies stats.BrokenCounters to every run, one finding per
 // problem, server, test and tool.
-func (a *analysis) counters(r stats.FindingRules) ([]found, error) {
+func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 	rows, err := a.st.RunCounters(a.ctx)
 	if err != nil {
 		return nil, err
@@ -608,9 +596,9 @@ func runsWord(n int, tool string) string {
 
 // errorsInOne applies stats.ErrorsInOneServer to each configuration of
 // the rounds and single-run tables.
-func (a *analysis) errorsInOne() []found {
+func (a *analysis) errorsInOne(sh *shared) []found {
 	var out []found
-	for _, g := range groupRuns(a.roundRuns, a.singles) {
+	for _, g := range groupRuns(sh.rounds, sh.singles) {
 		var failed [][]int64
 		for _, sv := range g.servers {
 			var fs []int64
@@ -639,11 +627,11 @@ func (a *analysis) errorsInOne() []found {
 // sharedLimits applies stats.SharedLimit to the servers of each test and
 // tool of the rounds tables at full speed: each server at its best
 // connections, with the CPU per request of the same configuration.
-func (a *analysis) sharedLimits(r stats.FindingRules, t tested) []found {
+func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []found {
 	type key struct{ test, tool string }
 	var order []key
 	byKey := map[key][]*runGroup{}
-	for _, g := range groupRuns(a.roundRuns) {
+	for _, g := range groupRuns(sh.rounds) {
 		if !math.IsNaN(g.targetRPS) {
 			continue
 		}
@@ -679,7 +667,7 @@ func (a *analysis) sharedLimits(r stats.FindingRules, t tested) []found {
 				}
 			}
 			var c []float64
-			for _, g := range a.open {
+			for _, g := range sh.open {
 				if g.test == k.test && groupName(g.server, g.database) == sv && g.connections == bestConns {
 					c = g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })
 				}
@@ -711,21 +699,21 @@ func (a *analysis) sharedLimits(r stats.FindingRules, t tested) []found {
 // driftFindings reports each calibration pair that drifted beyond the
 // tolerance (stats.Drift, as the calibration table flags it), with the
 // runs that started between its before and its after.
-func (a *analysis) driftFindings() ([]found, error) {
+func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 	var out []found
-	for i := 0; i < len(a.drifts); {
+	for i := 0; i < len(sh.drifts); {
 		j := i
 		var ratios []string
 		var srcs []report.Source
-		for ; j < len(a.drifts) && a.drifts[j].pair == a.drifts[i].pair; j++ {
-			d := a.drifts[j]
+		for ; j < len(sh.drifts) && sh.drifts[j].pair == sh.drifts[i].pair; j++ {
+			d := sh.drifts[j]
 			if d.result.Flagged && !math.IsNaN(d.result.Ratio) {
 				ratios = append(ratios, fmt.Sprintf("%s with %d %s", Sig(d.result.Ratio), d.processes, map[bool]string{true: "process", false: "processes"}[d.processes == 1]))
 				srcs = append(srcs, d.before...)
 				srcs = append(srcs, d.after...)
 			}
 		}
-		d := a.drifts[i]
+		d := sh.drifts[i]
 		i = j
 		if len(ratios) == 0 {
 			continue
@@ -760,9 +748,9 @@ func (a *analysis) driftFindings() ([]found, error) {
 
 // ladderFindings reports each ladder with runs whose first step failed
 // (stats.FirstStepFailed).
-func (a *analysis) ladderFindings() []found {
+func ladderFindings(ladders []ladderRuns) []found {
 	var out []found
-	for _, l := range a.ladderRuns {
+	for _, l := range ladders {
 		var failed []string
 		var p95 []float64
 		var srcs []report.Source

@@ -120,24 +120,13 @@ func onDatabase(db string) string {
 // run listed, "+" where the last step still held. Every kind of ladder
 // comes from the store's ladder_steps macro under the rule of the
 // options, so that ladders(p95_ms := …) in SQL gives the same runs.
-func (a *analysis) ladders() (*Section, error) {
-	sec := &Section{ID: "ladders", Title: "Held-rate ladders"}
-	rows, err := a.st.LadderSteps(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
-	if err != nil {
-		return nil, err
-	}
-	verdicts, err := a.st.Ladders(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
-	if err != nil {
-		return nil, err
-	}
-	runs := LadderRuns(rows, verdicts, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate})
+func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
+	sec = &Section{ID: "ladders", Title: "Held-rate ladders"}
 	kept := map[string][]ladderRuns{}
 	// The findings read the ladders in this order.
 	defer func() {
 		for _, kind := range []string{"fixed-rate", "summary", "samples"} {
-			for _, lr := range kept[kind] {
-				a.keepLadder(lr.server, lr.what, lr.results, lr.names, lr.srcs)
-			}
+			rows = append(rows, kept[kind]...)
 		}
 	}()
 	rule := fmt.Sprintf("p95 < %g ms and errors < %g%%", a.opts.P95MS, a.opts.MaxErrorRate*100)
@@ -166,7 +155,21 @@ func (a *analysis) ladders() (*Section, error) {
 	if len(sec.Tables) == 0 {
 		sec.Skipped = "no k6 samples tagged with their step (a ramping-arrival-rate ladder with tags: {step: …}) and no fixed-rate runs at several rates"
 	}
-	return sec, nil
+	return
+}
+
+// readLadders reads every ladder run, its steps and its verdict, under
+// the options' rule.
+func (a *analysis) readLadders() ([]LadderRun, error) {
+	rows, err := a.st.LadderSteps(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
+	if err != nil {
+		return nil, err
+	}
+	verdicts, err := a.st.Ladders(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
+	if err != nil {
+		return nil, err
+	}
+	return LadderRuns(rows, verdicts, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate}), nil
 }
 
 // ladderTable lays out the runs of one kind: one row per server and

@@ -10,32 +10,22 @@ import (
 	"github.com/wra-bench/wra/stats"
 )
 
-// memory is the highest working set and private memory per server, and
-// the memory growth per 1000 waiting requests with the spread of passes.
-func (a *analysis) memory() (*Section, error) {
-	sec := &Section{ID: "memory", Title: "Memory"}
-	peak, err := a.st.PeakMemory(a.ctx)
-	if err != nil {
-		return nil, err
-	}
-	if len(peak) > 0 {
-		d := &report.Data{
-			Title: "Highest memory per server, database and variant over its runs at every test and load (MiB)",
-			Name:  "highest",
-			Columns: []report.Column{col("server", "server", nil), col("database", "database", nil), col("variant", "variant", nil),
-				col("working_set_mb", "working set MiB", Sig), col("private_mb", "private MiB", Sig), col("runs", "runs", nil)},
-		}
-		n := &notes{list: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), each the highest seen after a run of the row's groups (the two may come from different runs of it)"}}
-		cv := a.newCaveats()
-		for _, r := range peak {
-			d.Rows = append(d.Rows, []any{r.Server, nullIfEmpty(r.Database), nullIfEmpty(r.Variant), num(r.WorkingSetMB), num(r.PrivateMB), r.Runs})
-			cv.add(rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
-		}
-		d.DropEmpty("database", "variant")
-		cv.to(n)
-		d.Notes = n.list
-		sec.Tables = append(sec.Tables, d)
-	}
+// memoryPasses is a server's memory series: the fit of each pass and of
+// all its passes pooled (memory_slopes' rows through cost.MemoryFit, the
+// one form wra analyze and wra cost take), memory_slopes' row over all
+// passes, and the points.
+type memoryPasses struct {
+	server   string
+	passes   []stats.MemoryFit
+	passNums []int64
+	pooled   stats.MemoryFit
+	row      model.MemorySlope
+	srcs     []report.Source
+	points   []report.MemoryPoint
+}
+
+// memoryFits reads every server's memory series and its fits.
+func (a *analysis) memoryFits() ([]memoryPasses, error) {
 	pts, err := a.st.MemorySeries(a.ctx)
 	if err != nil {
 		return nil, err
@@ -60,8 +50,72 @@ func (a *analysis) memory() (*Section, error) {
 		}
 		return r, nil
 	}
-	a.mem = map[string]stats.MemoryFit{}
-	if len(pts) > 0 {
+	var out []memoryPasses
+	for i := 0; i < len(pts); {
+		m := memoryPasses{server: pts[i].Server}
+		start := i
+		for i < len(pts) && pts[i].Server == m.server {
+			pass, from := pts[i].Pass, i
+			for i < len(pts) && pts[i].Server == m.server && pts[i].Pass == pass {
+				m.points = append(m.points, report.MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB})
+				m.srcs = append(m.srcs, report.Source{File: pts[i].Source, Line: pts[i].Line})
+				i++
+			}
+			r, err := row(key{m.server, pass, false})
+			if err != nil {
+				return nil, err
+			}
+			m.passes = append(m.passes, cost.MemoryFit(r, pts[from:i]))
+			m.passNums = append(m.passNums, pass)
+		}
+		r, err := row(key{m.server, -1, true})
+		if err != nil {
+			return nil, err
+		}
+		m.row, m.pooled = r, cost.MemoryFit(r, pts[start:i])
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// pooledFit is the fit of all passes of server's memory series, the one
+// the cost model prices memory with; false where it has no series.
+func pooledFit(mem []memoryPasses, server string) (stats.MemoryFit, bool) {
+	for _, m := range mem {
+		if m.server == server {
+			return m.pooled, true
+		}
+	}
+	return stats.MemoryFit{}, false
+}
+
+// memory is the highest working set and private memory per server, and
+// the memory growth per 1000 waiting requests with the spread of passes.
+func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
+	sec := &Section{ID: "memory", Title: "Memory"}
+	peak, err := a.st.PeakMemory(a.ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(peak) > 0 {
+		d := &report.Data{
+			Title: "Highest memory per server, database and variant over its runs at every test and load (MiB)",
+			Name:  "highest",
+			Columns: []report.Column{col("server", "server", nil), col("database", "database", nil), col("variant", "variant", nil),
+				col("working_set_mb", "working set MiB", Sig), col("private_mb", "private MiB", Sig), col("runs", "runs", nil)},
+		}
+		n := &notes{list: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), each the highest seen after a run of the row's groups (the two may come from different runs of it)"}}
+		cv := a.newCaveats()
+		for _, r := range peak {
+			d.Rows = append(d.Rows, []any{r.Server, nullIfEmpty(r.Database), nullIfEmpty(r.Variant), num(r.WorkingSetMB), num(r.PrivateMB), r.Runs})
+			cv.add(rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
+		}
+		d.DropEmpty("database", "variant")
+		cv.to(n)
+		d.Notes = n.list
+		sec.Tables = append(sec.Tables, d)
+	}
+	if len(mem) > 0 {
 		n := &notes{}
 		d := &report.Data{
 			Title: "Memory growth per 1000 concurrent waiting requests (GiB per 1000)",
@@ -74,45 +128,20 @@ func (a *analysis) memory() (*Section, error) {
 			},
 		}
 		var chart []report.MemorySeries
-		i := 0
-		for i < len(pts) {
-			server := pts[i].Server
-			start := i
-			var srcs []report.Source
-			var series report.MemorySeries
-			series.Server = server
-			kept := memoryPasses{server: server}
-			for i < len(pts) && pts[i].Server == server {
-				pass, from := pts[i].Pass, i
-				for i < len(pts) && pts[i].Server == server && pts[i].Pass == pass {
-					series.Points = append(series.Points, report.MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB})
-					srcs = append(srcs, report.Source{File: pts[i].Source, Line: pts[i].Line})
-					i++
-				}
-				r, err := row(key{server, pass, false})
-				if err != nil {
-					return nil, err
-				}
-				fit := cost.MemoryFit(r, pts[from:i])
-				kept.passes = append(kept.passes, fit)
+		for _, m := range mem {
+			for i, fit := range m.passes {
 				for _, w := range fit.Warnings {
-					n.add(fmt.Sprintf("%s, pass %d: %s", server, pass, w.Msg))
+					n.add(fmt.Sprintf("%s, pass %d: %s", m.server, m.passNums[i], w.Msg))
 				}
 			}
-			r, err := row(key{server, -1, true})
-			if err != nil {
-				return nil, err
-			}
-			pooled := cost.MemoryFit(r, pts[start:i])
-			a.mem[server] = pooled
-			kept.pooled, kept.srcs = pooled, srcs
-			a.memPasses = append(a.memPasses, kept)
+			r, pooled := m.row, m.pooled
 			if r.Passes < 3 {
-				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", server, r.Passes))
+				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", m.server, r.Passes))
 			}
-			d.Rows = append(d.Rows, []any{server, r.Passes, num(r.PassSlopeMedianGiBPer1000), num(r.PassSlopeMinGiBPer1000), num(r.PassSlopeMaxGiBPer1000),
+			d.Rows = append(d.Rows, []any{m.server, r.Passes, num(r.PassSlopeMedianGiBPer1000), num(r.PassSlopeMinGiBPer1000), num(r.PassSlopeMaxGiBPer1000),
 				num(pooled.SlopeGiBPer1000), num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
-			d.RowSources = append(d.RowSources, srcs)
+			d.RowSources = append(d.RowSources, m.srcs)
+			series := report.MemorySeries{Server: m.server, Points: m.points}
 			if !math.IsNaN(pooled.SlopeGiBPer1000) {
 				series.Fit = &report.MemoryFit{SlopeMBPerRequest: pooled.SlopeGiBPer1000 * 1024 / 1000, InterceptMB: pooled.InterceptGiB * 1024}
 			}

@@ -130,18 +130,12 @@ func connsText(c int64) any {
 // rounds is requests/s per server and connections, median of rounds with
 // p99 beside it, the best of each column marked; one table per test and
 // tool.
-func (a *analysis) rounds() (*Section, error) {
+func (a *analysis) rounds(rows []runRow, split []string) *Section {
 	sec := &Section{ID: "rounds", Title: "Throughput by rounds"}
-	rows, err := a.runRows(true)
-	if err != nil {
-		return nil, err
-	}
 	if len(rows) == 0 {
 		sec.Skipped = "no runs with a round label"
-		return sec, nil
+		return sec
 	}
-	split := splitVariants(rows)
-	a.roundRuns = rows
 	type group struct {
 		runs []runRow
 	}
@@ -243,7 +237,7 @@ func (a *analysis) rounds() (*Section, error) {
 			Caption: fmt.Sprintf("Requests/s of %s at full speed by server, per tool and connections: median bar, min–max whisker, each round a dot", orDash(tb.test)),
 			Figure:  &report.BarChart{Title: "Throughput: " + orDash(tb.test) + " at full speed", XLabel: "server", YLabel: "requests/s", Groups: tb.bars}})
 	}
-	return sec, nil
+	return sec
 }
 
 // bestRow is what a row of a rounds table is compared by: its load (rows
@@ -405,24 +399,12 @@ func sameFloat(x, y float64) bool {
 // the same tool at the same connections; runs at a fixed rate are not
 // ranked at all (their requests/s is their target) but reported by
 // whether they held it (see heldAtRate).
-func (a *analysis) ranking() (*Section, error) {
+func (a *analysis) ranking(singles, repeated []runRow) (*Section, error) {
 	sec := &Section{ID: "ranking", Title: "Single-run ranking"}
-	rows, err := a.runRows(false)
-	if err != nil {
-		return nil, err
-	}
-	a.singles = rows
+	rows := singles
 	if len(rows) == 0 {
 		sec.Skipped = "no single runs (runs without a round label)"
 		return sec, nil
-	}
-	slices.SortStableFunc(rows, func(x, y runRow) int {
-		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool),
-			cmp.Compare(x.connections, y.connections), cmpNaNLast(x.targetRPS, y.targetRPS))
-	})
-	repeated, err := a.runRows(true)
-	if err != nil {
-		return nil, err
 	}
 	spread := toolSpreads(repeated)
 	for i := 0; i < len(rows); {
@@ -442,6 +424,15 @@ func (a *analysis) ranking() (*Section, error) {
 		i = j
 	}
 	return sec, nil
+}
+
+// sortSingles orders single runs as the ranking lays them out: by test,
+// tool, connections and target rate (full speed first).
+func sortSingles(rows []runRow) {
+	slices.SortStableFunc(rows, func(x, y runRow) int {
+		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool),
+			cmp.Compare(x.connections, y.connections), cmpNaNLast(x.targetRPS, y.targetRPS))
+	})
 }
 
 // loadText names a load for a title.
