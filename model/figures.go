@@ -38,19 +38,26 @@ type CPURun struct {
 	GroupID, Mode, Variant string
 }
 
-// CostRun is one run of the view cost_runs: a run that prices its stack.
-type CostRun struct {
-	Server, Database, Test string
-	Variant                string // run_groups.variant: part of the stack
-	RunID                  string
-	FixedRate              bool    // false: the stack has no fixed-rate pass, priced at full speed
-	TargetRPS              float64 // NaN at full speed
-	StackUS, DBUS          float64 // per successful response; DBUS NaN where not measured
-	P50MS                  float64
-	Source                 string
-	Line                   int
-	// GroupID is the run's group (run_groups).
-	GroupID string
+// CostGroup is one row of the table macro cost_groups: a group of the
+// experiment that can price its stack (server, database, test, variant),
+// with the medians of its runs and whether it held its rate.
+type CostGroup struct {
+	Server, Database, Test, Variant string
+	GroupID                         string
+	FixedRate                       bool    // false: a group at full speed, for a stack without fixed-rate groups
+	TargetRPS                       float64 // NaN at full speed
+	Connections                     int64   // -1 where not recorded
+	Passes                          int64
+	// Medians over the runs: CPU per successful response (µs; DBUS NaN
+	// where not measured), p50 and p95 latency (ms) and the rate achieved.
+	StackUS, DBUS, P50MS, P95MS, RPS float64
+	HeldPasses                       int64
+	Held                             bool
+	RunIDs                           []string
+	// Sources and Lines are where each run's CPU figures were read (a
+	// paired harness record's), in the order of RunIDs.
+	Sources []string
+	Lines   []int64
 }
 
 // StackFilter narrows the stacks read; an empty field matches all.

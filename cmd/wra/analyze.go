@@ -134,6 +134,9 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		if err != nil {
 			return err
 		}
+		if err := putPrices(ctx, st, cost.NewBook()); err != nil {
+			return err
+		}
 		failed = res.Count(ingest.Failed)
 	}
 	opts := analyze.DefaultOptions()

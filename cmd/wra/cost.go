@@ -13,6 +13,7 @@ import (
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/report/costs"
 )
 
@@ -37,6 +38,8 @@ type costOptions struct {
 	sweep         string
 	plot          string
 	budget        float64
+	p95           float64
+	maxErrors     float64
 
 	// changed reports whether a flag was given on the command line.
 	changed func(name string) bool
@@ -64,6 +67,7 @@ func (o *costOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.listProviders, "list-providers", false, "print the price presets and the price book, with sources and dates, and exit")
 	f.StringVar(&o.sweep, "sweep", "", "price a range of rates: rps=A..B (1, 2, 5 × 10^k between A and B) or rps=A..B:STEP")
 	f.StringVar(&o.plot, "plot", "", "with --sweep, draw cost against rate into FILE.svg or FILE.png")
+	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
 	f.Float64Var(&o.budget, "budget", 0, "instead of a cost, the highest rate each stack serves within this many US dollars a month")
 }
 
@@ -84,11 +88,16 @@ The database's CPU is priced at the same vCPU price; its memory
 not a bill: capacity is bought in fractions, the load is steady, and
 network, storage, request fees, free tiers and discounts are left out.
 
-Without --cpu-ms the stacks come from the store, as in wra analyze's cost
-table: per server, database and test, the median CPU per 2xx response of
-its runs at its highest target rate (or at full speed when it has no
-fixed-rate run), the median p50 latency of those runs (unless --latency),
-and the memory fitted to its memory series (else its highest working set).
+Without --cpu-ms the stacks come from the store, opened read-only, as in
+wra analyze's cost table (one builder): per server, database, test and
+variant, the median CPU per 2xx response of its runs at --rps
+(interpolated between two measured rates, footnoted outside them, or at
+full speed when it has no fixed-rate run), whether it held that rate
+(--p95, --max-errors: the held column), the median p50 latency of a held
+group (unless --latency), and the memory fitted to its memory series
+(else its highest working set). Stacks that did not hold the rate come
+after those that did. --budget answers no higher than the highest rate a
+stack held.
 Prices come from a preset (--provider, see --list-providers), your own
 TOML price book (--prices), or --vcpu-hour and --gib-hour.`,
 		Example: `  wra cost --rps 1000 --cpu-ms 0.4 --mem-gib 0.5 --util 0.6 --vcpu-hour 0.04048 --gib-hour 0.004445
@@ -141,35 +150,46 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		return inputError(err)
 	}
 
-	var jobs []costs.Job
-	var notes []string
+	// jobsAt gives the stacks to price at a rate: from the store, the
+	// one cost builder's choice at that rate; from the command line, the
+	// stack given.
+	var jobsAt func(rps float64, atHighestHeld bool) ([]costs.Job, []string, error)
 	if o.fromCommandLine() {
 		s, n, err := o.commandLineStack()
 		if err != nil {
 			return err
 		}
-		jobs, notes = []costs.Job{{Stack: s, Workload: w}}, n
+		jobsAt = func(rps float64, _ bool) ([]costs.Job, []string, error) {
+			w := w
+			w.RPS = rps
+			return []costs.Job{{Stack: s, Workload: w}}, n, nil
+		}
 	} else {
 		st, err := openCostStore(ctx, g)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		if err := putPrices(ctx, st, book); err != nil {
-			return err
-		}
-		jobs, notes, err = costs.FromStore(ctx, st, costs.StoreRequest{
-			Filter:   model.StackFilter{Server: o.server, Database: o.database, Test: o.test},
-			Workload: w, LatencyGiven: o.changed("latency"), DBMemoryGiB: o.dbMemGiB,
-		})
-		if err != nil {
-			return err
+		d := analyze.DefaultOptions()
+		rule := model.DesignRule{Tolerance: d.DriftTolerance, P95MS: o.p95, MaxErrorRate: o.maxErrors, MinAchievedRatio: d.MinAchievedRatio}
+		jobsAt = func(rps float64, atHighestHeld bool) ([]costs.Job, []string, error) {
+			w := w
+			w.RPS = rps
+			return costs.FromStore(ctx, st, cost.Request{
+				Filter: model.StackFilter{Server: o.server, Database: o.database, Test: o.test}, Rule: rule,
+				Workload: w, LatencyGiven: o.changed("latency"), DBMemoryGiB: o.dbMemGiB, AtHighestHeld: atHighestHeld,
+			})
 		}
 	}
 
 	var d *report.Data
+	var notes []string
 	switch {
 	case o.changed("budget"):
+		var jobs []costs.Job
+		if jobs, notes, err = jobsAt(o.rps, true); err != nil {
+			return err
+		}
 		d, err = costs.Budget(jobs, price, o.budget)
 		if err != nil {
 			return inputError(err)
@@ -180,7 +200,14 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 			return usagef("--sweep: %v", err)
 		}
 		var chart *report.CostCurveChart
-		if d, chart, err = costs.Sweep(jobs, price, r.Points()); err != nil {
+		at := func(rps float64) ([]costs.Job, error) {
+			jobs, n, err := jobsAt(rps, false)
+			if notes == nil {
+				notes = n
+			}
+			return jobs, err
+		}
+		if d, chart, err = costs.Sweep(at, price, r.Points()); err != nil {
 			return inputError(err)
 		}
 		if o.plot != "" {
@@ -189,6 +216,10 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 			}
 		}
 	default:
+		var jobs []costs.Job
+		if jobs, notes, err = jobsAt(o.rps, false); err != nil {
+			return err
+		}
 		if d, err = costs.Monthly(jobs, price); err != nil {
 			return inputError(err)
 		}
@@ -197,7 +228,9 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 	return writeTable(e, g, format, d)
 }
 
-// openCostStore opens the store for wra cost, which needs an existing one.
+// openCostStore opens the store for wra cost, which needs an existing
+// one and only reads it: a store the user can only read is priced, and
+// its bytes are the same after.
 func openCostStore(ctx context.Context, g *globals) (*store.Store, error) {
 	if _, err := os.Stat(g.db); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -205,5 +238,5 @@ func openCostStore(ctx context.Context, g *globals) (*store.Store, error) {
 		}
 		return nil, err
 	}
-	return g.openStore(ctx, false)
+	return g.openStore(ctx, true)
 }

@@ -124,7 +124,8 @@ func inputError(err error) error {
 	return err
 }
 
-// putPrices records the price book in the store's prices table.
+// putPrices records the price book in the store's prices table (wra
+// ingest and wra analyze record the presets: wra cost only reads).
 func putPrices(ctx context.Context, st *store.Store, b *cost.Book) error {
 	var rows []store.PriceRow
 	for _, p := range b.Prices() {

@@ -158,6 +158,33 @@ func TestOneFigureEverySurface(t *testing.T) {
 		t.Errorf("the k6 run kept as stream and summary: %v, want one row of 1 round", k6)
 	}
 
+	// wra cost prices the same stacks, one per server, database and run,
+	// with the same dollars and held as the cost table of wra analyze.
+	costRows := read("cost.csv")
+	if len(costRows) != 8 {
+		t.Errorf("cost table: %d rows, want 8", len(costRows))
+	}
+	r = wra(t, db, "--format", "csv", "cost", "--rps", "1000")
+	if r.code != 0 {
+		t.Fatalf("cost: exit %d: %s", r.code, r.stderr)
+	}
+	priced := map[key]map[string]string{}
+	for _, row := range csvRows(t, r.stdout) {
+		priced[key{row["server"], row["database"], strings.TrimPrefix(row["variant"], "run=")}] = row
+	}
+	for _, row := range costRows {
+		k := key{row["server"], row["database"], strings.TrimPrefix(row["variant"], "run=")}
+		c, ok := priced[k]
+		if !ok {
+			t.Errorf("wra cost has no row for %v", k)
+			continue
+		}
+		check("wra cost", k, "total $/month", num(t, c["total_usd_month"]), num(t, row["total_usd_month"]))
+		if c["held"] != row["held"] {
+			t.Errorf("%v: held %s in wra cost, %s in wra analyze", k, c["held"], row["held"])
+		}
+	}
+
 	// wra table lays out the same cells.
 	for _, m := range []struct {
 		metric string

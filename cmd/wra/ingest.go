@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/wra-bench/wra/cost"
 	"io"
 	"strings"
 	"time"
@@ -83,6 +84,10 @@ func runIngest(ctx context.Context, e *env, g *globals, o *ingestOptions, args [
 	defer st.Close()
 	res, err := g.ingest(ctx, e, st, args, ingest.Options{Labels: labels, Strict: o.strict})
 	if err != nil {
+		return err
+	}
+	// The price presets, for SQL over the store (wra cost only reads it).
+	if err := putPrices(ctx, st, cost.NewBook()); err != nil {
 		return err
 	}
 	if o.list {

@@ -73,21 +73,23 @@ ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, g.group_id, r.round, g.run_id`, nil, func(r 
 	})
 }
 
-// CostRuns reads the view cost_runs: per stack, the runs that price it,
-// with the group of each, ordered by server, database, test, variant and
-// run.
-func (s *Store) CostRuns(ctx context.Context, f model.StackFilter) ([]model.CostRun, error) {
-	return readAll(ctx, s, "cost_runs", `
-SELECT coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), run_id, fixed_rate, target_rps,
-       cpu_server_us_per_req, cpu_db_us_per_req, latency_p50_ms, source, coalesce(source_line, 0),
-       (SELECT min(g.group_id) FROM run_groups g WHERE g.run_id = cost_runs.run_id OR g.record_id = cost_runs.run_id), variant
-FROM cost_runs
-WHERE ($1 = '' OR server = $1) AND ($2 = '' OR database = $2) AND ($3 = '' OR test = $3)
-ORDER BY 1, 2, 3, variant, run_id`, []any{f.Server, f.Database, f.Test}, func(r []any) model.CostRun {
-		return model.CostRun{Server: Text(r[0]), Database: Text(r[1]), Test: Text(r[2]), RunID: Text(r[3]), FixedRate: Bool(r[4]),
-			TargetRPS: Float(r[5]), StackUS: Float(r[6]), DBUS: Float(r[7]), P50MS: Float(r[8]), Source: Text(r[9]), Line: int(integer(r[10])),
-			GroupID: Text(r[11]), Variant: Text(r[12])}
-	})
+// CostGroups reads the table macro cost_groups under rule, for the
+// stacks that match f, ordered by server, database, test, variant and
+// target rate.
+func (s *Store) CostGroups(ctx context.Context, rule model.DesignRule, f model.StackFilter) ([]model.CostGroup, error) {
+	return readAll(ctx, s, "cost_groups", `
+SELECT coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), variant, group_id, mode = 'fixed-rate', target_rps,
+       coalesce(connections, -1), passes, cpu_server_us_per_req, cpu_db_us_per_req, latency_p50_ms, latency_p95_ms, rps,
+       held_passes, held, run_ids, sources, source_lines
+FROM cost_groups(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
+WHERE ($4 = '' OR server = $4) AND ($5 = '' OR database = $5) AND ($6 = '' OR test = $6)
+ORDER BY 1, 2, 3, 4, target_rps NULLS FIRST, connections, group_id`,
+		[]any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio, f.Server, f.Database, f.Test}, func(r []any) model.CostGroup {
+			return model.CostGroup{Server: Text(r[0]), Database: Text(r[1]), Test: Text(r[2]), Variant: Text(r[3]), GroupID: Text(r[4]),
+				FixedRate: Bool(r[5]), TargetRPS: Float(r[6]), Connections: integer(r[7]), Passes: integer(r[8]),
+				StackUS: Float(r[9]), DBUS: Float(r[10]), P50MS: Float(r[11]), P95MS: Float(r[12]), RPS: Float(r[13]),
+				HeldPasses: integer(r[14]), Held: Bool(r[15]), RunIDs: texts(r[16]), Sources: texts(r[17]), Lines: integers(r[18])}
+		})
 }
 
 // Servers lists the servers of the runs that match f ("" for runs
@@ -202,6 +204,16 @@ FROM group_caveats(tolerance := $1::DOUBLE, p95_ms := $2::DOUBLE, max_error_rate
 			return true
 		})
 	return out, err
+}
+
+// integers reads a list of integer values: NULL items as 0.
+func integers(v any) []int64 {
+	l, _ := v.([]any)
+	out := make([]int64, 0, len(l))
+	for _, x := range l {
+		out = append(out, integer(x))
+	}
+	return out
 }
 
 // texts reads a list of text values: nil for NULL.

@@ -29,7 +29,6 @@ import (
 // macro (model/store implements it).
 type Store interface {
 	CPURuns(ctx context.Context) ([]model.CPURun, error)
-	CostRuns(ctx context.Context, f model.StackFilter) ([]model.CostRun, error)
 	AllServers(ctx context.Context) ([]string, error)
 	RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error)
 	RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedRatio float64) (map[string]bool, error)
@@ -46,6 +45,8 @@ type Store interface {
 	LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error)
 	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
 	RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error)
+	// the readers of the one cost builder, cost.Build
+	cost.Source
 }
 
 // Options are the settings of an analysis.
@@ -161,7 +162,7 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 		func() (*Section, error) { return a.ranking(sh.singles, sh.rounds) },
 		func() (*Section, error) { return a.achieved(sh.rounds, sh.singles), nil },
 		func() (*Section, error) { return a.calibration(sh.drifts, sh.driftNotes), nil },
-		func() (*Section, error) { return a.cost(sh.memory) },
+		a.cost,
 	}
 	res := &Result{}
 	for _, step := range steps {

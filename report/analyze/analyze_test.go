@@ -196,13 +196,13 @@ func TestCPUPerRequestWithoutA2xxCount(t *testing.T) {
 	if n, _ := store.Int(rows[0][1]); n != 10000 || store.Text(rows[0][2]) != "requests" {
 		t.Errorf("divisor %v from %v, want 10000 from requests", rows[0][1], rows[0][2])
 	}
-	// Case 1: what analyze prices, cost_runs prices.
-	runs, err := st.CostRuns(context.Background(), model.StackFilter{})
+	// Case 1: what analyze prices, cost_groups prices.
+	groups, err := st.CostGroups(context.Background(), analyze.DefaultOptions().DesignRule(), model.StackFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) == 0 {
-		t.Fatal("cost_runs has no run to price")
+	if len(groups) == 0 {
+		t.Fatal("cost_groups has no group to price")
 	}
 }
 
@@ -215,29 +215,29 @@ func TestCostOneRowPerStack(t *testing.T) {
 	if len(d.Rows) != 2 {
 		t.Fatalf("cost table has %d rows, want one per database: %v", len(d.Rows), d.Rows)
 	}
-	runs, err := st.CostRuns(context.Background(), model.StackFilter{})
+	priced, _, err := cost.Build(context.Background(), st, cost.Request{Rule: opts.DesignRule(),
+		Workload: cost.Workload{RPS: opts.RPS, Utilisation: opts.Util}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs := cost.StackInputs(runs)
-	if len(inputs) != len(d.Rows) {
-		t.Fatalf("cost_runs gives %d stacks, the report %d", len(inputs), len(d.Rows))
+	if len(priced) != len(d.Rows) {
+		t.Fatalf("cost.Build gives %d stacks, the report %d", len(priced), len(d.Rows))
 	}
-	for _, in := range inputs {
-		i := rowOf(t, d, "database", in.Stack.Database)
-		// Only the highest rate's passes price a stack.
-		if in.TargetRPS != 1000 || in.Passes != 3 || !in.FixedRate {
-			t.Errorf("%s: priced from %d passes at %v (fixed %v)", in.Stack.Database, in.Passes, in.TargetRPS, in.FixedRate)
+	for _, p := range priced {
+		i := rowOf(t, d, "database", p.Stack.Database)
+		// The group at the rate priced prices the stack.
+		if p.Passes != 3 || !p.FixedRate || len(p.GroupIDs) != 1 {
+			t.Errorf("%s: priced from %d passes of %d groups (fixed %v)", p.Stack.Database, p.Passes, len(p.GroupIDs), p.FixedRate)
 		}
-		want := in.Stack.CPUPerRequestS * opts.RPS / opts.Util
+		want := p.Stack.CPUPerRequestS * opts.RPS / opts.Util
 		if got := num(t, d, i, "stack_vcpu"); !(math.Abs(got-want) <= 1e-12) {
-			t.Errorf("%s: stack vCPU %v, cost_runs' median gives %v", in.Stack.Database, got, want)
+			t.Errorf("%s: stack vCPU %v, cost.Build gives %v", p.Stack.Database, got, want)
 		}
-		// The median of cost_runs in SQL is the same figure.
-		rows := query(t, st, `SELECT median(cpu_server_us_per_req) FROM cost_runs WHERE database = ?`, in.Stack.Database)
-		same(t, "cost_runs median", num(t, d, i, "stack_vcpu")*opts.Util/opts.RPS*1e6, rows[0][0])
+		// The median of cost_groups in SQL at that rate is the same figure.
+		rows := query(t, st, `SELECT cpu_server_us_per_req FROM cost_groups WHERE database = ? AND target_rps = 1000`, p.Stack.Database)
+		same(t, "cost_groups median", num(t, d, i, "stack_vcpu")*opts.Util/opts.RPS*1e6, rows[0][0])
 		if got := cell(t, d, i, "memory_from"); got != "highest working set" {
-			t.Errorf("%s: memory from %v", in.Stack.Database, got)
+			t.Errorf("%s: memory from %v", p.Stack.Database, got)
 		}
 	}
 	// --test narrows the stacks, it does not pick one database.

@@ -14,103 +14,77 @@ import (
 	"github.com/wra-bench/wra/report"
 )
 
-// cost prices each stack (server, database, test) at the chosen load:
-// the runs of the store's view cost_runs (at the stack's highest target
-// rate, or at full speed where it has no fixed-rate pass) give the median
-// CPU per request of the stack and the database, and cost.ChooseMemory
-// its memory, as wra cost takes them.
-func (a *analysis) cost(mem []memoryPasses) (*Section, error) {
+// cost prices each stack (server, database, test, variant) at the
+// chosen load by the one cost builder, cost.Build, as wra cost does: the
+// CPU per request at that rate (interpolated between two measured rates,
+// footnoted outside them), whether the stack held the rate, the latency
+// for Little's law and the memory.
+func (a *analysis) cost() (*Section, error) {
 	sec := &Section{ID: "cost", Single: true, Title: fmt.Sprintf("Cost per month at %s requests/s", Sig(a.opts.RPS))}
-	runs, err := a.st.CostRuns(a.ctx, model.StackFilter{Test: a.opts.CostTest})
+	w := cost.Workload{RPS: a.opts.RPS, Wait: a.opts.Wait, Utilisation: a.opts.Util}
+	priced, buildNotes, err := cost.Build(a.ctx, a.st, cost.Request{Filter: model.StackFilter{Test: a.opts.CostTest}, Rule: a.opts.DesignRule(), Workload: w})
 	if err != nil {
-		return nil, err
-	}
-	inputs := cost.StackInputs(runs)
-	if len(inputs) == 0 {
-		sec.Skipped = "no runs with CPU figures to price"
-		return sec, nil
-	}
-	peak, err := a.st.PeakMemory(a.ctx)
-	if err != nil {
+		var none *cost.NoCPUDataError
+		if errors.As(err, &none) || strings.Contains(err.Error(), "nothing to price") {
+			sec.Skipped = "no runs with CPU figures to price"
+			return sec, nil
+		}
 		return nil, err
 	}
 	n := &notes{}
-	w := cost.Workload{RPS: a.opts.RPS, Wait: a.opts.Wait, Utilisation: a.opts.Util}
 	type est struct {
-		e   cost.Estimate
-		mem cost.MemoryFrom
-		src []report.Source
-		// groups are the groups of the runs it is priced from
+		e      cost.Estimate
+		p      cost.Priced
+		src    []report.Source
 		groups []string
 	}
 	var ests []est
-	var fullSpeed []string
-	for _, in := range inputs {
-		st := in.Stack
-		server := st.Server
-		peakMB := model.HighestWorkingSet(peak, server, st.Database, st.Variant)
-		fit, hasFit := pooledFit(mem, server)
-		var from cost.MemoryFrom
-		st.Memory, from = cost.ChooseMemory(fit, hasFit, peakMB)
-		switch from {
-		case cost.MemoryFromWorkingSet:
-			n.add(serverName(server) + ": memory priced at its highest working set (no usable memory slope: none measured, or a negative fit)")
-		case cost.MemoryFromNone:
-			n.add(serverName(server) + ": no memory figures; memory is priced at 0")
-		}
-		if !in.FixedRate {
-			fullSpeed = append(fullSpeed, stackLabel(st))
-		}
-		wl := w
-		// Little's law counts the time a request spends in the server:
-		// the wait given plus the median latency of the passes.
-		wl.Latency = in.Latency()
-		e, err := cost.Monthly(st, wl, a.opts.Price)
+	for _, p := range priced {
+		st := p.Stack
+		e, err := cost.Monthly(st, p.Workload, a.opts.Price)
 		if err != nil {
 			var inErr *cost.InputError
 			if errors.As(err, &inErr) {
 				return nil, err
 			}
-			n.add(fmt.Sprintf("%s: %v", stackLabel(st), err))
+			n.add(fmt.Sprintf("%s: %v", cost.StackName(st), err))
 			continue
 		}
 		var src []report.Source
-		for _, r := range in.Runs {
-			src = append(src, report.Source{File: r.Source, Line: r.Line})
+		for i, f := range p.Sources {
+			src = append(src, report.Source{File: f, Line: int(p.Lines[i])})
 		}
-		var groups []string
-		for _, r := range in.Runs {
-			if !slices.Contains(groups, r.GroupID) {
-				groups = append(groups, r.GroupID)
-			}
-		}
-		ests = append(ests, est{e, from, src, groups})
+		ests = append(ests, est{e, p, src, p.GroupIDs})
 	}
-	slices.SortStableFunc(ests, func(x, y est) int { return cmpNaNLast(x.e.TotalUSDMonth, y.e.TotalUSDMonth) })
+	for _, note := range append(cost.StackNotes(priced), buildNotes...) {
+		n.add(note)
+	}
+	// A stack that did not hold the rate is never the cheapest.
+	slices.SortStableFunc(ests, func(x, y est) int {
+		return cmp.Or(cmp.Compare(boolRank(x.p.Held), boolRank(y.p.Held)), cmpNaNLast(x.e.TotalUSDMonth, y.e.TotalUSDMonth))
+	})
 	d := &report.Data{
 		Title: fmt.Sprintf("Cost per month at %s requests/s, %s, %g%% target utilisation (USD)", Sig(a.opts.RPS), a.opts.Price.Name, a.opts.Util*100),
 		Columns: []report.Column{col("server", "server", nil), col("database", "database", nil), col("test", "test", nil), col("variant", "variant", nil),
 			col("stack_vcpu", "stack vCPU", Sig), col("stack_gib", "stack GiB", Sig), col("memory_from", "memory from", nil),
 			col("stack_usd_month", "stack $/month", money), col("db_vcpu", "database vCPU", Sig),
-			col("db_usd_month", "database $/month", money), col("total_usd_month", "total $/month", money)},
+			col("db_usd_month", "database $/month", money), col("total_usd_month", "total $/month", money), col("held", "held", nil)},
 	}
 	var stacks []report.CostStack
 	cv := a.newCaveats()
 	for _, x := range ests {
 		e := x.e
-		cv.add(stackLabel(e.Stack), x.groups)
-		d.Rows = append(d.Rows, []any{e.Stack.Server, nullIfEmpty(e.Stack.Database), nullIfEmpty(e.Stack.Test), nullIfEmpty(e.Stack.Variant), e.StackVCPU, e.StackGiB, string(x.mem),
-			e.StackUSDMonth, e.DBVCPU, e.DBUSDMonth, e.TotalUSDMonth})
+		cv.add(cost.StackName(e.Stack), x.groups)
+		d.Rows = append(d.Rows, []any{e.Stack.Server, nullIfEmpty(e.Stack.Database), nullIfEmpty(e.Stack.Test), nullIfEmpty(e.Stack.Variant), e.StackVCPU, e.StackGiB, string(x.p.MemoryFrom),
+			e.StackUSDMonth, e.DBVCPU, e.DBUSDMonth, e.TotalUSDMonth, x.p.Held})
 		d.RowSources = append(d.RowSources, x.src)
-		stacks = append(stacks, report.CostStack{Server: chartLabel(e.Stack, inputs), StackUSD: e.StackUSDMonth, DBUSD: e.DBUSDMonth})
+		stacks = append(stacks, report.CostStack{Server: chartLabel(e.Stack, priced), StackUSD: e.StackUSDMonth, DBUSD: e.DBUSDMonth})
 	}
 	n.add(fmt.Sprintf("an amortised resource price, not a bill: vCPUs = CPU seconds per request × %s requests/s / %g utilisation; memory = base + slope × requests in flight (Little's law: rps × (wait %v + median p50 of the passes)); × 730 hours at $%s per vCPU-hour and $%s per GiB-hour (%s, as of %s)",
 		Sig(a.opts.RPS), a.opts.Util, a.opts.Wait, strconv.FormatFloat(a.opts.Price.VCPUHourUSD, 'g', 6, 64),
 		strconv.FormatFloat(a.opts.Price.GiBHourUSD(), 'g', 6, 64), a.opts.Price.Name, a.opts.Price.AsOf))
-	n.add("a stack is a server with its database and test; its CPU per request is the median of its fixed-rate passes at its highest target rate")
-	if len(fullSpeed) > 0 {
-		n.add("no fixed-rate passes, CPU per request from runs at full speed: " + strings.Join(fullSpeed, ", "))
-	}
+	n.add(fmt.Sprintf("a stack is a server with its database, test and variant; its CPU per request is the median of its fixed-rate runs at %s requests/s, interpolated between the two rates around it where it was not measured at that rate (cost_groups); held: a group at that rate or above held it in more than half of its runs (p95 < %g ms, errors < %g%%, at least %g%% of the rate achieved); a stack that did not hold it is listed after those that did",
+		Sig(a.opts.RPS), a.opts.P95MS, 100*a.opts.MaxErrorRate, 100*a.opts.MinAchievedRatio))
 	cv.to(n)
 	d.Notes = n.list
 	d.DropEmpty("variant")
@@ -122,7 +96,7 @@ func (a *analysis) cost(mem []memoryPasses) (*Section, error) {
 
 // chartLabel names a stack in the cost plot by its server, and by its
 // database and test where the stacks priced differ in them.
-func chartLabel(s cost.Stack, all []cost.StackInput) string {
+func chartLabel(s cost.Stack, all []cost.Priced) string {
 	dbs, tests, variants := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, in := range all {
 		dbs[in.Stack.Database], tests[in.Stack.Test], variants[in.Stack.Variant] = true, true, true
@@ -140,19 +114,12 @@ func chartLabel(s cost.Stack, all []cost.StackInput) string {
 	return out
 }
 
-// stackLabel names a stack in a footnote: server/database/test.
-func stackLabel(s cost.Stack) string {
-	out := serverName(s.Server)
-	if s.Database != "" {
-		out += "/" + s.Database
+// boolRank orders true before false.
+func boolRank(b bool) int {
+	if b {
+		return 0
 	}
-	if s.Test != "" {
-		out += "/" + s.Test
-	}
-	if s.Variant != "" {
-		out += " (" + s.Variant + ")"
-	}
-	return out
+	return 1
 }
 
 func money(v any) string {

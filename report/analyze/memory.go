@@ -78,17 +78,6 @@ func (a *analysis) memoryFits() ([]memoryPasses, error) {
 	return out, nil
 }
 
-// pooledFit is the fit of all passes of server's memory series, the one
-// the cost model prices memory with; false where it has no series.
-func pooledFit(mem []memoryPasses, server string) (stats.MemoryFit, bool) {
-	for _, m := range mem {
-		if m.server == server {
-			return m.pooled, true
-		}
-	}
-	return stats.MemoryFit{}, false
-}
-
 // memory is the highest working set and private memory per server, and
 // the memory growth per 1000 waiting requests with the spread of passes.
 func (a *analysis) memory(mem []memoryPasses) (*Section, error) {

@@ -25,18 +25,25 @@ import (
 type Job struct {
 	Stack    cost.Stack
 	Workload cost.Workload
+	// Held says whether the stack held the rate priced (from a store);
+	// nil for a stack given on the command line, whose load is unknown.
+	Held *bool
+	// MaxHeldRPS is the highest rate the stack is known to serve: the
+	// highest it held, or, measured at full speed only, the rate it
+	// served there (NaN: none; unused for a stack given on the command
+	// line, whose limit is unknown).
+	MaxHeldRPS float64
 }
 
-// StackName names a stack in a legend: server, then database and test
-// where present.
-func StackName(s cost.Stack) string {
-	parts := []string{s.Server}
-	for _, x := range []string{s.Database, s.Test, s.Variant} {
-		if x != "" {
-			parts = append(parts, x)
-		}
+// StackName names a stack in a legend (cost.StackName).
+func StackName(s cost.Stack) string { return cost.StackName(s) }
+
+// heldCell is a job's held column: NULL where unknown.
+func heldCell(j Job) any {
+	if j.Held == nil {
+		return nil
 	}
-	return strings.Join(parts, " / ")
+	return *j.Held
 }
 
 // HasDatabase reports whether a stack has a database to price.
@@ -44,47 +51,85 @@ func HasDatabase(s cost.Stack) bool {
 	return s.Database != "" || s.DBCPUPerRequestS != 0 || s.DBMemoryGiB != 0
 }
 
-// Monthly prices every job, cheapest first; an error is cost.Monthly's.
+// estimate is a job priced.
+type estimate struct {
+	cost.Estimate
+	held any // the job's held: true, false or NULL
+}
+
+// Monthly prices every job, cheapest first among the stacks that held
+// the rate, then the others (a stack that did not hold the rate is never
+// the cheapest); an error is cost.Monthly's.
 func Monthly(jobs []Job, p cost.Price) (*report.Data, error) {
-	var es []cost.Estimate
+	var es []estimate
 	for _, j := range jobs {
 		e, err := cost.Monthly(j.Stack, j.Workload, p)
 		if err != nil {
 			return nil, err
 		}
-		es = append(es, e)
+		es = append(es, estimate{e, heldCell(j)})
 	}
-	slices.SortStableFunc(es, func(a, b cost.Estimate) int {
-		if c := cmp.Compare(a.TotalUSDMonth, b.TotalUSDMonth); c != 0 {
-			return c
-		}
-		return strings.Compare(StackName(a.Stack), StackName(b.Stack))
+	slices.SortStableFunc(es, func(a, b estimate) int {
+		return cmp.Or(cmp.Compare(notHeld(a.held), notHeld(b.held)), cmp.Compare(a.TotalUSDMonth, b.TotalUSDMonth),
+			strings.Compare(StackName(a.Stack), StackName(b.Stack)))
 	})
 	return estimatesTable(es), nil
 }
 
-// Sweep prices every job at each rate: the table, job after job, and the
-// chart of cost against rate, one line per stack.
-func Sweep(jobs []Job, p cost.Price, rates []float64) (*report.Data, *report.CostCurveChart, error) {
-	var all []cost.Estimate
-	ch := &report.CostCurveChart{}
-	for _, j := range jobs {
-		es, err := cost.Sweep(j.Stack, j.Workload, p, rates)
+// notHeld orders a held column: true, NULL (unknown), false.
+func notHeld(v any) int {
+	switch v {
+	case true:
+		return 0
+	case false:
+		return 2
+	}
+	return 1
+}
+
+// JobsAt gives the jobs to price at a rate: from a store, cost.Build at
+// that rate, whose figures and held depend on it.
+type JobsAt func(rps float64) ([]Job, error)
+
+// Sweep prices the jobs at each rate, each job's figures chosen at that
+// rate: the table, stack after stack, and the chart of cost against rate,
+// one line per stack.
+func Sweep(at JobsAt, p cost.Price, rates []float64) (*report.Data, *report.CostCurveChart, error) {
+	var order []string
+	byStack := map[string][]estimate{}
+	util := math.NaN()
+	for _, r := range rates {
+		jobs, err := at(r)
 		if err != nil {
 			return nil, nil, err
 		}
-		all = append(all, es...)
-		if len(es) == 0 {
-			continue
+		for _, j := range jobs {
+			w := j.Workload
+			w.RPS = r
+			e, err := cost.Monthly(j.Stack, w, p)
+			if err != nil {
+				return nil, nil, err
+			}
+			name := StackName(j.Stack)
+			if _, ok := byStack[name]; !ok {
+				order = append(order, name)
+			}
+			byStack[name] = append(byStack[name], estimate{e, heldCell(j)})
+			util = w.Utilisation
 		}
-		c := report.CostCurve{Name: StackName(es[0].Stack)}
-		for _, e := range es {
+	}
+	var all []estimate
+	ch := &report.CostCurveChart{}
+	for _, name := range order {
+		c := report.CostCurve{Name: name}
+		for _, e := range byStack[name] {
 			c.Points = append(c.Points, report.CostPoint{RPS: e.Workload.RPS, USDMonth: e.TotalUSDMonth})
 		}
 		ch.Curves = append(ch.Curves, c)
+		all = append(all, byStack[name]...)
 	}
-	if len(jobs) > 0 {
-		ch.Title = fmt.Sprintf("Cost per month against load (%s, utilisation %s)", p.Provider, report.Exact(jobs[0].Workload.Utilisation))
+	if len(order) > 0 {
+		ch.Title = fmt.Sprintf("Cost per month against load (%s, utilisation %s)", p.Provider, report.Exact(util))
 	}
 	return estimatesTable(all), ch, nil
 }
@@ -134,9 +179,10 @@ var estimateColumns = []report.Column{
 	{Name: "db_usd_month", Title: "db $/month", Human: usdHuman},
 	{Name: "total_usd_month", Title: "total $/month", Human: usdHuman},
 	{Name: "provider"},
+	{Name: "held"},
 }
 
-func estimatesTable(es []cost.Estimate) *report.Data {
+func estimatesTable(es []estimate) *report.Data {
 	d := &report.Data{Title: "Cost per month", Columns: slices.Clone(estimateColumns)}
 	for _, e := range es {
 		// A stack without a database has NULL database figures, not zeros.
@@ -149,10 +195,10 @@ func estimatesTable(es []cost.Estimate) *report.Data {
 			e.Workload.RPS, e.Workload.Utilisation, ms(e.Workload.Wait), ms(e.Workload.Latency), e.InFlight,
 			e.StackVCPU, e.StackGiB, e.StackUSDMonth,
 			dbVCPU, dbGiB, dbUSD,
-			e.TotalUSDMonth, e.Price.Provider,
+			e.TotalUSDMonth, e.Price.Provider, e.held,
 		})
 	}
-	d.DropEmpty("variant")
+	d.DropEmpty("variant", "held")
 	return d
 }
 
@@ -179,6 +225,7 @@ func Budget(jobs []Job, p cost.Price, budget float64) (*report.Data, error) {
 			{Name: "variant"},
 			{Name: "budget_usd_month", Title: "budget $/month", Human: usdHuman},
 			{Name: "max_rps", Title: "max req/s", Human: sig3Human},
+			{Name: "at_least", Title: "at least"},
 			{Name: "utilisation", Title: "util"},
 			{Name: "in_flight", Title: "in flight", Human: sig3Human},
 			{Name: "stack_vcpu", Title: "stack vCPU", Human: sig3Human},
@@ -193,7 +240,13 @@ func Budget(jobs []Job, p cost.Price, budget float64) (*report.Data, error) {
 		s cost.Stack
 		w cost.Workload
 		r cost.BudgetResult
+		// rps is the answer: r.RPS, capped at the highest rate held
+		// (atLeast: the budget buys more than was measured); NULL where
+		// the stack held no rate
+		rps     any
+		atLeast any
 	}
+	var unheld []string
 	var rows []row
 	for _, j := range jobs {
 		s := j.Stack
@@ -208,13 +261,27 @@ func Budget(jobs []Job, p cost.Price, budget float64) (*report.Data, error) {
 		case err != nil:
 			return nil, err
 		}
-		rows = append(rows, row{s, j.Workload, r})
+		x := row{s: s, w: j.Workload, r: r, rps: r.RPS}
+		switch {
+		case j.Held == nil: // a stack given on the command line: its limit is unknown
+		case math.IsNaN(j.MaxHeldRPS):
+			x.rps = nil
+			unheld = append(unheld, StackName(s))
+		case r.RPS > j.MaxHeldRPS:
+			x.rps, x.atLeast = j.MaxHeldRPS, true
+		default:
+			x.atLeast = false
+		}
+		rows = append(rows, x)
+	}
+	rps := func(x row) float64 {
+		if v, ok := x.rps.(float64); ok {
+			return v
+		}
+		return math.Inf(-1)
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {
-		if c := cmp.Compare(b.r.RPS, a.r.RPS); c != 0 {
-			return c
-		}
-		return strings.Compare(StackName(a.s), StackName(b.s))
+		return cmp.Or(cmp.Compare(rps(b), rps(a)), strings.Compare(StackName(a.s), StackName(b.s)))
 	})
 	for _, x := range rows {
 		e := x.r.Estimate
@@ -224,13 +291,19 @@ func Budget(jobs []Job, p cost.Price, budget float64) (*report.Data, error) {
 		}
 		d.Rows = append(d.Rows, []any{
 			x.s.Server, nullable(x.s.Database), nullable(x.s.Test), nullable(x.s.Variant),
-			budget, x.r.RPS, x.w.Utilisation, e.InFlight,
+			budget, x.rps, x.atLeast, x.w.Utilisation, e.InFlight,
 			e.StackVCPU, e.StackGiB, dbVCPU,
 			x.r.FixedUSDMonth, x.r.USDMonthPerRPS, p.Provider,
 		})
 	}
 	d.Notes = append(d.Notes, "The monthly cost is linear in the rate in this model (memory grows with rps × (wait + latency)), so max req/s = (budget − $/month at 0 req/s) / ($/month per req/s), exactly.")
-	d.DropEmpty("variant")
+	if len(rows) > len(unheld) && slices.ContainsFunc(rows, func(x row) bool { return x.atLeast != nil }) {
+		d.Notes = append(d.Notes, "max req/s goes no higher than the highest rate the stack held (measured at full speed only: the rate it served there), each stack's CPU per request taken at that rate; at least: the budget buys more than was measured, so the rate it buys is at least that.")
+	}
+	if len(unheld) > 0 {
+		d.Notes = append(d.Notes, "held no rate, so no rate within the budget is known to be served: "+strings.Join(unheld, ", ")+".")
+	}
+	d.DropEmpty("variant", "at_least")
 	return d, nil
 }
 
