@@ -10,7 +10,8 @@
 //	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
 //	go run ./cmd/record -check-noise                         # how noisy is this machine? (a minute)
 //
-// wrk2 is built by the user from giltene/wrk2; the other tools are looked up
+// wrk2 is built by the user from giltene/wrk2 (-wrk2, $WRK2, or wrk2 on
+// PATH, where tools.sh installs it); the other tools are looked up
 // on PATH (and in $GOPATH/bin for k6 and bombardier) unless given by flag.
 // Exit codes: 0 recorded, 1 failed (the previous corpus is untouched),
 // 2 usage error, 130 interrupted.
@@ -58,7 +59,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	waitCalm := fs.Duration("wait-calm", 0, "before the noise pair and each trial, wait at most this long for a 1-minute load average of at most 0.5 per CPU, then go on whatever it is (default 0: record the load, never wait)")
 	servers := fs.String("servers", "", "comma-separated stacks to record (default: all, "+strings.Join(record.ServerNames, ", ")+")")
 	var t record.Tools
-	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
+	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2, else wrk2 on PATH)")
 	fs.StringVar(&t.WRK2Source, "wrk2-source", getenv("WRK2_SOURCE"), "where the wrk2 binary was built from, for the README, e.g. \"giltene/wrk2 44a94c1\" (default $WRK2_SOURCE)")
 	fs.StringVar(&t.AB, "ab", "", "ab binary (default: on PATH)")
 	fs.StringVar(&t.Bombardier, "bombardier", "", "bombardier binary (default: on PATH or in $GOPATH/bin)")
@@ -82,6 +83,9 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return 2
 	}
 	gobin := goBin(getenv)
+	if t.WRK2 == "" {
+		t.WRK2 = lookPathIn("wrk2", getenv("PATH"))
+	}
 	for _, x := range []struct {
 		dst  *string
 		name string
@@ -219,6 +223,21 @@ func goBin(getenv func(string) string) string {
 	}
 	if h := getenv("HOME"); h != "" {
 		return filepath.Join(h, "go", "bin")
+	}
+	return ""
+}
+
+// lookPathIn is the executable name in the first folder of path (a PATH
+// value) that has one, or "".
+func lookPathIn(name, path string) string {
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			continue
+		}
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
 	}
 	return ""
 }

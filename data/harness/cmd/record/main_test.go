@@ -59,7 +59,7 @@ func TestUsage(t *testing.T) {
 	}
 	stderr.Reset()
 	// No wrk2 anywhere: the recording refuses to start and names what is missing.
-	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2 or $WRK2): not found") {
+	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2, $WRK2 or wrk2 on PATH): not found") {
 		t.Errorf("no wrk2: exit %d, stderr %q", code, stderr.String())
 	}
 }
@@ -308,4 +308,26 @@ func tail(s string, n int) string {
 		return s[len(s)-n:]
 	}
 	return s
+}
+
+// Without -wrk2 and $WRK2, wrk2 is the first executable wrk2 on PATH
+// (tools.sh installs it as /usr/local/bin/wrk2).
+func TestLookPathIn(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(a, "wrk2"), []byte("not executable"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b, "wrk2"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.Join([]string{"", a, b}, string(os.PathListSeparator))
+	if got, want := lookPathIn("wrk2", path), filepath.Join(b, "wrk2"); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := lookPathIn("wrk2", a); got != "" {
+		t.Errorf("no executable wrk2: got %q", got)
+	}
+	if got := lookPathIn("wrk2", ""); got != "" {
+		t.Errorf("empty PATH: got %q", got)
+	}
 }

@@ -345,8 +345,9 @@ nothing else may run meanwhile; all traffic stays on 127.0.0.1):
     WRK2=/path/to/wrk2 go run ./cmd/record -short -out /tmp/c        # a few minutes, for testing
 
 wrk2 is not shipped: build it yourself from its public repository
-(giltene/wrk2) and pass the binary with ` + "`-wrk2`" + ` or ` + "`$WRK2`" + `. ab comes from
-Debian's apache2-utils; k6 and bombardier install with ` + "`go install`" + `
-(go.k6.io/k6, github.com/codesenberg/bombardier). ` + "`go run ./cmd/record -h`" + `
-lists every flag.
+(giltene/wrk2) and pass the binary with ` + "`-wrk2`" + ` or ` + "`$WRK2`" + `, or put it on
+PATH as wrk2. ab comes from Debian's apache2-utils; k6 and bombardier
+install with ` + "`go install`" + ` (go.k6.io/k6, github.com/codesenberg/bombardier).
+` + "`bash tools.sh`" + ` installs all of it but wrk2 and checks wrk2;
+` + "`go run ./cmd/record -h`" + ` lists every flag.
 `
