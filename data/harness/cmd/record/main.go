@@ -7,6 +7,7 @@
 //
 //	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (about 2.5 hours)
 //	go run ./cmd/record -dry-run -seed 42                    # the trials and their orders; nothing runs
+//	WRK2=/path/to/wrk2 go run ./cmd/record -plan compact -out ..  # 6 stacks, about 75 minutes
 //	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
 //	go run ./cmd/record -check-noise                         # how noisy is this machine? (a minute)
 //
@@ -42,7 +43,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "corpus folder to (re)write (required); only the harness's own files in it are replaced")
-	short := fs.Bool("short", false, "record the short plan (a few minutes; for testing the harness)")
+	short := fs.Bool("short", false, "record the short plan (a few minutes; for testing the harness): the same as -plan short")
+	planName := fs.String("plan", "full", "the plan to record: full (8 stacks, 5 trials, about 2.5 hours), compact (6 stacks, 5 trials, about 75 minutes) or short (a few minutes; for testing the harness)")
 	src := fs.String("src", ".", "the harness module folder (data/harness)")
 	timeout := fs.Duration("timeout", record.DefaultTimeout, "limit for the whole recording")
 	pgBin := fs.String("pg-bin", "", "folder of PostgreSQL's initdb and postgres (default: Debian's newest)")
@@ -109,12 +111,21 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 			t.PHPFPM = m[len(m)-1] // Debian's php-fpm<version>
 		}
 	}
-	plan := record.Full()
-	if *short {
-		plan = record.Short()
-	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *short {
+		if set["plan"] && *planName != "short" {
+			fmt.Fprintln(stderr, "record: -short is -plan short: give one of them")
+			return 2
+		}
+		*planName = "short"
+	}
+	newPlan, ok := record.Plans[*planName]
+	if !ok {
+		fmt.Fprintf(stderr, "record: -plan %q: the plans are %s\n", *planName, strings.Join(record.PlanNames, ", "))
+		return 2
+	}
+	plan := newPlan()
 	plan.Calm.MaxDrift = *maxDrift
 	if set["trials"] {
 		plan.Trials = *trials

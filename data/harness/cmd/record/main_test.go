@@ -51,6 +51,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"-dry-run", "-cell", "1500ms"}, "-cell must be whole seconds above 0"},
 		{[]string{"-dry-run", "-wait-calm", "-1s"}, "-wait-calm must be 0"},
 		{[]string{"-dry-run", "-servers", "go-pgx,rust"}, `unknown server "rust"`},
+		{[]string{"-dry-run", "-plan", "tiny"}, `-plan "tiny": the plans are full, compact, short`},
+		{[]string{"-dry-run", "-plan", "compact", "-short"}, "-short is -plan short"},
 	} {
 		stderr.Reset()
 		if code := run(c.args, env, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) {
@@ -87,6 +89,32 @@ func TestDryRun(t *testing.T) {
 	if !strings.HasPrefix(stdout.String(), "plan short, servers go-pq, node-mysql: 20 cells per trial, 3 trials, orders drawn from seed 11\n") ||
 		strings.Count(stdout.String(), "fixed-rate node-mysql one r=250\n") != 3 {
 		t.Errorf("dry run:\n%s", stdout.String())
+	}
+}
+
+// -plan names the plan; -short is -plan short.
+func TestPlanFlag(t *testing.T) {
+	env := func(string) string { return "" }
+	for _, c := range []struct {
+		args []string
+		plan record.Plan
+	}{
+		{[]string{"-plan", "compact"}, record.Compact()},
+		{[]string{"-plan", "short"}, record.Short()},
+		{[]string{"-short"}, record.Short()},
+		{[]string{"-short", "-plan", "short"}, record.Short()},
+		{nil, record.Full()},
+	} {
+		var stdout, want bytes.Buffer
+		if code := run(append([]string{"-dry-run", "-seed", "3"}, c.args...), env, &stdout, io.Discard); code != 0 {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		if err := record.WriteTrials(&want, c.plan, 3); err != nil {
+			t.Fatal(err)
+		}
+		if stdout.String() != want.String() {
+			t.Errorf("%v: got\n%s\nwant plan %s", c.args, tail(stdout.String(), 300), c.plan.Name)
+		}
 	}
 }
 
