@@ -15,7 +15,8 @@
 #     (php-pdo), and libssl-dev, zlib1g-dev, make and gcc, which wrk2's
 #     own Makefile needs;
 #   - k6 and bombardier, at the versions below, with `go install` into
-#     $GOBIN (default /usr/local/bin);
+#     $GOBIN (default: /usr/local/bin as root, else Go's own bin folder,
+#     $(go env GOPATH)/bin, where the harness also looks for them);
 #   - the npm packages of node-pg and node-mysql, with `npm ci` in a
 #     temporary copy of each folder: this fills npm's cache and checks the
 #     lock files (a recording runs `npm ci` again in its own work folder).
@@ -30,9 +31,6 @@ set -euo pipefail
 K6_VERSION=v1.8.1
 BOMBARDIER_VERSION=v1.2.6
 WRK2_DEST=/usr/local/bin/wrk2
-: "${GOBIN:=/usr/local/bin}"
-export GOBIN
-
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 sudo=""
 if [ "$(id -u)" != 0 ]; then
@@ -91,7 +89,11 @@ go_tool() { # name module version
   say "go install $2@$3 in $(elapsed "$t0")"
 }
 command -v go >/dev/null || { say "Go is needed (go install k6, bombardier; go run ./cmd/record)"; exit 1; }
-$sudo mkdir -p "$GOBIN"
+if [ -z "${GOBIN:-}" ]; then
+  if [ "$(id -u)" = 0 ]; then GOBIN=/usr/local/bin; else GOBIN=$(go env GOPATH)/bin; fi
+fi
+export GOBIN
+mkdir -p "$GOBIN"
 go_tool k6 go.k6.io/k6 "$K6_VERSION"
 go_tool bombardier github.com/codesenberg/bombardier "$BOMBARDIER_VERSION"
 
