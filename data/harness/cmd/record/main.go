@@ -212,15 +212,16 @@ func usageErrors(plan record.Plan, set map[string]bool, trials int, cell, waitCa
 	return nil
 }
 
-// invocation is the command line for the README, with the user's wrk2 path
-// shown as $WRK2.
+// invocation is the command line for the README, each argument quoted for
+// the shell where it needs it, with the user's wrk2 path shown as $WRK2.
 func invocation(wrk2 string, args []string) string {
 	parts := []string{"WRK2=/path/to/wrk2", "go", "run", "./cmd/record"}
 	for _, a := range args {
-		if wrk2 != "" && strings.Contains(a, wrk2) {
-			a = strings.ReplaceAll(a, wrk2, "$WRK2")
+		q := record.ShellQuote(a)
+		if wrk2 != "" && q == a && strings.Contains(a, wrk2) {
+			q = strings.ReplaceAll(a, wrk2, "$WRK2")
 		}
-		parts = append(parts, a)
+		parts = append(parts, q)
 	}
 	return strings.Join(parts, " ")
 }

@@ -123,6 +123,11 @@ func TestInvocation(t *testing.T) {
 	if want := "WRK2=/path/to/wrk2 go run ./cmd/record -wrk2 $WRK2 -out .."; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
+	// An argument with a space or a quote is one word again when pasted.
+	got = invocation("/opt/wrk2/wrk", []string{"-wrk2=/opt/wrk2/wrk", "-wrk2-source", "giltene/wrk2 44a94c1", "-out", "it's"})
+	if want := `WRK2=/path/to/wrk2 go run ./cmd/record -wrk2=$WRK2 -wrk2-source 'giltene/wrk2 44a94c1' -out 'it'\''s'`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
 }
 
 // TestShortRecording records the short plan and checks every file:
