@@ -7,10 +7,12 @@
 //
 //	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (about 2.5 hours)
 //	go run ./cmd/record -dry-run -seed 42                    # the trials and their orders; nothing runs
+//	WRK2=/path/to/wrk2 go run ./cmd/record -plan compact -out ..  # 6 stacks, about 75 minutes
 //	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
 //	go run ./cmd/record -check-noise                         # how noisy is this machine? (a minute)
 //
-// wrk2 is built by the user from giltene/wrk2; the other tools are looked up
+// wrk2 is built by the user from giltene/wrk2 (-wrk2, $WRK2, or wrk2 on
+// PATH, where tools.sh installs it); the other tools are looked up
 // on PATH (and in $GOPATH/bin for k6 and bombardier) unless given by flag.
 // Exit codes: 0 recorded, 1 failed (the previous corpus is untouched),
 // 2 usage error, 130 interrupted.
@@ -41,7 +43,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "corpus folder to (re)write (required); only the harness's own files in it are replaced")
-	short := fs.Bool("short", false, "record the short plan (a few minutes; for testing the harness)")
+	short := fs.Bool("short", false, "record the short plan (a few minutes; for testing the harness): the same as -plan short")
+	planName := fs.String("plan", "full", "the plan to record: full (8 stacks, 5 trials, about 2.5 hours), compact (6 stacks, 5 trials, about 75 minutes) or short (a few minutes; for testing the harness)")
 	src := fs.String("src", ".", "the harness module folder (data/harness)")
 	timeout := fs.Duration("timeout", record.DefaultTimeout, "limit for the whole recording")
 	pgBin := fs.String("pg-bin", "", "folder of PostgreSQL's initdb and postgres (default: Debian's newest)")
@@ -58,7 +61,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	waitCalm := fs.Duration("wait-calm", 0, "before the noise pair and each trial, wait at most this long for a 1-minute load average of at most 0.5 per CPU, then go on whatever it is (default 0: record the load, never wait)")
 	servers := fs.String("servers", "", "comma-separated stacks to record (default: all, "+strings.Join(record.ServerNames, ", ")+")")
 	var t record.Tools
-	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2)")
+	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2, else wrk2 on PATH)")
 	fs.StringVar(&t.WRK2Source, "wrk2-source", getenv("WRK2_SOURCE"), "where the wrk2 binary was built from, for the README, e.g. \"giltene/wrk2 44a94c1\" (default $WRK2_SOURCE)")
 	fs.StringVar(&t.AB, "ab", "", "ab binary (default: on PATH)")
 	fs.StringVar(&t.Bombardier, "bombardier", "", "bombardier binary (default: on PATH or in $GOPATH/bin)")
@@ -82,6 +85,9 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		return 2
 	}
 	gobin := goBin(getenv)
+	if t.WRK2 == "" {
+		t.WRK2 = lookPathIn("wrk2", getenv("PATH"))
+	}
 	for _, x := range []struct {
 		dst  *string
 		name string
@@ -105,12 +111,21 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 			t.PHPFPM = m[len(m)-1] // Debian's php-fpm<version>
 		}
 	}
-	plan := record.Full()
-	if *short {
-		plan = record.Short()
-	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *short {
+		if set["plan"] && *planName != "short" {
+			fmt.Fprintln(stderr, "record: -short is -plan short: give one of them")
+			return 2
+		}
+		*planName = "short"
+	}
+	newPlan, ok := record.Plans[*planName]
+	if !ok {
+		fmt.Fprintf(stderr, "record: -plan %q: the plans are %s\n", *planName, strings.Join(record.PlanNames, ", "))
+		return 2
+	}
+	plan := newPlan()
 	plan.Calm.MaxDrift = *maxDrift
 	if set["trials"] {
 		plan.Trials = *trials
@@ -197,15 +212,16 @@ func usageErrors(plan record.Plan, set map[string]bool, trials int, cell, waitCa
 	return nil
 }
 
-// invocation is the command line for the README, with the user's wrk2 path
-// shown as $WRK2.
+// invocation is the command line for the README, each argument quoted for
+// the shell where it needs it, with the user's wrk2 path shown as $WRK2.
 func invocation(wrk2 string, args []string) string {
 	parts := []string{"WRK2=/path/to/wrk2", "go", "run", "./cmd/record"}
 	for _, a := range args {
-		if wrk2 != "" && strings.Contains(a, wrk2) {
-			a = strings.ReplaceAll(a, wrk2, "$WRK2")
+		q := record.ShellQuote(a)
+		if wrk2 != "" && q == a && strings.Contains(a, wrk2) {
+			q = strings.ReplaceAll(a, wrk2, "$WRK2")
 		}
-		parts = append(parts, a)
+		parts = append(parts, q)
 	}
 	return strings.Join(parts, " ")
 }
@@ -219,6 +235,21 @@ func goBin(getenv func(string) string) string {
 	}
 	if h := getenv("HOME"); h != "" {
 		return filepath.Join(h, "go", "bin")
+	}
+	return ""
+}
+
+// lookPathIn is the executable name in the first folder of path (a PATH
+// value) that has one, or "".
+func lookPathIn(name, path string) string {
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			continue
+		}
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
 	}
 	return ""
 }

@@ -51,6 +51,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"-dry-run", "-cell", "1500ms"}, "-cell must be whole seconds above 0"},
 		{[]string{"-dry-run", "-wait-calm", "-1s"}, "-wait-calm must be 0"},
 		{[]string{"-dry-run", "-servers", "go-pgx,rust"}, `unknown server "rust"`},
+		{[]string{"-dry-run", "-plan", "tiny"}, `-plan "tiny": the plans are full, compact, short`},
+		{[]string{"-dry-run", "-plan", "compact", "-short"}, "-short is -plan short"},
 	} {
 		stderr.Reset()
 		if code := run(c.args, env, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), c.want) {
@@ -59,7 +61,7 @@ func TestUsage(t *testing.T) {
 	}
 	stderr.Reset()
 	// No wrk2 anywhere: the recording refuses to start and names what is missing.
-	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2 or $WRK2): not found") {
+	if code := run([]string{"-out", t.TempDir(), "-src", "../.."}, env, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "wrk2 (-wrk2, $WRK2 or wrk2 on PATH): not found") {
 		t.Errorf("no wrk2: exit %d, stderr %q", code, stderr.String())
 	}
 }
@@ -90,9 +92,40 @@ func TestDryRun(t *testing.T) {
 	}
 }
 
+// -plan names the plan; -short is -plan short.
+func TestPlanFlag(t *testing.T) {
+	env := func(string) string { return "" }
+	for _, c := range []struct {
+		args []string
+		plan record.Plan
+	}{
+		{[]string{"-plan", "compact"}, record.Compact()},
+		{[]string{"-plan", "short"}, record.Short()},
+		{[]string{"-short"}, record.Short()},
+		{[]string{"-short", "-plan", "short"}, record.Short()},
+		{nil, record.Full()},
+	} {
+		var stdout, want bytes.Buffer
+		if code := run(append([]string{"-dry-run", "-seed", "3"}, c.args...), env, &stdout, io.Discard); code != 0 {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		if err := record.WriteTrials(&want, c.plan, 3); err != nil {
+			t.Fatal(err)
+		}
+		if stdout.String() != want.String() {
+			t.Errorf("%v: got\n%s\nwant plan %s", c.args, tail(stdout.String(), 300), c.plan.Name)
+		}
+	}
+}
+
 func TestInvocation(t *testing.T) {
 	got := invocation("/opt/wrk2/wrk", []string{"-wrk2", "/opt/wrk2/wrk", "-out", ".."})
 	if want := "WRK2=/path/to/wrk2 go run ./cmd/record -wrk2 $WRK2 -out .."; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// An argument with a space or a quote is one word again when pasted.
+	got = invocation("/opt/wrk2/wrk", []string{"-wrk2=/opt/wrk2/wrk", "-wrk2-source", "giltene/wrk2 44a94c1", "-out", "it's"})
+	if want := `WRK2=/path/to/wrk2 go run ./cmd/record -wrk2=$WRK2 -wrk2-source 'giltene/wrk2 44a94c1' -out 'it'\''s'`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
@@ -308,4 +341,26 @@ func tail(s string, n int) string {
 		return s[len(s)-n:]
 	}
 	return s
+}
+
+// Without -wrk2 and $WRK2, wrk2 is the first executable wrk2 on PATH
+// (tools.sh installs it as /usr/local/bin/wrk2).
+func TestLookPathIn(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(a, "wrk2"), []byte("not executable"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b, "wrk2"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.Join([]string{"", a, b}, string(os.PathListSeparator))
+	if got, want := lookPathIn("wrk2", path), filepath.Join(b, "wrk2"); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := lookPathIn("wrk2", a); got != "" {
+		t.Errorf("no executable wrk2: got %q", got)
+	}
+	if got := lookPathIn("wrk2", ""); got != "" {
+		t.Errorf("empty PATH: got %q", got)
+	}
 }

@@ -39,6 +39,10 @@ func (c command) String() string {
 	return strings.Join(parts, " ")
 }
 
+// ShellQuote is s as one word of a POSIX shell: as it is where it has no
+// character the shell reads specially, else in single quotes.
+func ShellQuote(s string) string { return shellQuote(s) }
+
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r))

@@ -175,7 +175,7 @@ func renderManifest(pl Plan, seed uint64, global map[string]string, entries []ma
 	fmt.Fprintf(&b, "# Labels of every file in this folder, for wra. Written by the harness (plan %q);\n", pl.Name)
 	b.WriteString("# {name} captures one part of a path segment and becomes the label name.\n")
 	fmt.Fprintf(&b, "# Recorded in %d trials: each ran every one of the plan's %d cells once, in an\n", pl.Trials, len(pl.Cells()))
-	fmt.Fprintf(&b, "# order drawn for it from seed %d (go run ./cmd/record -dry-run -seed %d prints\n", seed, seed)
+	fmt.Fprintf(&b, "# order drawn for it from seed %d (go run ./cmd/record -dry-run %s -seed %d prints\n", seed, pl.Flags(), seed)
 	fmt.Fprintf(&b, "# them again); %s lists every run with its trial, position and start.\n\n", scheduleName)
 	b.WriteString("# Not records: the harness that wrote this folder, and the README.\n")
 	fmt.Fprintf(&b, "ignore = [%s]\n\n", strings.Join(quoteAll(manifestIgnore), ", "))

@@ -56,7 +56,7 @@ func TestManifestRoundTrip(t *testing.T) {
 	if stages != 2 {
 		t.Errorf("%d entries carry the ladder's stages, want 2 (points and summary)", stages)
 	}
-	for _, want := range []string{"# Recorded in 5 trials: each ran every one of the plan's 128 cells once, in an\n# order drawn for it from seed 42 (go run ./cmd/record -dry-run -seed 42 prints\n"} {
+	for _, want := range []string{"# Recorded in 5 trials: each ran every one of the plan's 128 cells once, in an\n# order drawn for it from seed 42 (go run ./cmd/record -dry-run -plan full -seed 42 prints\n"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("wra.toml lacks %q:\n%s", want, text)
 		}
@@ -167,7 +167,7 @@ func TestTOMLStringEscapes(t *testing.T) {
 // Every file of both plans matches exactly one entry, and a file the
 // harness never writes matches none.
 func TestManifestCoversPlannedFiles(t *testing.T) {
-	for _, p := range []Plan{Full(), Short()} {
+	for _, p := range []Plan{Full(), Compact(), Short()} {
 		r := &Runner{Plan: p}
 		_, entries := r.manifest()
 		if err := checkEntries(entries, PlannedFiles(p)); err != nil {

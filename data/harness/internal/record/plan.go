@@ -250,6 +250,54 @@ func Short() Plan {
 	return p
 }
 
+// Compact is the full plan cut to fit about 75 minutes of wall time on a
+// 2-core machine: 5 trials of the 6 stacks that pair a driver contrast on
+// one database (go-pgx vs go-pq on PostgreSQL, go-mysql vs go-mysql-interp
+// on MariaDB) or one runtime on both databases (node-pg, node-mysql), and
+// per stack a subset of the full plan's cells: 3 fixed rates (10 s
+// measured each), the 3 tools on /db/one, 3 points of the waiting series
+// (50..800) and the same ladder (steps held 10 s). Every cell is one of the
+// full plan's, so its runs compare with a full recording's.
+func Compact() Plan {
+	p := Full()
+	p.Name = "compact"
+	p.Servers = []string{"go-pgx", "go-pq", "node-pg", "go-mysql", "go-mysql-interp", "node-mysql"}
+	p.Fixed.Tests = []FixedTest{
+		{DBOne, []int{100, 500}},
+		{DBPage, []int{250}},
+	}
+	p.Tools.Endpoints = []Endpoint{DBOne}
+	p.Waiting.Concurrencies = []int{50, 200, 800}
+	return p
+}
+
+// Plans are the named plans, for -plan.
+var Plans = map[string]func() Plan{"full": Full, "compact": Compact, "short": Short}
+
+// PlanNames are the names of Plans, in the order -h lists them.
+var PlanNames = []string{"full", "compact", "short"}
+
+// Flags are the command-line flags that make this plan again from its
+// named plan: -plan, then -servers, -trials and -cell where they differ
+// from it (e.g. "-plan short -servers go-pgx,go-pq -trials 1 -cell 2s").
+func (p Plan) Flags() string {
+	flags := []string{"-plan", p.Name}
+	base := p
+	if f, ok := Plans[p.Name]; ok {
+		base = f()
+	}
+	if strings.Join(p.Servers, ",") != strings.Join(base.Servers, ",") {
+		flags = append(flags, "-servers", strings.Join(p.Servers, ","))
+	}
+	if p.Trials != base.Trials {
+		flags = append(flags, "-trials", strconv.Itoa(p.Trials))
+	}
+	if p.Fixed.Duration != base.Fixed.Duration {
+		flags = append(flags, "-cell", seconds(p.Fixed.Duration-WRK2Calibration))
+	}
+	return strings.Join(flags, " ")
+}
+
 // Validate reports the first inconsistency of the plan.
 func (p Plan) Validate() error {
 	var errs []error

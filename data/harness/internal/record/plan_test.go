@@ -8,7 +8,7 @@ import (
 )
 
 func TestPlansValidate(t *testing.T) {
-	for _, p := range []Plan{Full(), Short()} {
+	for _, p := range []Plan{Full(), Compact(), Short()} {
 		if err := p.Validate(); err != nil {
 			t.Errorf("plan %s: %v", p.Name, err)
 		}
@@ -193,5 +193,88 @@ func TestFullPlanLength(t *testing.T) {
 	}
 	if DefaultTimeout < 2*p.Estimate() {
 		t.Errorf("default time limit %s under twice the scheduled load %s", DefaultTimeout, p.Estimate())
+	}
+}
+
+// The compact plan keeps what a published recording needs and fits in
+// about 75 minutes on 2 cores: its load is at most 13 minutes a trial (the
+// smoke recording's server starts, warm-ups and calibrations added about a
+// tenth), and each of its cells is one of the full plan's.
+func TestCompactPlanShape(t *testing.T) {
+	p := Compact()
+	if len(p.Servers) < 5 || p.Trials < 5 || !reflect.DeepEqual(p.Databases(), []string{PostgreSQL, MariaDB}) {
+		t.Errorf("compact plan too small: %v on %v, %d trials", p.Servers, p.Databases(), p.Trials)
+	}
+	for _, pair := range [][2]string{{"go-pgx", "go-pq"}, {"go-mysql", "go-mysql-interp"}, {"node-pg", "node-mysql"}} {
+		if !contains(p.Servers, pair[0]) || !contains(p.Servers, pair[1]) {
+			t.Errorf("compact plan lacks the contrast %s vs %s", pair[0], pair[1])
+		}
+	}
+	full := map[string]bool{}
+	for _, c := range Full().Cells() {
+		full[c.String()] = true
+	}
+	kinds := map[string]int{}
+	for _, c := range p.Cells() {
+		kinds[c.Kind]++
+		if !full[c.String()] {
+			t.Errorf("cell %s is not one of the full plan's", c)
+		}
+	}
+	for _, k := range []string{kindFixed, kindTools, kindWaiting, kindLadder} {
+		if kinds[k] == 0 {
+			t.Errorf("compact plan has no %s cell", k)
+		}
+	}
+	for _, ft := range p.Fixed.Tests {
+		for _, r := range ft.Rates {
+			if r > 500 {
+				t.Errorf("test %s: rate %d, want at most 500 requests/s", ft.Test, r)
+			}
+		}
+	}
+	if p.Fixed.Duration != Full().Fixed.Duration || p.Ladder.Hold < 10*time.Second || p.Ladder.Steps[0] != Full().Ladder.Steps[0] {
+		t.Errorf("compact plan: wrk2 %s, ladder %v held %s", p.Fixed.Duration, p.Ladder.Steps, p.Ladder.Hold)
+	}
+	if c := p.Waiting.Concurrencies; c[0] != 50 || c[len(c)-1] != 800 {
+		t.Errorf("waiting concurrencies %v, want 50..800", c)
+	}
+	if d := p.TrialEstimate(); d > 13*time.Minute {
+		t.Errorf("compact plan: %s of load a trial, want at most 13m", d)
+	}
+	if err := p.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestPlansByName(t *testing.T) {
+	if len(Plans) != len(PlanNames) {
+		t.Fatalf("Plans %d, PlanNames %d", len(Plans), len(PlanNames))
+	}
+	for _, name := range PlanNames {
+		f, ok := Plans[name]
+		if !ok || f().Name != name {
+			t.Errorf("plan %q: ok %v", name, ok)
+		}
+	}
+}
+
+// A plan's flags make it again: its name, and what the flags changed.
+func TestPlanFlags(t *testing.T) {
+	p := Short()
+	p.Servers = []string{"go-pgx", "go-pq"}
+	p.Trials = 1
+	p.Fixed.Duration = WRK2Calibration + 2*time.Second
+	for _, c := range []struct {
+		p    Plan
+		want string
+	}{
+		{Full(), "-plan full"},
+		{Compact(), "-plan compact"},
+		{p, "-plan short -servers go-pgx,go-pq -trials 1 -cell 2s"},
+	} {
+		if got := c.p.Flags(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
 	}
 }

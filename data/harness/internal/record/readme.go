@@ -241,7 +241,7 @@ discarded):
 
 {{.Plan.Trials}} trials of {{.Cells}} cells ({{.TrialLoad}} of scheduled load each), in orders
 drawn from seed **{{.Seed}}** (SplitMix64 and Fisher–Yates, written out in the
-harness, so that ` + "`go run ./cmd/record -dry-run -seed {{.Seed}}`" + ` prints the same
+harness, so that ` + "`go run ./cmd/record -dry-run {{.Plan.Flags}} -seed {{.Seed}}`" + ` prints the same
 orders with any Go version). Every run's files are under its trial's
 folder (` + "`wrk2/t<N>/...`" + `; wra.toml labels them ` + "`trial=N`" + ` and ` + "`round=N`" + `), and
 trials.csv lists every run in the order it ran: ` + "`trial`, `position`" + `,
@@ -340,13 +340,14 @@ php-fpm, php-pgsql, nginx-light and apache2-utils; k6, bombardier,
 sha256sum; run as root or as a user that can run PostgreSQL and MariaDB;
 nothing else may run meanwhile; all traffic stays on 127.0.0.1):
 
-    WRK2=/path/to/wrk2 go run ./cmd/record -seed {{.Seed}} -out ..   # this plan and these orders
-    go run ./cmd/record -dry-run -seed {{.Seed}}                      # the trials and their orders, nothing run
+    WRK2=/path/to/wrk2 go run ./cmd/record {{.Plan.Flags}} -seed {{.Seed}} -out ..   # this plan and these orders
+    go run ./cmd/record -dry-run {{.Plan.Flags}} -seed {{.Seed}}                      # the trials and their orders, nothing run
     WRK2=/path/to/wrk2 go run ./cmd/record -short -out /tmp/c        # a few minutes, for testing
 
 wrk2 is not shipped: build it yourself from its public repository
-(giltene/wrk2) and pass the binary with ` + "`-wrk2`" + ` or ` + "`$WRK2`" + `. ab comes from
-Debian's apache2-utils; k6 and bombardier install with ` + "`go install`" + `
-(go.k6.io/k6, github.com/codesenberg/bombardier). ` + "`go run ./cmd/record -h`" + `
-lists every flag.
+(giltene/wrk2) and pass the binary with ` + "`-wrk2`" + ` or ` + "`$WRK2`" + `, or put it on
+PATH as wrk2. ab comes from Debian's apache2-utils; k6 and bombardier
+install with ` + "`go install`" + ` (go.k6.io/k6, github.com/codesenberg/bombardier).
+` + "`bash tools.sh`" + ` installs all of it but wrk2 and checks wrk2;
+` + "`go run ./cmd/record -h`" + ` lists every flag.
 `

@@ -38,7 +38,8 @@ func TestReadmeStacksAndDatabases(t *testing.T) {
 		"(and waited, polling every 15s\nfor at most 10m0s, until it was at most 0.5 per CPU, then went on\nwhatever it was)",
 		"a pair beyond 5% is marked",
 		"5 trials of 128 cells (22m42s of scheduled load each), in orders\ndrawn from seed **42**",
-		"go run ./cmd/record -dry-run -seed 42",
+		"go run ./cmd/record -dry-run -plan full -seed 42",
+		"go run ./cmd/record -plan full -seed 42 -out ..",
 		"| trial-2 | 128 | 14:00:00 | 14:25:03 | 0.31 (1.00) | 45s | 1: 410, 2: 415.5 | 1: 420, 2: 418 | 2.4% |",
 	} {
 		if !strings.Contains(text, want) {

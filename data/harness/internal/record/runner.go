@@ -186,7 +186,7 @@ func (r *Runner) recordTrials(ctx context.Context) error {
 func (r *Runner) checkTools() error {
 	var errs []error
 	for _, t := range []struct{ flag, path string }{
-		{"wrk2 (-wrk2 or $WRK2)", r.Tools.WRK2}, {"ab", r.Tools.AB}, {"bombardier", r.Tools.Bombardier},
+		{"wrk2 (-wrk2, $WRK2 or wrk2 on PATH)", r.Tools.WRK2}, {"ab", r.Tools.AB}, {"bombardier", r.Tools.Bombardier},
 		{"k6", r.Tools.K6}, {"node", r.Tools.Node}, {"npm", r.Tools.NPM}, {"python3 (-python)", r.Tools.Python},
 		{"php-fpm (-php-fpm)", r.Tools.PHPFPM}, {"nginx", r.Tools.Nginx}, {"go", r.Tools.Go}, {"sha256sum", r.Tools.Sha256sum},
 	} {
