@@ -15,7 +15,7 @@ import (
 func TestOneRunOneRow(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	files := map[string]string{"wra.toml": "../../data/wra.toml", "records/fixed-rate.csv": "../../data/records/fixed-rate.csv"}
-	reports, err := filepath.Glob("../../data/wrk2/*/*.txt")
+	reports, err := filepath.Glob("../../data/wrk2/*/*/*.txt")
 	if err != nil || len(reports) == 0 {
 		t.Fatalf("%d wrk2 reports in data/ (%v)", len(reports), err)
 	}
