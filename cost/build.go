@@ -307,6 +307,19 @@ func Build(ctx context.Context, src Source, req Request) ([]Priced, []string, er
 		}
 		out = append(out, Priced{Stack: stack, Workload: w, Selection: sel, MemoryFrom: from})
 	}
+	// A memory series names its server, not its database: where one
+	// server is priced on two databases, both take the one series.
+	dbs := map[string][]string{}
+	for _, p := range out {
+		if p.MemoryFrom == MemoryFromSlope && !slices.Contains(dbs[p.Stack.Server], p.Stack.Database) {
+			dbs[p.Stack.Server] = append(dbs[p.Stack.Server], p.Stack.Database)
+		}
+	}
+	for _, server := range slices.Sorted(maps.Keys(dbs)) {
+		if len(dbs[server]) > 1 {
+			notes = append(notes, fmt.Sprintf("%s: its memory series names no database, and prices it on each of %s alike", server, strings.Join(dbs[server], " and ")))
+		}
+	}
 	servers, err := src.Servers(ctx, req.Filter)
 	if err != nil {
 		return nil, nil, err

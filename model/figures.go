@@ -34,8 +34,9 @@ type CPURun struct {
 	// is paired with (run_pairs), else the run's own ("records").
 	Tool string
 	// GroupID, Mode and Variant are the run's group of the experiment's
-	// design (the view run_groups).
-	GroupID, Mode, Variant string
+	// design (the view run_groups), Block its block (its trial), "" where
+	// it has none.
+	GroupID, Mode, Variant, Block string
 }
 
 // CostGroup is one row of the table macro cost_groups: a group of the

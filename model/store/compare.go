@@ -115,6 +115,9 @@ type CompareRun struct {
 	ID, Side string
 	Key      []any
 	Values   map[string]float64
+	// Block is the run's block of the experiment's design
+	// (run_groups.block: its trial), "" where it has none.
+	Block string
 }
 
 // CompareRuns reads the runs of both sides with their metrics, ordered by
@@ -127,7 +130,7 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*Compare
 		return nil, err
 	}
 	keys := sides.Keys()
-	cols := []string{"r.run_id", "r.side"}
+	cols := []string{"r.run_id", "r.side", "coalesce(r.block, '')"}
 	for _, k := range keys {
 		cols = append(cols, "r."+k)
 	}
@@ -135,16 +138,16 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*Compare
 		cols = append(cols, m.expr)
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + `
-FROM (SELECT r.*, g.mode, g.record_id, ` + expr + ` AS side FROM run_groups g JOIN runs r ON r.run_id = g.run_id) r
+FROM (SELECT r.*, g.mode, g.record_id, g.block, ` + expr + ` AS side FROM run_groups g JOIN runs r ON r.run_id = g.run_id) r
 LEFT JOIN runs rec ON rec.run_id = r.record_id
 LEFT JOIN cpu_per_request c ON c.run_id = coalesce(r.record_id, r.run_id)
 WHERE r.side IS NOT NULL
 ORDER BY r.run_id`
 	var out []*CompareRun
 	_, err = s.each(ctx, q, args, func(row []any) error {
-		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Key: row[2 : 2+len(keys)], Values: map[string]float64{}}
+		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Block: Text(row[2]), Key: row[3 : 3+len(keys)], Values: map[string]float64{}}
 		for i, m := range compareMetrics {
-			if v := Float(row[2+len(keys)+i]); !math.IsNaN(v) {
+			if v := Float(row[3+len(keys)+i]); !math.IsNaN(v) {
 				r.Values[m.name] = v
 			}
 		}

@@ -60,7 +60,7 @@ func (s *Store) CPURuns(ctx context.Context) ([]model.CPURun, error) {
 SELECT g.run_id, coalesce(g.test, ''), g.target_rps, coalesce(g.server, ''), coalesce(g.database, ''), coalesce(g.connections, -1),
        c.cpu_server_us_per_req, c.cpu_user_us_per_req, c.cpu_kernel_us_per_req, c.cpu_db_us_per_req, coalesce(c.divisor_from, ''),
        r.latency_p50_ms, r.latency_p99_ms, coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), c.source, coalesce(c.source_line, 0),
-       coalesce(r.labels::VARCHAR, ''), g.tool, g.group_id, g.mode, g.variant
+       coalesce(r.labels::VARCHAR, ''), g.tool, g.group_id, g.mode, g.variant, coalesce(g.block, '')
 FROM run_groups g
 JOIN runs r ON r.run_id = g.run_id
 JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
@@ -69,7 +69,7 @@ ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, g.group_id, r.round, g.run_id`, nil, func(r 
 		return model.CPURun{RunID: Text(r[0]), Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Connections: integer(r[5]),
 			StackUS: Float(r[6]), UserUS: Float(r[7]), KernelUS: Float(r[8]), DBUS: Float(r[9]), DivisorFrom: Text(r[10]),
 			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15])), Split: splitLabels(Text(r[16])),
-			Tool: Text(r[17]), GroupID: Text(r[18]), Mode: Text(r[19]), Variant: Text(r[20])}
+			Tool: Text(r[17]), GroupID: Text(r[18]), Mode: Text(r[19]), Variant: Text(r[20]), Block: Text(r[21])}
 	})
 }
 

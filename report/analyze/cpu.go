@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -20,6 +21,8 @@ type cpuRun struct {
 	// requests - non_2xx - errors
 	fromRequests bool
 	source       report.Source
+	// block is the run's block (its trial), "" where it has none
+	block string
 }
 
 // cpuGroup is the passes of one (test, rate or connections, server,
@@ -114,10 +117,37 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 		groups[n-1].runs = append(groups[n-1].runs, cpuRun{
 			stackUS: r.StackUS, userUS: r.UserUS, kernelUS: r.KernelUS, dbUS: r.DBUS,
 			p50MS: r.P50MS, p99MS: r.P99MS, failed: r.Failed, fromRequests: r.DivisorFrom == "requests",
-			source: report.Source{File: r.Source, Line: r.Line},
+			source: report.Source{File: r.Source, Line: r.Line}, block: r.Block,
 		})
 	}
 	return groups, split, nil
+}
+
+// pairedTotals compares the total CPU per request of g with base's within
+// trials (stats.PairedRatios over the trials both ran in, each trial's
+// median); nil where fewer than two trials have both.
+func pairedTotals(base, g cpuGroup) *stats.Paired {
+	byBlock := func(c cpuGroup) map[string][]float64 {
+		m := map[string][]float64{}
+		for _, r := range c.runs {
+			if t := r.total(); r.block != "" && !math.IsNaN(t) {
+				m[r.block] = append(m[r.block], t)
+			}
+		}
+		return m
+	}
+	b, v := byBlock(base), byBlock(g)
+	var bs, vs []float64
+	for _, block := range slices.Sorted(maps.Keys(b)) {
+		if w, ok := v[block]; ok {
+			bs, vs = append(bs, stats.Median(b[block])), append(vs, stats.Median(w))
+		}
+	}
+	if len(bs) < 2 {
+		return nil
+	}
+	p := stats.PairedRatios(bs, vs, stats.DefaultConfidence)
+	return &p
 }
 
 // name is the group's row in a table of its test and load.
@@ -167,12 +197,15 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 				col("stack_cpu_min_us", "min", Sig), col("stack_cpu_max_us", "max", Sig),
 				col("db_cpu_us", "database CPU µs", Sig), col("total_cpu_us", "total µs", Sig),
 				col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
+				col("vs_lowest_ratio", "vs lowest, within trials", nil), {Name: "vs_lowest_low", Machine: true},
+				{Name: "vs_lowest_high", Machine: true}, {Name: "vs_lowest_coverage", Machine: true}, {Name: "vs_lowest_trials", Machine: true},
 			},
 		}
 		type row struct {
 			cells []any
 			total float64
 			srcs  []report.Source
+			g     cpuGroup
 		}
 		var rows []row
 		cv := a.newCaveats()
@@ -198,15 +231,30 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, failed, len(g.runs)))
 			}
 			rows = append(rows, row{cells: []any{g.server, nullIfEmpty(g.database), int64(stack.N), num(stack.Median), num(ciPct(stack)),
-				num(stack.Min), num(stack.Max), num(dbMed), num(total), num(p99Med), failed}, total: total, srcs: srcs})
+				num(stack.Min), num(stack.Max), num(dbMed), num(total), num(p99Med), failed}, total: total, srcs: srcs, g: g})
 			bars = append(bars, report.BarGroup{Label: g.server, Series: series, Values: g.totals()})
 		}
 		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.total, y.total) })
-		for _, r := range rows {
-			d.Rows = append(d.Rows, r.cells)
+		paired := false
+		for i, r := range rows {
+			// Within trials, each row against the lowest total: the
+			// ratio of the two in each trial both ran in, where the runs
+			// carry trials (the paired figure, robust to a drift that a
+			// trial's runs share).
+			var cells []any
+			if p := pairedTotals(rows[0].g, r.g); i > 0 && p != nil {
+				paired = true
+				cells = []any{fmt.Sprintf("×%s [%s, %s]", Sig(p.Median), Sig(p.Low), Sig(p.High)), num(p.Low), num(p.High), num(p.Coverage), int64(p.N)}
+			} else {
+				cells = []any{nil, nil, nil, nil, nil}
+			}
+			d.Rows = append(d.Rows, append(r.cells, cells...))
 			d.RowSources = append(d.RowSources, r.srcs)
 		}
-		d.DropEmpty("database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct")
+		if paired {
+			n.add("vs lowest, within trials: the row's total CPU per request over the lowest row's, in each trial both ran in, median over the trials with the sign test's distribution-free interval of the median ratio; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this compares rows where the medians alone are swamped by drift")
+		}
+		d.DropEmpty("database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct", "vs_lowest_ratio", "vs_lowest_low", "vs_lowest_high", "vs_lowest_coverage", "vs_lowest_trials")
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval; total is the median of the passes' server + database CPU")
 		cv.to(n)
 		if len(split) > 0 {

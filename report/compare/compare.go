@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -140,17 +141,23 @@ func loadLadders(ctx context.Context, st *store.Store, runs []*run, rule stats.L
 	return results, steps, nil
 }
 
-// row is one line of the comparison: a metric for one match.
+// row is one line of the comparison: a metric for one match, and, where
+// the two sides were measured in the same blocks (trials), the
+// comparison within blocks.
 type row struct {
 	metric string
 	key    []any
 	cmp    stats.Comparison
+	paired *stats.Paired
 }
 
 func compareTable(runs []*run, o Options) *report.Data {
 	type group struct {
 		key      []any
 		base, vs []float64
+		// the values of each side by block, for the comparison within
+		// blocks
+		baseBlocks, vsBlocks map[string][]float64
 		// still holding: a side's ladder held at its top step, so its
 		// highest_held_rps is a lower bound
 		baseHolding, vsHolding bool
@@ -167,16 +174,22 @@ func compareTable(runs []*run, o Options) *report.Data {
 			k := keyString(r.Key)
 			gr := groups[k]
 			if gr == nil {
-				gr = &group{key: r.Key}
+				gr = &group{key: r.Key, baseBlocks: map[string][]float64{}, vsBlocks: map[string][]float64{}}
 				groups[k] = gr
 				order = append(order, k)
 			}
 			if r.Side == "base" {
 				gr.base = append(gr.base, v)
 				gr.baseHolding = gr.baseHolding || (m == HighestHeld && r.stillHolding)
+				if r.Block != "" {
+					gr.baseBlocks[r.Block] = append(gr.baseBlocks[r.Block], v)
+				}
 			} else {
 				gr.vs = append(gr.vs, v)
 				gr.vsHolding = gr.vsHolding || (m == HighestHeld && r.stillHolding)
+				if r.Block != "" {
+					gr.vsBlocks[r.Block] = append(gr.vsBlocks[r.Block], v)
+				}
 			}
 		}
 		slices.SortFunc(order, func(a, b string) int { return keysOrder(groups[a].key, groups[b].key) })
@@ -193,7 +206,7 @@ func compareTable(runs []*run, o Options) *report.Data {
 			if gr.vsHolding {
 				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "vs: " + holding})
 			}
-			rows = append(rows, row{metric: m, key: gr.key, cmp: c})
+			rows = append(rows, row{metric: m, key: gr.key, cmp: c, paired: pairBlocks(gr.baseBlocks, gr.vsBlocks, o.Confidence)})
 		}
 	}
 	if o.Holm && len(rows) > 1 {
@@ -207,6 +220,25 @@ func compareTable(runs []*run, o Options) *report.Data {
 		}
 	}
 	return compareData(rows, o)
+}
+
+// pairBlocks compares within blocks: per block both sides have values in,
+// the median of each side's values there (one run each in a trial), then
+// stats.PairedRatios over the blocks; nil where fewer than two blocks
+// have both sides.
+func pairBlocks(base, vs map[string][]float64, confidence float64) *stats.Paired {
+	var b, v []float64
+	for _, block := range slices.Sorted(maps.Keys(base)) {
+		if w, ok := vs[block]; ok {
+			b = append(b, stats.Median(base[block]))
+			v = append(v, stats.Median(w))
+		}
+	}
+	if len(b) < 2 {
+		return nil
+	}
+	p := stats.PairedRatios(b, v, confidence)
+	return &p
 }
 
 func keyString(key []any) string {

@@ -58,6 +58,12 @@ func compareData(rows []row, o Options) *report.Data {
 			report.Column{Name: "vs", Title: s.Vs},
 			report.Column{Name: "delta", Title: "vs base"})
 	}
+	paired := slices.ContainsFunc(rows, func(r row) bool { return r.paired != nil })
+	if paired && o.Machine {
+		d.Columns = append(d.Columns, report.Columns("paired_ratio", "paired_low", "paired_high", "paired_coverage", "paired_n", "paired_p")...)
+	} else if paired {
+		d.Columns = append(d.Columns, report.Column{Name: "paired", Title: "vs / base within trials"})
+	}
 	for _, r := range rows {
 		c := r.cmp
 		line := []any{r.metric}
@@ -93,6 +99,9 @@ func compareData(rows []row, o Options) *report.Data {
 				humanSummary(c.Vs)+marks(vsMarks),
 				c.String()+marks(deltaMarks))
 		}
+		if paired {
+			line = append(line, pairedCells(r.paired, o.Machine, noteIndex)...)
+		}
 		d.Rows = append(d.Rows, line)
 	}
 	method := fmt.Sprintf("Medians with the half-width of their %s confidence interval (distribution-free, from order statistics); "+
@@ -105,6 +114,9 @@ func compareData(rows []row, o Options) *report.Data {
 	if slices.ContainsFunc(rows, func(r row) bool { return r.metric == HighestHeld }) {
 		method += fmt.Sprintf(" highest_held_rps: the highest ladder step held (p95 < %s ms, under %s%% of requests failed) before the first failing step.",
 			strconv.FormatFloat(o.Rule.P95MS, 'f', -1, 64), strconv.FormatFloat(o.Rule.MaxErrorRate*100, 'f', -1, 64))
+	}
+	if paired {
+		method += " vs / base within trials: where both sides ran in the same trials (run_groups.block), the ratio of the two in each trial, median over the trials with the sign test's distribution-free interval of the median ratio (its coverage in brackets) and the sign test's p; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this comparison stands where the unpaired one is swamped by drift."
 	}
 	d.Notes = append(notes, method)
 	if len(rows) == 0 {
@@ -138,6 +150,32 @@ func marks(ns []int) string {
 }
 
 // humanSummary is "12.3k ± 4%" with three significant figures.
+// pairedCells are a row's cells of the comparison within trials: for
+// people "×1.10 [1.05, 1.20] 93.75%, 5 trials, p=0.062" (footmarks for its
+// warnings), for machines each figure; empty where the row has none.
+func pairedCells(p *stats.Paired, machine bool, noteIndex func(string) int) []any {
+	if machine {
+		if p == nil {
+			return []any{nil, nil, nil, nil, nil, nil}
+		}
+		return []any{finite(p.Median), finite(p.Low), finite(p.High), finite(p.Coverage), int64(p.N), finite(p.P)}
+	}
+	if p == nil || math.IsNaN(p.Median) {
+		return []any{nil}
+	}
+	var ms []int
+	for _, w := range p.Warnings {
+		if w.Kind != stats.WarnTooFewSamples { // the coverage printed says it
+			ms = append(ms, noteIndex(w.Msg))
+		}
+	}
+	return []any{fmt.Sprintf("×%s [%s, %s] %s, %d trials, p=%s", sig4(p.Median), sig4(p.Low), sig4(p.High),
+		strconv.FormatFloat(100*p.Coverage, 'g', 4, 64)+"%", p.N, strconv.FormatFloat(p.P, 'f', 3, 64)) + marks(ms)}
+}
+
+// sig4 prints a ratio with four significant digits.
+func sig4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
 func humanSummary(s stats.Summary) string {
 	return analyze.Sig(s.Median) + " " + s.FormatCIPct()
 }
