@@ -30,7 +30,8 @@ type Paired struct {
 	// pairs), and a warning says so.
 	Low, High, Coverage float64
 	// P is the two-sided sign test's p-value (exact binomial) for a
-	// median ratio of 1: ratios equal to 1 are left out of it.
+	// median ratio of 1: ratios equal to 1 are left out of it (1 when
+	// every ratio is 1).
 	P        float64
 	Warnings []Warning
 }
@@ -90,6 +91,8 @@ func PairedRatios(base, vs []float64, confidence float64) Paired {
 	if n := above + below; n > 0 {
 		b := distuv.Binomial{N: float64(n), P: 0.5}
 		p.P = math.Min(1, 2*b.CDF(float64(min(above, below))))
+	} else {
+		p.P = 1 // every ratio is 1: nothing tells the two apart
 	}
 	return p
 }

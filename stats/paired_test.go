@@ -54,6 +54,9 @@ func TestPairedRatiosLeavesOutWhatIsNoRatio(t *testing.T) {
 	if q := PairedRatios([]float64{1}, []float64{1, 2}, 0.95); !math.IsNaN(q.Median) || len(q.Warnings) != 1 {
 		t.Errorf("unequal lengths: %+v", q)
 	}
+	if q := PairedRatios([]float64{2, 3, 4}, []float64{2, 3, 4}, 0.95); q.Median != 1 || q.P != 1 {
+		t.Errorf("equal pairs: median %v, p %v; want 1 and 1", q.Median, q.P)
+	}
 }
 
 // A machine whose speed swings by a factor of up to 2.7 between trials,

@@ -123,6 +123,14 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 	return groups, split, nil
 }
 
+// times formats a ratio for people: ×1.23.
+func times(v any) string {
+	if x := f(v); !math.IsNaN(x) {
+		return "×" + Sig(x)
+	}
+	return s(v)
+}
+
 // pairedTotals compares the total CPU per request of g with base's within
 // trials (stats.PairedRatios over the trials both ran in, each trial's
 // median); nil where fewer than two trials have both.
@@ -147,6 +155,9 @@ func pairedTotals(base, g cpuGroup) *stats.Paired {
 		return nil
 	}
 	p := stats.PairedRatios(bs, vs, stats.DefaultConfidence)
+	if p.N < 2 {
+		return nil
+	}
 	return &p
 }
 
@@ -197,8 +208,8 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 				col("stack_cpu_min_us", "min", Sig), col("stack_cpu_max_us", "max", Sig),
 				col("db_cpu_us", "database CPU µs", Sig), col("total_cpu_us", "total µs", Sig),
 				col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
-				col("vs_lowest_ratio", "vs lowest, within trials", nil), {Name: "vs_lowest_low", Machine: true},
-				{Name: "vs_lowest_high", Machine: true}, {Name: "vs_lowest_coverage", Machine: true}, {Name: "vs_lowest_trials", Machine: true},
+				col("vs_lowest_ratio", "vs lowest, within trials", times), col("vs_lowest_low", "low", Sig),
+				col("vs_lowest_high", "high", Sig), {Name: "vs_lowest_coverage", Machine: true}, {Name: "vs_lowest_trials", Machine: true},
 			},
 		}
 		type row struct {
@@ -244,7 +255,7 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 			var cells []any
 			if p := pairedTotals(rows[0].g, r.g); i > 0 && p != nil {
 				paired = true
-				cells = []any{fmt.Sprintf("×%s [%s, %s]", Sig(p.Median), Sig(p.Low), Sig(p.High)), num(p.Low), num(p.High), num(p.Coverage), int64(p.N)}
+				cells = []any{num(p.Median), num(p.Low), num(p.High), num(p.Coverage), int64(p.N)}
 			} else {
 				cells = []any{nil, nil, nil, nil, nil}
 			}
@@ -252,7 +263,7 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 			d.RowSources = append(d.RowSources, r.srcs)
 		}
 		if paired {
-			n.add("vs lowest, within trials: the row's total CPU per request over the lowest row's, in each trial both ran in, median over the trials with the sign test's distribution-free interval of the median ratio; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this compares rows where the medians alone are swamped by drift")
+			n.add("vs lowest, within trials: the row's total CPU per request over the lowest row's, in each trial both ran in, median over the trials, low to high the sign test's distribution-free interval of the median ratio; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this compares rows where the medians alone are swamped by drift")
 		}
 		d.DropEmpty("database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct", "vs_lowest_ratio", "vs_lowest_low", "vs_lowest_high", "vs_lowest_coverage", "vs_lowest_trials")
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval; total is the median of the passes' server + database CPU")

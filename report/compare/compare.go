@@ -238,6 +238,9 @@ func pairBlocks(base, vs map[string][]float64, confidence float64) *stats.Paired
 		return nil
 	}
 	p := stats.PairedRatios(b, v, confidence)
+	if p.N < 2 {
+		return nil // a base of 0 leaves too few ratios to compare
+	}
 	return &p
 }
 
