@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -76,6 +77,10 @@ type intCol struct {
 	dst  *model.Opt[int64]
 }
 
+// cpuCounter reports whether a records column is a CPU counter, whose
+// negative value is kept with a warning rather than refused.
+func cpuCounter(name string) bool { return strings.HasPrefix(name, "cpu_") }
+
 // readRecords reads a harness records CSV: one run per row.
 func readRecords(in *Input, sink model.Sink) error {
 	t, err := newCSVTable(in, recordAliases)
@@ -87,6 +92,7 @@ func readRecords(in *Input, sink model.Sink) error {
 	}
 	return t.each("records CSV", func(i int) error {
 		r := &model.Run{Index: i, Line: t.line, Tool: "records"}
+		var broken []string
 		for _, c := range []floatCol{
 			{"rps", &r.RPS}, {"latency_p50_ms", &r.LatencyP50MS}, {"latency_p90_ms", &r.LatencyP90MS},
 			{"latency_p95_ms", &r.LatencyP95MS}, {"latency_p99_ms", &r.LatencyP99MS}, {"latency_p999_ms", &r.LatencyP999MS},
@@ -100,11 +106,21 @@ func readRecords(in *Input, sink model.Sink) error {
 				return err
 			}
 			if ok {
-				if v < 0 {
+				switch {
+				case v < 0 && cpuCounter(c.name):
+					// A CPU counter that fell (one that wrapped, or read
+					// from the wrong process) is a measurement, broken:
+					// kept as read, said, and left out of CPU per request
+					// by the store's cpu_per_request view.
+					broken = append(broken, fmt.Sprintf("%s %v", c.name, v))
+				case v < 0:
 					return t.errAt(c.name, "expected a number >= 0, found %v", v)
 				}
 				*c.dst = model.Some(v)
 			}
+		}
+		if len(broken) > 0 {
+			runLabel(r, "warning", fmt.Sprintf("line %d: negative CPU seconds (%s): a CPU counter cannot fall; kept as read, and CPU per request leaves it out", t.line, strings.Join(broken, ", ")))
 		}
 		for _, c := range []intCol{
 			{"round", &r.Round}, {"connections", &r.Connections}, {"threads", &r.Threads},

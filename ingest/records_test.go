@@ -176,8 +176,8 @@ func TestCSVBadInput(t *testing.T) {
 			"semi.csv:1: wrong delimiter: header is separated by \";\", expected ','"},
 		{"utf.csv", hdr + "2026-11-29T18:56:57Z,g\xffo,1,ping,16,1,1.0\n",
 			"utf.csv:2:22: field server is not UTF-8 text"},
-		{"neg.csv", hdr + "2026-11-29T18:56:57Z,go,1,ping,16,1,-1\n",
-			"neg.csv:2:37: cpu_server_s: expected a number >= 0, found -1"},
+		{"neg.csv", hdr + "2026-11-29T18:56:57Z,go,1,ping,16,-1,1\n",
+			"neg.csv:2:35: requests_per_s: expected a number >= 0, found -1"},
 		{"nan.csv", hdr + "2026-11-29T18:56:57Z,go,1,ping,16,NaN,1\n",
 			"nan.csv:2:35: requests_per_s: expected a finite number, found \"NaN\""},
 		{"big.csv", hdr + "2026-11-29T18:56:57Z,go,99999999999999999999,ping,16,1,1\n",
@@ -273,4 +273,29 @@ func FuzzCalibrationCSV(f *testing.F) {
 		in.Name = "calibration_before.csv"
 		return readCalibration(in, s)
 	})
+}
+
+// A CPU counter that fell (a counter that wrapped, or read from the wrong
+// process) is kept as read with a warning naming the line; the rest of
+// the file loads.
+func TestRecordsNegativeCPUKept(t *testing.T) {
+	const hdr = "utc,server,round,test,connections,requests_per_s,responses_2xx,cpu_server_s,cpu_postgres_s\n"
+	c, _, err := readString(t, "broken.csv", hdr+"2026-11-29T18:56:57Z,go,1,ping,16,100,6000,1.5,0.7\n"+
+		"2026-11-29T18:57:57Z,go,2,ping,16,100,6000,1.4,-41.73\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 2 {
+		t.Fatalf("%d runs, want both rows", len(c.Runs))
+	}
+	r := c.Runs[1]
+	if r.CPUDBS.V != -41.73 || r.CPUServerS.V != 1.4 {
+		t.Errorf("counters %v %v, want them as read", r.CPUServerS, r.CPUDBS)
+	}
+	if want := "line 3: negative CPU seconds (cpu_db_s -41.73): a CPU counter cannot fall; kept as read, and CPU per request leaves it out"; r.Labels["warning"] != want {
+		t.Errorf("warning %q, want %q", r.Labels["warning"], want)
+	}
+	if _, ok := c.Runs[0].Labels["warning"]; ok {
+		t.Error("the sound row has a warning")
+	}
 }

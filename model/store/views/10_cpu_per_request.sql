@@ -5,14 +5,18 @@
 -- record has them, else requests - non_2xx - errors (a missing non_2xx or
 -- errors counts as 0: a harness that writes only requests had none it
 -- counted); divisor_from says which ('responses_2xx' or 'requests'). A
--- figure is NULL where its CPU seconds or the divisor are missing or the
--- run served no successful response; cpu_stack_s is the stack's CPU
+-- figure is NULL where its CPU seconds or the divisor are missing, its CPU
+-- seconds are negative (a broken counter, kept in runs with a warning), or
+-- the run served no successful response; cpu_stack_s is the stack's CPU
 -- seconds. The _us figures are CPU seconds /
 -- responses_ok * 1e6 (that order, the one Go reads), _ms likewise * 1e3.
 CREATE OR REPLACE VIEW cpu_per_request AS
 WITH r AS (
-    SELECT *,
-           coalesce(cpu_server_s, cpu_server_user_s + cpu_server_kernel_s) AS cpu_stack_s,
+    SELECT * REPLACE (CASE WHEN cpu_server_user_s >= 0 THEN cpu_server_user_s END AS cpu_server_user_s,
+                      CASE WHEN cpu_server_kernel_s >= 0 THEN cpu_server_kernel_s END AS cpu_server_kernel_s,
+                      CASE WHEN cpu_db_s >= 0 THEN cpu_db_s END AS cpu_db_s),
+           CASE WHEN cpu_server_s IS NOT NULL THEN CASE WHEN cpu_server_s >= 0 THEN cpu_server_s END
+                WHEN cpu_server_user_s >= 0 AND cpu_server_kernel_s >= 0 THEN cpu_server_user_s + cpu_server_kernel_s END AS cpu_stack_s,
            coalesce(responses_2xx, requests - coalesce(non_2xx, 0) - coalesce(errors, 0)) AS ok_raw,
            CASE WHEN responses_2xx IS NOT NULL THEN 'responses_2xx' WHEN requests IS NOT NULL THEN 'requests' END AS divisor_from
     FROM runs

@@ -30,7 +30,10 @@ WITH g AS (
                                                   OR (min_achieved_ratio > 0 AND h.achieved_rps < min_achieved_ratio * h.target_rps))) AS not_held,
            bool_or(coalesce(r.latency_p99_ms, r.latency_p95_ms, r.latency_p50_ms) IS NOT NULL
                    AND NOT coalesce(r.latency_corrected, FALSE)) AS uncorrected,
-           count(c.cpu_server_us_per_req) AS cpu_ok,
+           -- runs whose CPU figures are all usable: a server figure, and
+           -- no recorded counter that is negative
+           count(c.cpu_server_us_per_req) FILTER (WHERE NOT coalesce(least(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
+                                                                            rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) < 0, FALSE)) AS cpu_ok,
            count(*) FILTER (WHERE coalesce(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
                                            rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) IS NOT NULL) AS cpu_counted
     FROM run_groups g
