@@ -176,12 +176,6 @@ func Select(groups []model.CostGroup, rps float64) Selection {
 		s.Notes = append(s.Notes, fmt.Sprintf("priced from %s requests/s, the highest rate measured, below the %s priced: CPU per request usually falls as the rate rises, so this likely over-prices",
 			rate(from.TargetRPS), rate(rps)))
 	}
-	s.Passes = 0
-	for _, g := range fixed {
-		if slices.Contains(s.GroupIDs, g.GroupID) {
-			s.Passes += g.Passes
-		}
-	}
 	for _, g := range fixed {
 		if g.TargetRPS >= rps && g.Held {
 			s.Held, s.P50MS = true, g.P50MS
@@ -206,9 +200,7 @@ func (s *Selection) use(g model.CostGroup) {
 		s.RunIDs = append(s.RunIDs, g.RunIDs...)
 		s.Sources = append(s.Sources, g.Sources...)
 		s.Lines = append(s.Lines, g.Lines...)
-		if !g.FixedRate {
-			s.Passes += g.Passes
-		}
+		s.Passes += g.Passes
 	}
 }
 
@@ -338,8 +330,9 @@ func Build(ctx context.Context, src Source, req Request) ([]Priced, []string, er
 }
 
 // StackNotes are the notes of the stacks priced, each once, naming the
-// stacks it is about ("java / postgresql / one, rust / mysql / one: …"),
-// in the order they first come.
+// stacks it is about ("java / postgresql / one, rust / mysql / one: …",
+// or "every stack" where it is about each of two or more), in the order
+// they first come.
 func StackNotes(priced []Priced) []string {
 	var order []string
 	about := map[string][]string{}
@@ -353,7 +346,11 @@ func StackNotes(priced []Priced) []string {
 	}
 	out := make([]string, len(order))
 	for i, n := range order {
-		out[i] = strings.Join(about[n], ", ") + ": " + n
+		who := strings.Join(about[n], ", ")
+		if len(priced) > 1 && len(about[n]) == len(priced) {
+			who = "every stack"
+		}
+		out[i] = who + ": " + n
 	}
 	return out
 }

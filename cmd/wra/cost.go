@@ -170,8 +170,9 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 			return err
 		}
 		defer st.Close()
-		d := analyze.DefaultOptions()
-		rule := model.DesignRule{Tolerance: d.DriftTolerance, P95MS: o.p95, MaxErrorRate: o.maxErrors, MinAchievedRatio: d.MinAchievedRatio}
+		opts := analyze.DefaultOptions()
+		opts.P95MS, opts.MaxErrorRate = o.p95, o.maxErrors
+		rule := opts.DesignRule()
 		jobsAt = func(rps float64, atHighestHeld bool) ([]costs.Job, []string, error) {
 			w := w
 			w.RPS = rps

@@ -206,24 +206,29 @@ FROM group_caveats(tolerance := $1::DOUBLE, p95_ms := $2::DOUBLE, max_error_rate
 	return out, err
 }
 
-// integers reads a list of integer values: NULL items as 0.
+// integers reads a list of integers (Value gives a list as its JSON
+// text): nil for NULL.
 func integers(v any) []int64 {
-	l, _ := v.([]any)
-	out := make([]int64, 0, len(l))
-	for _, x := range l {
-		out = append(out, integer(x))
-	}
+	var out []int64
+	listOf(v, &out)
 	return out
 }
 
-// texts reads a list of text values: nil for NULL.
+// texts reads a list of text values (Value gives a list as its JSON
+// text): nil for NULL.
 func texts(v any) []string {
-	l, _ := v.([]any)
-	out := make([]string, 0, len(l))
-	for _, x := range l {
-		out = append(out, Text(x))
-	}
+	var out []string
+	listOf(v, &out)
 	return out
+}
+
+// listOf decodes a list that Value gave as JSON text into out; a NULL
+// leaves out as it is. The store writes the lists it reads, so text that
+// is not a JSON list does not occur.
+func listOf(v any, out any) {
+	if s, ok := v.(string); ok {
+		_ = json.Unmarshal([]byte(s), out)
+	}
 }
 
 // MemorySeries reads every memory series point, ordered by server, pass,

@@ -225,7 +225,11 @@ func TestCostOneRowPerStack(t *testing.T) {
 	}
 	for _, p := range priced {
 		i := rowOf(t, d, "database", p.Stack.Database)
-		// The group at the rate priced prices the stack.
+		// The group at the rate priced prices the stack, and its runs are
+		// the row's sources.
+		if len(p.RunIDs) != 3 || len(p.Sources) != 3 || len(p.Lines) != 3 || len(d.RowSources[i]) != 3 {
+			t.Errorf("%s: runs %v, sources %v, row sources %v; want the group's 3", p.Stack.Database, p.RunIDs, p.Sources, d.RowSources[i])
+		}
 		if p.Passes != 3 || !p.FixedRate || len(p.GroupIDs) != 1 {
 			t.Errorf("%s: priced from %d passes of %d groups (fixed %v)", p.Stack.Database, p.Passes, len(p.GroupIDs), p.FixedRate)
 		}

@@ -30,7 +30,6 @@ type cpuRun struct {
 type cpuGroup struct {
 	id                     string // run_groups.group_id
 	test, server, database string
-	variant                string  // run_groups.variant
 	targetRPS              float64 // NaN for runs at full speed
 	connections            int64
 	// tools are the tools that made the load of the passes (model.CPURun.Tool)
@@ -101,7 +100,7 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 		if vs[i] != "" {
 			test = orDash(test) + ", " + vs[i]
 		}
-		g := cpuGroup{id: r.GroupID, test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database, variant: vs[i]}
+		g := cpuGroup{id: r.GroupID, test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database}
 		if !fixedRate {
 			g.connections = r.Connections
 		}

@@ -486,6 +486,7 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) *report.Da
 	r0 := cur[0]
 	rule := a.tieRule()
 	sp, known := spread[r0.tool]
+	sp = math.Ceil(sp*10) / 10 // a tenth of a percent, rounded up: the rule printed is the rule applied
 	if known && sp > rule.TiePct {
 		rule.TiePct = sp
 	}
