@@ -12,7 +12,7 @@ import (
 
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/report/progress"
+	"github.com/wra-bench/wra/cmd/wra/internal/progress"
 )
 
 type ingestOptions struct {

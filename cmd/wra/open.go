@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/wra-bench/wra/report/browser"
+	"github.com/wra-bench/wra/cmd/wra/internal/browser"
 )
 
 // browserSystem is what --open needs from the process.

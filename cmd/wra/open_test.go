@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wra-bench/wra/report/browser"
+	"github.com/wra-bench/wra/cmd/wra/internal/browser"
 )
 
 // lastLine is the last line a command printed.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wra-bench/wra/report/chromiumtest"
+	"github.com/wra-bench/wra/cmd/wra/internal/chromiumtest"
 )
 
 // TestAnalyzePageTablesInChromium publishes a folder whose manifest lists

@@ -8,7 +8,7 @@ import (
 
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/report/shell"
+	"github.com/wra-bench/wra/cmd/wra/internal/shell"
 )
 
 // runShell is wra sql with no query on a terminal.
