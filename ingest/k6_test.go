@@ -105,6 +105,14 @@ func TestK6Summaries(t *testing.T) {
 		{"k6_constant_err_legacy_stdout.txt", "k6-text", 596, 198.527485, 23, 0.42473, 0.66962, k6OptF(0.91568), none, 5, true, "1",
 			map[string]string{"threshold.http_req_failed": "failed", "threshold.http_req_duration": "ok"}},
 		{"k6_refused_stdout.txt", "k6-text", 41, 20.433919, 41, 0, 0, k6OptF(0), k6OptF(0), 6, true, "1", nil},
+		// Thresholds on sub-metrics whose metric has none, headed in full
+		// ("http_reqs{step:120}" then "✓ 'count>0' count=1182"); every
+		// step's failures and requests kept: "{ step:80 }: 4.24%  33 out
+		// of 778", "{ step:80 }: 778    19.44958/s".
+		{"k6_ladder_steps_stdout.txt", "k6-text", 2549, 63.723625, 260, 0.26597, 1.59, k6OptF(3.59), none, 5, true, "3",
+			map[string]string{"threshold.http_reqs{step:120}.count>0": "ok", "submetric.http_reqs{step:80}.count": "778",
+				"submetric.http_req_failed{step:80}.passes": "33", "submetric.http_req_failed{step:80}.fails": "745",
+				"threshold.http_req_failed{step:80}.rate<0.01": "failed", "executor": "ramping-arrival-rate"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -445,7 +453,7 @@ func FuzzK6SummaryJSON(f *testing.F) {
 
 func FuzzK6Text(f *testing.F) {
 	k6Fuzz(f, readK6Text, append(k6Seed(f, "k6_constant_go2_ping_stdout.txt", "k6_constant_nginx_full_stdout.txt", "k6_ladder_go1_db_stdout.txt",
-		"k6_constant_err_legacy_stdout.txt", "k6_refused_stdout.txt"), wildSeeds(f, ".txt", "k6", "notreport")...)...)
+		"k6_constant_err_legacy_stdout.txt", "k6_refused_stdout.txt", "k6_ladder_steps_stdout.txt"), wildSeeds(f, ".txt", "k6", "notreport")...)...)
 }
 
 func FuzzK6NDJSON(f *testing.F) {

@@ -28,10 +28,12 @@ var (
 	k6MetricLine = regexp.MustCompile(`^(?:([✓✗])\s+)?(\S.*?)\.{2,}:\s*(.*?)\s*$`)
 	// k6ThresholdLine is "✓ 'p(95)<50' p(95)=1.39ms".
 	k6ThresholdLine = regexp.MustCompile(`^([✓✗])\s+'(.*)'\s+(\S+)=(\S+)$`)
-	k6RateValue     = regexp.MustCompile(`^([0-9.]+)%\s+([0-9]+) out of ([0-9]+)$`)
-	k6RateMarks     = regexp.MustCompile(`^([0-9.]+)%\s+✓\s*([0-9]+)\s+✗\s*([0-9]+)$`)
-	k6CounterValue  = regexp.MustCompile(`^([0-9.]+)(?:\s*([kMGTP]?B))?\s+\(?([0-9.]+)(?:\s*([kMGTP]?B))?/s\)?$`)
-	k6DoneLine      = regexp.MustCompile(`^done \[[=>\- ]*\]\s+(\S+)\s*/\s*\S+$`)
+	// k6ThresholdSubmetric heads the thresholds of a sub-metric in full.
+	k6ThresholdSubmetric = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\{[^{}\s][^{}]*\}$`)
+	k6RateValue          = regexp.MustCompile(`^([0-9.]+)%\s+([0-9]+) out of ([0-9]+)$`)
+	k6RateMarks          = regexp.MustCompile(`^([0-9.]+)%\s+✓\s*([0-9]+)\s+✗\s*([0-9]+)$`)
+	k6CounterValue       = regexp.MustCompile(`^([0-9.]+)(?:\s*([kMGTP]?B))?\s+\(?([0-9.]+)(?:\s*([kMGTP]?B))?/s\)?$`)
+	k6DoneLine           = regexp.MustCompile(`^done \[[=>\- ]*\]\s+(\S+)\s*/\s*\S+$`)
 	// k6DotlessLine is the metric line of k6 before 0.17: "✓ name: value".
 	k6DotlessLine  = regexp.MustCompile(`^(?:([✓✗])\s+)?([a-z_][a-z0-9_]*(?:\{[^}]*\})?):\s+(\S.*?)\s*$`)
 	k6ScenarioLine = regexp.MustCompile(`^\*\s+(\S+):\s+(.*)$`)
@@ -303,6 +305,11 @@ func (p *k6TextParser) threshold(t string) error {
 		}
 	case !strings.ContainsAny(t, " .:"):
 		p.thrBase, p.thrMetric = t, t
+	case k6ThresholdSubmetric.MatchString(t):
+		// A threshold on a sub-metric whose metric has none of its own:
+		// k6 names the sub-metric in full, "http_reqs{step:120}".
+		base, tags, _ := strings.Cut(t, "{")
+		p.thrBase, p.thrMetric = base, base+"{"+strings.TrimSpace(strings.TrimSuffix(tags, "}"))+"}"
 	default:
 		return p.l.Errorf(0, "k6 thresholds block: unexpected line %q", t)
 	}
