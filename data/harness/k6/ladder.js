@@ -1,8 +1,9 @@
 // Ramping-arrival-rate ladder for the harness: the rate climbs through STEPS
 // (requests/s), each reached over RAMP seconds and held HOLD seconds; every
 // request is tagged step=<rate> so that each step's latency and errors can be
-// read from the points, and each step has its own p95 threshold so that the
-// summary carries per-step submetrics.
+// read from the points, and each step has its own thresholds (p95, failed
+// rate, request count) so that the summary keeps each step's p95, failures
+// and requests as sub-metrics: a summary alone is then a whole ladder.
 //
 // k6 run -e BASE=http://127.0.0.1:8080 -e PATH_=/db/page -e STEPS=250,500 \
 //        -e RAMP=1 -e HOLD=3 -e MAXVUS=300 -e P95_MS=50 ladder.js
@@ -23,6 +24,8 @@ for (const s of STEPS) {
   stages.push({ duration: `${RAMP}s`, target: s });
   stages.push({ duration: `${HOLD}s`, target: s });
   thresholds[`http_req_duration{step:${s}}`] = [`p(95)<${P95}`];
+  thresholds[`http_req_failed{step:${s}}`] = ['rate<0.01'];
+  thresholds[`http_reqs{step:${s}}`] = ['count>0'];
 }
 
 export const options = {

@@ -229,8 +229,11 @@ discarded):
    ` + "`{{.Plan.Ladder.Path}}`" + `, steps {{ints .Plan.Ladder.Steps}} requests/s, each reached in {{.Plan.Ladder.Ramp}}
    and held {{.Plan.Ladder.Hold}} (stages ` + "`{{.Stages}}`" + `), at most {{.Plan.Ladder.MaxVUs}} VUs; every
    request is tagged ` + "`step=<rate>`" + `; all points in gzipped NDJSON (gzipped by k6
-   itself) and the ` + "`--summary-export`" + ` JSON (per-step p95 < {{.Plan.Ladder.P95MS}} ms thresholds;
-   k6 exits 99 when one fails, which is what a ladder looks for).
+   itself, then recompressed at gzip's best level with no name or time in
+   the header, the NDJSON checked byte for byte) and the ` + "`--summary-export`" + `
+   JSON (per-step thresholds: p95 < {{.Plan.Ladder.P95MS}} ms, failed rate < 1%, a request count,
+   so that the summary keeps each step's p95, failures and requests; k6
+   exits 99 when one fails, which is what a ladder looks for).
 5. **calibration** (calibration/): ` + "`sha256sum`" + ` of a {{.Plan.Calibration.BufferMiB}} MiB zero buffer
    by {{ints .Plan.Calibration.Processes}} parallel processes, {{plural .Plan.Calibration.Reps "time" "times"}}, wall ms,
    before and after each trial (` + "`trial-<N>-before.csv`, `trial-<N>-after.csv`" + `: every
