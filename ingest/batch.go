@@ -75,6 +75,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 		return ingestFile(ctx, st, j, opts)
 	}
 	o.R = &ctxReader{ctx: ctx, r: o.R}
+	o.Strict = opts.Strict
 	f := Detect(o.head)
 	if f == nil || f.Bulk {
 		o.close()
@@ -96,6 +97,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 	if known {
 		fr.Status = Replaced
 	}
+	fr.Broken, fr.Warning = o.broken, brokenWarning(o.broken)
 	if b.sources == nil {
 		b.sources = map[string]bool{}
 	}

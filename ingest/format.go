@@ -28,6 +28,11 @@ type Input struct {
 	Gzip bool
 	// R is the decompressed content.
 	R io.Reader
+	// Strict tells a reader to refuse a value it would otherwise store
+	// as NULL with a warning (see Broken).
+	Strict bool
+
+	broken []Broken // what the reader stored as NULL, in line order
 
 	meter *meter // the ingest's progress, for a store's scanner
 }
@@ -278,4 +283,33 @@ func hasJSONKeys(head []byte, names ...string) bool {
 		}
 	}
 	return true
+}
+
+// A Broken value is one a reader could not take as the figure it stands
+// for (a negative CPU counter, a NaN, text where a number belongs) and
+// stored as NULL, keeping its text in the run's labels as raw.<column>.
+type Broken struct {
+	Line   int
+	Column string // as the file names it
+	Text   string
+}
+
+// broke records a broken value the reader stored as NULL.
+func (in *Input) broke(line int, column, text string) {
+	in.broken = append(in.broken, Broken{Line: line, Column: column, Text: text})
+}
+
+// brokenWarning is the one line that tells of a file's broken values,
+// naming their lines: "broken values stored as NULL (the rest of each row
+// loaded): line 3 cpu_postgres_s -41.73; line 7 cpu_postgres_s -3".
+func brokenWarning(b []Broken) string {
+	if len(b) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, x := range b {
+		parts = append(parts, fmt.Sprintf("line %d %s %s", x.Line, x.Column, x.Text))
+	}
+	return fmt.Sprintf("%d broken %s stored as NULL, the rest of each row loaded (--strict refuses the file): %s",
+		len(b), map[bool]string{true: "value", false: "values"}[len(b) == 1], strings.Join(parts, "; "))
 }

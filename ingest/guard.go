@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -15,11 +14,10 @@ import (
 // finite (a tool's nan or inf, or a printed value beyond float64, such as
 // 1e400), a negative count, time or latency (or a count beyond int64 that
 // wrapped around), a percentile outside 0 to 100, or text that is not
-// UTF-8. A negative CPU counter of a harness record is a broken
-// measurement rather than a misread one: it passes where the records
-// reader said so in the run's warning label (the store's cpu_per_request
-// leaves it out). Every reader's runs pass through it, so these never reach the
-// store whatever a reader lets through.
+// UTF-8. (A records CSV stores a broken value of a figure as NULL with
+// its text in the run's labels, so it never reaches this check.) Every
+// reader's runs pass through it, so these never reach the store whatever
+// a reader lets through.
 func checkRun(name string, r *model.Run) error {
 	bad := func(format string, args ...any) error {
 		return Errorf(name, max(r.Line, 1), 0, "run %d: %s", r.Index, fmt.Sprintf(format, args...))
@@ -32,7 +30,7 @@ func checkRun(name string, r *model.Run) error {
 			if x.Valid && (math.IsNaN(x.V) || math.IsInf(x.V, 0)) {
 				return bad("%s is %v: not a finite number", field, x.V)
 			}
-			if x.Valid && x.V < 0 && !(r.Tool == "records" && strings.HasPrefix(field, "CPU") && r.Labels["warning"] != "") {
+			if x.Valid && x.V < 0 {
 				return bad("%s is %v: it cannot be negative", field, x.V)
 			}
 		case model.Opt[int64]:

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,9 +76,9 @@ type intCol struct {
 	dst  *model.Opt[int64]
 }
 
-// cpuCounter reports whether a records column is a CPU counter, whose
-// negative value is kept with a warning rather than refused.
-func cpuCounter(name string) bool { return strings.HasPrefix(name, "cpu_") }
+// designColumns are the records columns that say which run a row is
+// rather than what it measured: a bad value there refuses the file.
+var designColumns = map[string]bool{"target_rps": true, "round": true, "connections": true, "threads": true}
 
 // readRecords reads a harness records CSV: one run per row.
 func readRecords(in *Input, sink model.Sink) error {
@@ -92,7 +91,20 @@ func readRecords(in *Input, sink model.Sink) error {
 	}
 	return t.each("records CSV", func(i int) error {
 		r := &model.Run{Index: i, Line: t.line, Tool: "records"}
-		var broken []string
+		// A figure that cannot be right (text, NaN, a negative count or
+		// a CPU counter that fell) is broken: stored as NULL with its
+		// text in the label raw.<figure> (cpu_db_s for a cpu_postgres_s
+		// column), said once for the file naming the column as written,
+		// the rest of the row loaded; --strict refuses it.
+		broken := func(col string, err error) error {
+			if in.Strict || designColumns[col] {
+				return err
+			}
+			text, _ := t.str(col)
+			runLabel(r, "raw."+col, text)
+			in.broke(t.line, t.raw[t.index[col]], text)
+			return nil
+		}
 		for _, c := range []floatCol{
 			{"rps", &r.RPS}, {"latency_p50_ms", &r.LatencyP50MS}, {"latency_p90_ms", &r.LatencyP90MS},
 			{"latency_p95_ms", &r.LatencyP95MS}, {"latency_p99_ms", &r.LatencyP99MS}, {"latency_p999_ms", &r.LatencyP999MS},
@@ -102,25 +114,18 @@ func readRecords(in *Input, sink model.Sink) error {
 			{"startup_s", &r.StartupS}, {"duration_s", &r.DurationS}, {"target_rps", &r.TargetRPS},
 		} {
 			v, ok, err := t.float(c.name)
+			if err == nil && ok && v < 0 {
+				err = t.errAt(c.name, "expected a number >= 0, found %v", v)
+			}
 			if err != nil {
-				return err
+				if err := broken(c.name, err); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
-				switch {
-				case v < 0 && cpuCounter(c.name):
-					// A CPU counter that fell (one that wrapped, or read
-					// from the wrong process) is a measurement, broken:
-					// kept as read, said, and left out of CPU per request
-					// by the store's cpu_per_request view.
-					broken = append(broken, fmt.Sprintf("%s %v", c.name, v))
-				case v < 0:
-					return t.errAt(c.name, "expected a number >= 0, found %v", v)
-				}
 				*c.dst = model.Some(v)
 			}
-		}
-		if len(broken) > 0 {
-			runLabel(r, "warning", fmt.Sprintf("line %d: negative CPU seconds (%s): a CPU counter cannot fall; kept as read, and CPU per request leaves it out", t.line, strings.Join(broken, ", ")))
 		}
 		for _, c := range []intCol{
 			{"round", &r.Round}, {"connections", &r.Connections}, {"threads", &r.Threads},
@@ -128,13 +133,16 @@ func readRecords(in *Input, sink model.Sink) error {
 			{"requests", &r.Requests}, {"bytes_read", &r.BytesRead},
 		} {
 			v, ok, err := t.int(c.name)
+			if err == nil && ok && v < 0 {
+				err = t.errAt(c.name, "expected a count >= 0, found %d", v)
+			}
 			if err != nil {
-				return err
+				if err := broken(c.name, err); err != nil {
+					return err
+				}
+				continue
 			}
 			if ok {
-				if v < 0 {
-					return t.errAt(c.name, "expected a count >= 0, found %d", v)
-				}
 				*c.dst = model.Some(v)
 			}
 		}

@@ -162,8 +162,12 @@ func TestCalibrationPhase(t *testing.T) {
 	}
 }
 
+// Bad input refuses the file with the line and what was expected. A bad
+// value of a figure (unit.csv, neg.csv, nan.csv) does so under --strict;
+// without it the figure is stored as NULL (TestRecordsBrokenValuesKept).
 func TestCSVBadInput(t *testing.T) {
 	const hdr = "utc,server,round,test,connections,requests_per_s,cpu_server_s\n"
+	strict := map[string]bool{"unit.csv": true, "neg.csv": true, "nan.csv": true}
 	for _, tc := range []struct {
 		name, content, want string
 	}{
@@ -189,6 +193,10 @@ func TestCSVBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, format, err := readString(t, tc.name, tc.content)
+			if strict[tc.name] {
+				c = &model.Collector{}
+				err = readRecords(&Input{Name: tc.name, R: strings.NewReader(tc.content), Strict: true}, c)
+			}
 			if tc.name == "semi.csv" {
 				if format != "records-csv" {
 					t.Fatalf("a semicolon records file should be recognised to explain its delimiter; format %q", format)
@@ -275,27 +283,47 @@ func FuzzCalibrationCSV(f *testing.F) {
 	})
 }
 
-// A CPU counter that fell (a counter that wrapped, or read from the wrong
-// process) is kept as read with a warning naming the line; the rest of
-// the file loads.
-func TestRecordsNegativeCPUKept(t *testing.T) {
+// A value that cannot be right (a CPU counter that fell, a NaN, text
+// where a number belongs) loses its figure, not the file: NULL, its text
+// in raw.<figure>, the rest of the row and of the file loaded, and the
+// file's one warning naming the lines; --strict refuses the file.
+func TestRecordsBrokenValuesKept(t *testing.T) {
 	const hdr = "utc,server,round,test,connections,requests_per_s,responses_2xx,cpu_server_s,cpu_postgres_s\n"
-	c, _, err := readString(t, "broken.csv", hdr+"2026-11-29T18:56:57Z,go,1,ping,16,100,6000,1.5,0.7\n"+
-		"2026-11-29T18:57:57Z,go,2,ping,16,100,6000,1.4,-41.73\n")
-	if err != nil {
+	text := hdr + "2026-11-29T18:56:57Z,go,1,ping,16,100,6000,1.5,0.7\n" +
+		"2026-11-29T18:57:57Z,go,2,ping,16,100,6000,1.4,-41.73\n" +
+		"2026-11-29T18:58:57Z,go,3,ping,16,NaN,6000,abc,0.6\n"
+	in := &Input{Name: "broken.csv", R: strings.NewReader(text)}
+	c := &model.Collector{}
+	if err := readRecords(in, c); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Runs) != 2 {
-		t.Fatalf("%d runs, want both rows", len(c.Runs))
+	if len(c.Runs) != 3 {
+		t.Fatalf("%d runs, want every row", len(c.Runs))
 	}
 	r := c.Runs[1]
-	if r.CPUDBS.V != -41.73 || r.CPUServerS.V != 1.4 {
-		t.Errorf("counters %v %v, want them as read", r.CPUServerS, r.CPUDBS)
+	if r.CPUDBS.Valid || r.CPUServerS.V != 1.4 || r.Labels["raw.cpu_db_s"] != "-41.73" {
+		t.Errorf("row 3: server %v database %v raw %q; want 1.4, NULL and -41.73", r.CPUServerS, r.CPUDBS, r.Labels["raw.cpu_db_s"])
 	}
-	if want := "line 3: negative CPU seconds (cpu_db_s -41.73): a CPU counter cannot fall; kept as read, and CPU per request leaves it out"; r.Labels["warning"] != want {
-		t.Errorf("warning %q, want %q", r.Labels["warning"], want)
+	r = c.Runs[2]
+	if r.RPS.Valid || r.CPUServerS.Valid || r.CPUDBS.V != 0.6 || r.Labels["raw.rps"] != "NaN" || r.Labels["raw.cpu_server_s"] != "abc" {
+		t.Errorf("row 4: rps %v server %v database %v labels %v", r.RPS, r.CPUServerS, r.CPUDBS, r.Labels)
 	}
-	if _, ok := c.Runs[0].Labels["warning"]; ok {
-		t.Error("the sound row has a warning")
+	if len(c.Runs[0].Labels) != 0 {
+		t.Errorf("the sound row has labels %v", c.Runs[0].Labels)
+	}
+	want := "3 broken values stored as NULL, the rest of each row loaded (--strict refuses the file): " +
+		"line 3 cpu_postgres_s -41.73; line 4 requests_per_s NaN; line 4 cpu_server_s abc"
+	if got := brokenWarning(in.broken); got != want {
+		t.Errorf("warning\n%s\nwant\n%s", got, want)
+	}
+	in = &Input{Name: "broken.csv", R: strings.NewReader(text), Strict: true}
+	err := readRecords(in, &model.Collector{})
+	if err == nil || err.Error() != "broken.csv:3:48: cpu_postgres_s: expected a number >= 0, found -41.73" {
+		t.Errorf("--strict: %v", err)
+	}
+	// A bad value of a column that says which run a row is still
+	// refuses the file.
+	if _, _, err := readString(t, "broken.csv", hdr+"2026-11-29T18:56:57Z,go,x,ping,16,100,6000,1.5,0.7\n"); err == nil {
+		t.Error("a round of x was taken")
 	}
 }

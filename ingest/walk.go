@@ -82,6 +82,11 @@ type FileResult struct {
 	// Reason says why a file was skipped; Err why it failed.
 	Reason string
 	Err    error
+	// Warning, on a loaded file, names the values it stored as NULL
+	// because they cannot be right (see Broken): one line, naming the
+	// lines.
+	Warning string
+	Broken  []Broken
 }
 
 // Options are the settings of one ingest.
@@ -89,7 +94,8 @@ type Options struct {
 	// Labels from the command line, which override the manifest and the
 	// record.
 	Labels map[string]string
-	// Strict makes a file of no known format a failure, not a skip.
+	// Strict makes a file of no known format a failure, not a skip, and
+	// a value a reader would store as NULL (Broken) a failure of its file.
 	Strict bool
 	// Progress, when set, is called as each file starts and ends, and
 	// while a large one is read, with the files and bytes done and in
@@ -326,6 +332,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		defer file.Sum()
 	}
 	o.R = &ctxReader{ctx: ctx, r: o.R}
+	o.Strict = opts.Strict
 	o.pos.m, o.meter = opts.meter, opts.meter
 	defer o.close()
 	f := Detect(o.head)
@@ -350,6 +357,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		return fail(loadError(j.source, err))
 	}
 	fr.Rows = rows
+	fr.Broken, fr.Warning = o.broken, brokenWarning(o.broken)
 	fr.Status = Loaded
 	if known {
 		fr.Status = Replaced

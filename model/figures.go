@@ -176,6 +176,12 @@ type LadderStepRow struct {
 	// Variant is the variant of the run that measured the step
 	// (run_groups.variant): a ladder is never pooled across one.
 	Variant string
+	// FailuresFrom is where ErrorRate comes from: "step", "run" (a
+	// summary whose whole run had no failure) or "" (unknown: ErrorRate
+	// is NaN); RunErrorRate is a summary's whole-run error rate (NaN for
+	// other kinds).
+	FailuresFrom string
+	RunErrorRate float64
 }
 
 // LadderRow is one row of the table macro ladders: the result of one
@@ -184,6 +190,7 @@ type LadderRow struct {
 	Kind, Server, Test, Tool, Run string
 	Database                      string // "" where the runs name none
 	HighestHeldRPS                float64
+	HighestHeldAchievedRPS        float64 // the rate achieved at that step; NaN where unknown or none held
 	StillHolding                  bool
 	StepRPS                       float64 // NaN for a one-step ladder that held
 	Steps                         int64
@@ -220,8 +227,12 @@ type RunCounters struct {
 	TargetRPS, RPS                           float64
 	Requests, Responses2xx                   int64
 	CPUServerS, CPUUserS, CPUKernelS, CPUDBS float64
-	Source                                   string
-	Line                                     int
+	// Broken names the record's values stored as NULL because they
+	// cannot be right, from its raw.<column> labels: "cpu_postgres_s
+	// -41.73" ("" for none).
+	Broken string
+	Source string
+	Line   int
 }
 
 // RunRef names one run: its server and where it was read.

@@ -490,6 +490,9 @@ type RunCounts struct {
 	CPUServerS, CPUUserS, CPUKernelS, CPUDBS float64
 	Requests, Responses2xx                   int64
 	RPS, TargetRPS                           float64
+	// Broken names the values the record had that cannot be right and
+	// were stored as NULL ("cpu_postgres_s -41.73"), "" for none.
+	Broken string
 }
 
 // A CounterProblem is a counter of a run that cannot be right.
@@ -504,6 +507,9 @@ const (
 	// RateAboveTarget: the rate is more than RateExcess above the rate
 	// asked for (the tool did not hold the rate, or the label is wrong).
 	RateAboveTarget
+	// BrokenValues: values of the record that cannot be right (a CPU
+	// counter that fell, text where a number belongs), stored as NULL.
+	BrokenValues
 )
 
 // BrokenCounters returns the problems of one run's counters, in the
@@ -519,6 +525,9 @@ func BrokenCounters(c RunCounts, r FindingRules) []CounterProblem {
 	}
 	if c.TargetRPS > 0 && c.RPS > c.TargetRPS*(1+r.RateExcess) {
 		out = append(out, RateAboveTarget)
+	}
+	if c.Broken != "" {
+		out = append(out, BrokenValues)
 	}
 	return out
 }

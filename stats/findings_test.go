@@ -240,6 +240,7 @@ func TestBrokenCounters(t *testing.T) {
 		{"sound", ok, nil},
 		{"unknown", RunCounts{CPUServerS: nan, CPUUserS: nan, CPUKernelS: nan, CPUDBS: nan, Requests: -1, Responses2xx: -1, RPS: nan, TargetRPS: nan}, nil},
 		{"negative database CPU", func() RunCounts { c := ok; c.CPUDBS = -0.4; return c }(), []CounterProblem{NegativeCPU}},
+		{"a value stored as NULL", func() RunCounts { c := ok; c.CPUDBS = nan; c.Broken = "cpu_db_s -41.73"; return c }(), []CounterProblem{BrokenValues}},
 		{"more 2xx than requests", func() RunCounts { c := ok; c.Responses2xx = 1001; return c }(), []CounterProblem{MoreOKThanRequests}},
 		{"rate 24% above", func() RunCounts { c := ok; c.RPS = 1240; return c }(), nil},
 		{"rate 30% above", func() RunCounts { c := ok; c.RPS = 1300; return c }(), []CounterProblem{RateAboveTarget}},
@@ -295,7 +296,7 @@ func TestSharedLimit(t *testing.T) {
 }
 
 func TestFirstStepFailed(t *testing.T) {
-	rule := DefaultLadderRule
+	rule := p95AndErrors
 	failed := EvaluateLadder([]LadderStep{{TargetRPS: 100, P95MS: 80, Requests: 400}, {TargetRPS: 200, P95MS: 20, Requests: 800}}, rule)
 	held := EvaluateLadder([]LadderStep{{TargetRPS: 100, P95MS: 8, Requests: 400}, {TargetRPS: 200, P95MS: 90, Requests: 800}}, rule)
 	if !FirstStepFailed(failed) || FirstStepFailed(held) || FirstStepFailed(LadderResult{}) {

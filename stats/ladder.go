@@ -34,18 +34,24 @@ type LadderRule struct {
 	MinAchievedRatio float64
 }
 
-// DefaultLadderRule is p95 < 50 ms and fewer than 1% of requests failed.
-var DefaultLadderRule = LadderRule{P95MS: 50, MaxErrorRate: 0.01}
-
-// DefaultMinAchievedRatio is the share of its target rate a fixed-rate run
-// must achieve to have held it (the store's rate_held macro's default).
+// DefaultMinAchievedRatio is the share of its target rate a ladder step or
+// a fixed-rate run must achieve to have held it (the default of the
+// store's ladder_steps, ladders and rate_held macros).
 const DefaultMinAchievedRatio = 0.95
+
+// DefaultLadderRule is p95 < 50 ms, fewer than 1% of requests failed and
+// at least 95% of the target rate achieved.
+var DefaultLadderRule = LadderRule{P95MS: 50, MaxErrorRate: 0.01, MinAchievedRatio: DefaultMinAchievedRatio}
 
 // A LadderResult is the outcome of one ladder run.
 type LadderResult struct {
 	// HighestHeldRPS is the target of the highest step held before the
 	// first step that failed; 0 when the first step failed.
 	HighestHeldRPS float64
+	// HighestHeldAchievedRPS is the rate achieved at that step, what
+	// people publish (1,397 for a step of 1,400): 0 when the first step
+	// failed, NaN where the step's achieved rate is unknown.
+	HighestHeldAchievedRPS float64
 	// StillHolding is true when every step held: the real limit is above
 	// HighestHeldRPS (printed with a "+").
 	StillHolding bool
@@ -76,6 +82,7 @@ func (r LadderResult) String() string {
 // there is none).
 type LadderVerdict struct {
 	HighestHeldRPS                             float64
+	HighestHeldAchievedRPS                     float64 // NaN where unknown or none held
 	StillHolding                               bool
 	StepRPS                                    float64
 	FirstStepRPS, FirstFailedRPS, HeldAgainRPS float64
@@ -87,7 +94,10 @@ type LadderVerdict struct {
 // for: a first step that already failed, a step that held again above the
 // first failure (it does not count), no steps at all.
 func Ladder(v LadderVerdict, steps []LadderStep) LadderResult {
-	res := LadderResult{HighestHeldRPS: v.HighestHeldRPS, StillHolding: v.StillHolding, StepRPS: v.StepRPS}
+	res := LadderResult{HighestHeldRPS: v.HighestHeldRPS, HighestHeldAchievedRPS: v.HighestHeldAchievedRPS, StillHolding: v.StillHolding, StepRPS: v.StepRPS}
+	if v.HighestHeldRPS == 0 {
+		res.HighestHeldAchievedRPS = 0
+	}
 	res.Steps = slices.Clone(steps)
 	slices.SortStableFunc(res.Steps, func(a, b LadderStep) int { return cmp.Compare(a.TargetRPS, b.TargetRPS) })
 	if len(res.Steps) == 0 {
@@ -108,6 +118,9 @@ func Ladder(v LadderVerdict, steps []LadderStep) LadderResult {
 type LadderSummary struct {
 	// MedianHeldRPS is the type 7 median of the runs' HighestHeldRPS.
 	MedianHeldRPS float64
+	// MedianAchievedRPS is the type 7 median of the runs'
+	// HighestHeldAchievedRPS, NaN when one of them is unknown.
+	MedianAchievedRPS float64
 	// StillHolding ("+") is true when a run that defines the median
 	// (the middle one, or either of the two middle ones) still held at
 	// its last step, ordering a held-at-the-top run after a run with the
@@ -132,7 +145,7 @@ func (s LadderSummary) String() string {
 // MedianLadder takes the median of the runs' highest held steps. The runs
 // are kept in Runs so that every run can be listed beside the median.
 func MedianLadder(runs []LadderResult) LadderSummary {
-	s := LadderSummary{Runs: runs, MedianHeldRPS: math.NaN(), StepRPS: math.NaN()}
+	s := LadderSummary{Runs: runs, MedianHeldRPS: math.NaN(), MedianAchievedRPS: math.NaN(), StepRPS: math.NaN()}
 	if len(runs) == 0 {
 		s.Warnings = append(s.Warnings, warn(WarnInvalidInput, "no ladder runs"))
 		return s
@@ -158,6 +171,16 @@ func MedianLadder(runs []LadderResult) LadderSummary {
 		}
 	}
 	s.MedianHeldRPS = Quantile(vals, 0.5)
+	achieved := make([]float64, len(order))
+	known := true
+	for i, r := range order {
+		achieved[i] = r.HighestHeldAchievedRPS
+		known = known && !math.IsNaN(achieved[i])
+	}
+	if known {
+		slices.Sort(achieved)
+		s.MedianAchievedRPS = Quantile(achieved, 0.5)
+	}
 	n := len(order)
 	s.StillHolding = order[(n-1)/2].StillHolding || order[n/2].StillHolding
 	if n < 3 {

@@ -5,6 +5,10 @@ import (
 	"testing"
 )
 
+// p95AndErrors is the rule of p95 and errors alone, as some authors
+// publish ladders (min_achieved_ratio 0).
+var p95AndErrors = LadderRule{P95MS: 50, MaxErrorRate: 0.01}
+
 func TestEvaluateLadder(t *testing.T) {
 	step := func(target, p95, errRate float64) LadderStep {
 		return LadderStep{Step: fmtNum(target), TargetRPS: target, AchievedRPS: target, P95MS: p95, ErrorRate: errRate, Requests: 1000}
@@ -20,17 +24,17 @@ func TestEvaluateLadder(t *testing.T) {
 		str     string
 	}{
 		{"fails on p95", []LadderStep{step(1000, 3, 0), step(2000, 12, 0), step(3000, 50, 0), step(4000, 80, 0)},
-			DefaultLadderRule, 2000, false, 1000, []bool{true, true, false, false}, "2000"},
+			p95AndErrors, 2000, false, 1000, []bool{true, true, false, false}, "2000"},
 		{"fails on errors (1% is not under 1%)", []LadderStep{step(500, 3, 0), step(1000, 4, 0.0099), step(1500, 5, 0.01)},
-			DefaultLadderRule, 1000, false, 500, []bool{true, true, false}, "1000"},
+			p95AndErrors, 1000, false, 500, []bool{true, true, false}, "1000"},
 		{"still holding", []LadderStep{step(200, 1, 0), step(400, 2, 0), step(800, 3, 0)},
-			DefaultLadderRule, 800, true, 400, []bool{true, true, true}, "800+"},
+			p95AndErrors, 800, true, 400, []bool{true, true, true}, "800+"},
 		{"unsorted input is sorted", []LadderStep{step(3000, 60, 0), step(1000, 3, 0), step(2000, 12, 0)},
-			DefaultLadderRule, 2000, false, 1000, []bool{true, true, false}, "2000"},
+			p95AndErrors, 2000, false, 1000, []bool{true, true, false}, "2000"},
 		{"none held", []LadderStep{step(1000, 70, 0), step(2000, 80, 0)},
-			DefaultLadderRule, 0, false, 1000, []bool{false, false}, "0"},
+			p95AndErrors, 0, false, 1000, []bool{false, false}, "0"},
 		{"a later recovery does not count", []LadderStep{step(1000, 3, 0), step(2000, 55, 0), step(3000, 20, 0)},
-			DefaultLadderRule, 1000, false, 1000, []bool{true, false, true}, "1000"},
+			p95AndErrors, 1000, false, 1000, []bool{true, false, true}, "1000"},
 		{"custom threshold", []LadderStep{step(1000, 3, 0), step(2000, 12, 0)},
 			LadderRule{P95MS: 10, MaxErrorRate: 0.01}, 1000, false, 1000, []bool{true, false}, "1000"},
 	}
@@ -45,17 +49,17 @@ func TestEvaluateLadder(t *testing.T) {
 			}
 		}
 	}
-	r := EvaluateLadder([]LadderStep{step(1000, 70, 0)}, DefaultLadderRule)
+	r := EvaluateLadder([]LadderStep{step(1000, 70, 0)}, p95AndErrors)
 	if len(r.Warnings) != 1 || r.Warnings[0].Kind != WarnNoneHeld {
 		t.Errorf("none held warning: %v", r.Warnings)
 	}
 	// A generator that fell behind: the rule can require the rate.
 	s := step(4000, 10, 0)
 	s.AchievedRPS = 3000
-	if !DefaultLadderRule.Holds(s) || (LadderRule{P95MS: 50, MaxErrorRate: 0.01, MinAchievedRatio: 0.9}).Holds(s) {
-		t.Errorf("MinAchievedRatio not applied")
+	if !p95AndErrors.Holds(s) || (LadderRule{P95MS: 50, MaxErrorRate: 0.01, MinAchievedRatio: 0.9}).Holds(s) || DefaultLadderRule.Holds(s) {
+		t.Errorf("MinAchievedRatio not applied (the default rule asks for 95%%)")
 	}
-	if DefaultLadderRule.Holds(LadderStep{TargetRPS: 1, P95MS: math.NaN()}) {
+	if p95AndErrors.Holds(LadderStep{TargetRPS: 1, P95MS: math.NaN()}) {
 		t.Errorf("a step without requests must not hold")
 	}
 }
@@ -154,7 +158,7 @@ func TestLadderRealK6Capture(t *testing.T) {
 	}
 	// k6 marked only the 12000 threshold as crossed (p(95)=53.19ms); the
 	// ladder therefore held 6000 rps, with a 6000 rps step above it.
-	r := EvaluateLadder(steps, DefaultLadderRule)
+	r := EvaluateLadder(steps, p95AndErrors)
 	if r.HighestHeldRPS != 6000 || r.StillHolding || r.StepRPS != 6000 || r.String() != "6000" {
 		t.Errorf("ladder = %s (step %v)", r, r.StepRPS)
 	}

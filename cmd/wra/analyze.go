@@ -19,30 +19,29 @@ import (
 )
 
 type analyzeOptions struct {
-	out       string
-	p95       float64
-	maxErrors float64
-	drift     float64
-	rps       float64
-	wait      time.Duration
-	util      float64
-	provider  string
-	test      string
-	labels    []string
-	noIngest  bool
-	open      bool
-	alpha     float64
-	tie       float64
-	find      findingFlags
-	findings  stats.FindingRules // resolved from find and the folders' wra.toml
-	layouts   []analyze.Layout   // the folders' [[tables]]
+	out      string
+	rule     stats.LadderRule
+	drift    float64
+	rps      float64
+	wait     time.Duration
+	util     float64
+	provider string
+	test     string
+	labels   []string
+	noIngest bool
+	open     bool
+	alpha    float64
+	tie      float64
+	find     findingFlags
+	findings stats.FindingRules // resolved from find and the folders' wra.toml
+	layouts  []analyze.Layout   // the folders' [[tables]]
 }
 
 func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	d := analyze.DefaultOptions()
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "wra-report", "folder for the report: index.html, report.md, tables/ and plots/")
-	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
+	addLadderRuleFlags(f, &o.rule)
 	f.Float64Var(&o.drift, "drift", d.DriftTolerance, "flag a calibration that moved by more than this fraction (SQL: calibration_drift(tolerance := …))")
 	f.Float64Var(&o.rps, "rps", d.RPS, "cost table: the load in requests/s")
 	f.DurationVar(&o.wait, "wait", d.Wait, "cost table: time each request waits in the server without CPU, e.g. 20ms")
@@ -140,7 +139,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		failed = res.Count(ingest.Failed)
 	}
 	opts := analyze.DefaultOptions()
-	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
+	opts.LadderRule, opts.DriftTolerance = o.rule, o.drift
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
 	opts.Alpha, opts.TiePct = o.alpha, o.tie
 	opts.Findings, opts.Layouts = o.findings, o.layouts

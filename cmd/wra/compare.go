@@ -21,8 +21,7 @@ type compareOptions struct {
 	holm         bool
 	metrics      []string
 	ladders      bool
-	p95          float64
-	maxErrors    float64
+	rule         stats.LadderRule
 }
 
 func (o *compareOptions) AddFlags(cmd *cobra.Command) {
@@ -35,7 +34,7 @@ func (o *compareOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.holm, "holm", true, "adjust the p-values of the table's rows together (Holm-Bonferroni); --holm=false for raw p-values")
 	f.StringSliceVar(&o.metrics, "metric", nil, "metrics to compare (default all): "+strings.Join(compare.Metrics(), ", "))
 	f.BoolVar(&o.ladders, "ladders", false, "list the held-rate ladder steps of both sides instead of comparing metrics")
-	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
+	addLadderRuleFlags(f, &o.rule)
 }
 
 func newCompareCmd(e *env, g *globals) *cobra.Command {
@@ -110,9 +109,6 @@ func runCompare(ctx context.Context, e *env, g *globals, o *compareOptions, args
 	if !(o.confidence > 0 && o.confidence < 1) {
 		return usagef("--confidence must be between 0 and 1, not %v", o.confidence)
 	}
-	if !(o.p95 > 0) || !(o.maxErrors > 0 && o.maxErrors <= 1) {
-		return usagef("--p95 must be positive and --max-errors between 0 and 1")
-	}
 	metrics, err := o.selectedMetrics()
 	if err != nil {
 		return err
@@ -128,7 +124,7 @@ func runCompare(ctx context.Context, e *env, g *globals, o *compareOptions, args
 	defer st.Close()
 	d, err := compare.Compare(ctx, st, compare.Options{
 		Sides: sides, Metrics: metrics, Alpha: o.alpha, Confidence: o.confidence, Holm: o.holm,
-		Ladders: o.ladders, Rule: stats.LadderRule{P95MS: o.p95, MaxErrorRate: o.maxErrors},
+		Ladders: o.ladders, Rule: o.rule,
 		Machine: format == report.CSV || format == report.JSON,
 	})
 	if err != nil {

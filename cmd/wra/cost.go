@@ -15,6 +15,7 @@ import (
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/report/costs"
+	"github.com/wra-bench/wra/stats"
 )
 
 type costOptions struct {
@@ -38,8 +39,7 @@ type costOptions struct {
 	sweep         string
 	plot          string
 	budget        float64
-	p95           float64
-	maxErrors     float64
+	rule          stats.LadderRule
 
 	// changed reports whether a flag was given on the command line.
 	changed func(name string) bool
@@ -67,7 +67,7 @@ func (o *costOptions) AddFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.listProviders, "list-providers", false, "print the price presets and the price book, with sources and dates, and exit")
 	f.StringVar(&o.sweep, "sweep", "", "price a range of rates: rps=A..B (1, 2, 5 × 10^k between A and B) or rps=A..B:STEP")
 	f.StringVar(&o.plot, "plot", "", "with --sweep, draw cost against rate into FILE.svg or FILE.png")
-	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
+	addLadderRuleFlags(f, &o.rule)
 	f.Float64Var(&o.budget, "budget", 0, "instead of a cost, the highest rate each stack serves within this many US dollars a month")
 }
 
@@ -171,7 +171,7 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		}
 		defer st.Close()
 		opts := analyze.DefaultOptions()
-		opts.P95MS, opts.MaxErrorRate = o.p95, o.maxErrors
+		opts.LadderRule = o.rule
 		rule := opts.DesignRule()
 		jobsAt = func(rps float64, atHighestHeld bool) ([]costs.Job, []string, error) {
 			w := w

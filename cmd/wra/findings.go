@@ -62,8 +62,9 @@ func (ff *findingFlags) rules(paths []string) (stats.FindingRules, error) {
 }
 
 type findingsOptions struct {
-	p95, maxErrors, drift float64
-	find                  findingFlags
+	rule  stats.LadderRule
+	drift float64
+	find  findingFlags
 }
 
 func newFindingsCmd(e *env, g *globals) *cobra.Command {
@@ -93,7 +94,7 @@ effect beyond their noise. FOLDER's wra.toml may set the thresholds in a
 		},
 	}
 	f := cmd.Flags()
-	addLadderRuleFlags(f, &o.p95, &o.maxErrors)
+	addLadderRuleFlags(f, &o.rule)
 	f.Float64Var(&o.drift, "drift", analyze.DefaultOptions().DriftTolerance, "flag a calibration that moved by more than this fraction")
 	o.find.AddFlags(cmd)
 	return cmd
@@ -105,7 +106,7 @@ func runFindings(ctx context.Context, e *env, g *globals, o *findingsOptions, ar
 		return err
 	}
 	opts := analyze.DefaultOptions()
-	opts.P95MS, opts.MaxErrorRate, opts.DriftTolerance = o.p95, o.maxErrors, o.drift
+	opts.LadderRule, opts.DriftTolerance = o.rule, o.drift
 	if opts.Findings, err = o.find.rules(args); err != nil {
 		return err
 	}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/cmd/wra/internal/progress"
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/cmd/wra/internal/progress"
 )
 
 type ingestOptions struct {
@@ -127,6 +127,10 @@ func printIngestSummary(w io.Writer, res *ingest.Result, interrupted bool) {
 			fmt.Fprintf(w, "wra: %v\n", f.Err)
 		case ingest.Skipped:
 			fmt.Fprintf(w, "wra: %s: skipped: %s\n", f.Source, f.Reason)
+		case ingest.Loaded, ingest.Replaced:
+			if f.Warning != "" {
+				fmt.Fprintf(w, "wra: %s: warning: %s\n", f.Source, f.Warning)
+			}
 		}
 	}
 	verb := "ingested"
@@ -142,6 +146,9 @@ func ingestTable(res *ingest.Result) *report.Data {
 	d := &report.Data{Columns: report.Columns("source", "format", "status", "rows", "message")}
 	for _, f := range res.Files {
 		msg := f.Reason
+		if f.Warning != "" {
+			msg = f.Warning
+		}
 		if f.Err != nil {
 			msg = f.Err.Error()
 		}

@@ -116,7 +116,9 @@ func TestIngestTwice(t *testing.T) {
 func TestIngestPartial(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mixed")
 	copyTree(t, dir, map[string]string{"good.csv": "../../ingest/testdata/records/records.csv"})
-	bad := "utc,server,round,test,connections,requests_per_s\n2026-11-29T18:56:57Z,go,1,ping,16,100\n2026-11-29T18:56:58Z,go,2,ping,16,12ms\n"
+	// A round that is no number: it says which run the row is, so the
+	// file is refused (a bad figure would be stored as NULL instead).
+	bad := "utc,server,round,test,connections,requests_per_s\n2026-11-29T18:56:57Z,go,1,ping,16,100\n2026-11-29T18:56:58Z,go,two,ping,16,100\n"
 	if err := os.WriteFile(filepath.Join(dir, "bad.csv"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -195,4 +197,41 @@ func TestEveryCommandHasExamples(t *testing.T) {
 		}
 	}
 	walk(newRootCmd(e, &globals{}))
+}
+
+// A records file whose two rows have a CPU counter that fell loads every
+// row: the two figures are NULL with their text kept, one warning line
+// names the lines, the broken-counters finding names rows, column and
+// value; --strict refuses the file.
+func TestIngestBrokenValues(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "broken")
+	rows := "server,test,round,requests,responses_2xx,errors,duration_s,cpu_server_user_s,cpu_server_kernel_s,cpu_postgres_s\n" +
+		"go,page,1,10000,10000,0,10,1.2,0.8,2.1\n" +
+		"go,page,2,10000,10000,0,10,1.3,0.7,-41.73\n" +
+		"go,page,3,10000,10000,0,10,1.1,0.9,2.0\n" +
+		"go,page,4,10000,10000,0,10,1.2,0.8,-3\n"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "records.csv"), []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	r := wra(t, db, "ingest", dir)
+	want := "wra: broken/records.csv: warning: 2 broken values stored as NULL, the rest of each row loaded (--strict refuses the file): " +
+		"line 3 cpu_postgres_s -41.73; line 5 cpu_postgres_s -3\n"
+	if r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant the line\n%s", r.code, r.stderr, want)
+	}
+	q := wra(t, db, "sql", "--format", "csv", `SELECT count(*) AS runs, count(cpu_db_s) AS db_cpu,
+		'raw ' || string_agg(labels->>'raw.cpu_db_s', ' ' ORDER BY round) AS raw FROM runs`)
+	if q.stdout != "runs,db_cpu,raw\n4,2,raw -41.73 -3\n" {
+		t.Errorf("store: %q", q.stdout)
+	}
+	f := wra(t, db, "--quiet", "--format", "csv", "findings")
+	wantFindings(t, f.stdout, "(line 3 cpu_db_s -41.73; line 5 cpu_db_s -3)", "broken/records.csv:3,5")
+	strict := wra(t, filepath.Join(t.TempDir(), "t.duckdb"), "ingest", "--strict", dir)
+	if strict.code == 0 || !strings.Contains(strict.stderr, "records.csv:3:") {
+		t.Errorf("--strict: exit %d, %s", strict.code, strict.stderr)
+	}
 }

@@ -7,11 +7,9 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/stats"
 )
 
 // Exit codes, documented in the README.
@@ -213,12 +211,4 @@ func (g *globals) openStore(ctx context.Context, readOnly bool) (*store.Store, e
 		}
 	}
 	return store.Open(ctx, g.db, opts)
-}
-
-// addLadderRuleFlags registers --p95 and --max-errors, the rule by which
-// a held-rate ladder's step is held, at stats.DefaultLadderRule: the same
-// flags, defaults and words for every command that judges ladders.
-func addLadderRuleFlags(f *pflag.FlagSet, p95MS, maxErrorRate *float64) {
-	f.Float64Var(p95MS, "p95", stats.DefaultLadderRule.P95MS, "ladder rule: a step is held while its p95 latency is under this many ms (SQL: ladders(p95_ms := …))")
-	f.Float64Var(maxErrorRate, "max-errors", stats.DefaultLadderRule.MaxErrorRate, "ladder rule: and while under this fraction of its requests fail (SQL: ladders(max_error_rate := …))")
 }

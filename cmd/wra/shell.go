@@ -6,9 +6,9 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/wra-bench/wra/cmd/wra/internal/shell"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/cmd/wra/internal/shell"
 )
 
 // runShell is wra sql with no query on a terminal.

@@ -21,8 +21,7 @@ type tableOptions struct {
 	noSplit []string
 	sort    string
 	spread  bool
-	p95     float64
-	maxErrs float64
+	rule    stats.LadderRule
 }
 
 func (o *tableOptions) AddFlags(cmd *cobra.Command) {
@@ -35,7 +34,7 @@ func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.noSplit, "no-split", nil, "labels that never split a table (a timestamp per run)")
 	f.StringVar(&o.sort, "sort", "", `order the rows by a figure of the cell, highest first ("rps") or lowest first ("+latency_p99_ms")`)
 	f.BoolVar(&o.spread, "spread", false, "show the min and max of the rounds of every figure (and their number, in csv and json)")
-	addLadderRuleFlags(f, &o.p95, &o.maxErrs)
+	addLadderRuleFlags(f, &o.rule)
 }
 
 func newTableCmd(e *env, g *globals) *cobra.Command {
@@ -84,7 +83,7 @@ func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
 		return err
 	}
 	defer st.Close()
-	t, err := projection.Read(ctx, st, cell, o.where, stats.LadderRule{P95MS: o.p95, MaxErrorRate: o.maxErrs})
+	t, err := projection.Read(ctx, st, cell, o.where, o.rule)
 	if err != nil {
 		return usageError{err}
 	}

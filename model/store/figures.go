@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/stats"
 )
 
 // RunFigures reads the run_figures view, one row per run in run_id order,
@@ -17,12 +18,12 @@ func (s *Store) RunFigures(ctx context.Context, where string) (model.RunFigures,
 	return s.figures(ctx, "SELECT * FROM run_figures", "run_id", where)
 }
 
-// LadderFigures reads the table macro ladder_figures under the rule p95
-// < p95MS and error rate < maxErrorRate, one row per ladder run in kind
+// LadderFigures reads the table macro ladder_figures under the rule, one row per ladder run in kind
 // and run order, keeping those for which where (a condition on its
 // columns, checked as RunFigures checks it) is true.
-func (s *Store) LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error) {
-	return s.figures(ctx, "SELECT * FROM ladder_figures(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE)", "kind, run_id", where, p95MS, maxErrorRate)
+func (s *Store) LadderFigures(ctx context.Context, rule stats.LadderRule, where string) (model.RunFigures, error) {
+	return s.figures(ctx, "SELECT * FROM ladder_figures(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)", "kind, run_id", where,
+		rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio)
 }
 
 func (s *Store) figures(ctx context.Context, q, order, where string, args ...any) (model.RunFigures, error) {

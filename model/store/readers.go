@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/stats"
 )
 
 // The typed readers of the views and table macros (views/*.sql): every
@@ -257,39 +258,39 @@ FROM memory_slopes ORDER BY 1, pooled, 2`, nil, func(r []any) model.MemorySlope 
 	})
 }
 
-// LadderSteps reads the table macro ladder_steps under the rule p95 <
-// p95MS and error rate < maxErrorRate, with the variant of each step's run
+// LadderSteps reads the table macro ladder_steps under the rule, with the variant of each step's run
 // (run_groups), ordered by kind, server, database, test, tool, variant,
 // run and target rate (fixed-rate ladders by test first, their rounds in
 // numeric order).
-func (s *Store) LadderSteps(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderStepRow, error) {
+func (s *Store) LadderSteps(ctx context.Context, rule stats.LadderRule) ([]model.LadderStepRow, error) {
 	return readAll(ctx, s, "ladder_steps", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, step, target_rps, achieved_rps,
        p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1),
        coalesce(database, ''),
-       coalesce((SELECT min(g.variant) FROM run_groups g WHERE g.run_id = s.run_id OR g.record_id = s.run_id), '') AS variant
-FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE) s
+       coalesce((SELECT min(g.variant) FROM run_groups g WHERE g.run_id = s.run_id OR g.record_id = s.run_id), '') AS variant,
+       coalesce(failures_from, ''), run_error_rate
+FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE) s
 ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), coalesce(tool, ''), variant,
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
-         run, target_rps, step`, []any{p95MS, maxErrorRate}, func(r []any) model.LadderStepRow {
+         run, target_rps, step`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderStepRow {
 		return model.LadderStepRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]), Step: Text(r[5]),
 			TargetRPS: Float(r[6]), AchievedRPS: Float(r[7]), P95MS: Float(r[8]), ErrorRate: Float(r[9]),
 			Held: Bool(r[10]), Requests: integer(r[11]), Failed: integer(r[12]), Source: Text(r[13]), Line: int(integer(r[14])), Round: integer(r[15]),
-			Database: Text(r[16]), Variant: Text(r[17])}
+			Database: Text(r[16]), Variant: Text(r[17]), FailuresFrom: Text(r[18]), RunErrorRate: Float(r[19])}
 	})
 }
 
 // Ladders reads the table macro ladders under the same rule, ordered by
 // kind, server, test, tool, run and database.
-func (s *Store) Ladders(ctx context.Context, p95MS, maxErrorRate float64) ([]model.LadderRow, error) {
+func (s *Store) Ladders(ctx context.Context, rule stats.LadderRule) ([]model.LadderRow, error) {
 	return readAll(ctx, s, "ladders", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, highest_held_rps, still_holding, step_rps, steps,
-       coalesce(database, ''), first_step_rps, first_failed_rps, held_again_rps
-FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE)
-ORDER BY 1, 2, 3, 4, 5, 10`, []any{p95MS, maxErrorRate}, func(r []any) model.LadderRow {
+       coalesce(database, ''), first_step_rps, first_failed_rps, held_again_rps, highest_held_achieved_rps
+FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
+ORDER BY 1, 2, 3, 4, 5, 10`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderRow {
 		return model.LadderRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]),
 			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8]), Database: Text(r[9]),
-			FirstStepRPS: Float(r[10]), FirstFailedRPS: Float(r[11]), HeldAgainRPS: Float(r[12])}
+			FirstStepRPS: Float(r[10]), FirstFailedRPS: Float(r[11]), HeldAgainRPS: Float(r[12]), HighestHeldAchievedRPS: Float(r[13])}
 	})
 }
 
@@ -309,11 +310,12 @@ SELECT pair, phase, processes, ms, utc, source, coalesce(source_line, 0) FROM ca
 func (s *Store) RunCounters(ctx context.Context) ([]model.RunCounters, error) {
 	return readAll(ctx, s, "runs", `
 SELECT coalesce(server, ''), coalesce(test, ''), tool, target_rps, rps, coalesce(requests, -1), coalesce(responses_2xx, -1),
-       cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s, source, coalesce(source_line, 0)
+       cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s, source, coalesce(source_line, 0),
+       array_to_string(list_transform(broken_values(labels), k -> substr(k, 5) || ' ' || (labels->>k)), ', ')
 FROM runs ORDER BY 2, 1, 3, run_id`, nil, func(r []any) model.RunCounters {
 		return model.RunCounters{Server: Text(r[0]), Test: Text(r[1]), Tool: Text(r[2]), TargetRPS: Float(r[3]), RPS: Float(r[4]),
 			Requests: integer(r[5]), Responses2xx: integer(r[6]), CPUServerS: Float(r[7]), CPUUserS: Float(r[8]), CPUKernelS: Float(r[9]),
-			CPUDBS: Float(r[10]), Source: Text(r[11]), Line: int(integer(r[12]))}
+			CPUDBS: Float(r[10]), Source: Text(r[11]), Line: int(integer(r[12])), Broken: Text(r[13])}
 	})
 }
 

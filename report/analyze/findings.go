@@ -547,7 +547,7 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 	detail := map[key][]string{}
 	for _, row := range rows {
 		c := stats.RunCounts{TargetRPS: row.TargetRPS, RPS: row.RPS, Requests: row.Requests, Responses2xx: row.Responses2xx,
-			CPUServerS: row.CPUServerS, CPUUserS: row.CPUUserS, CPUKernelS: row.CPUKernelS, CPUDBS: row.CPUDBS}
+			CPUServerS: row.CPUServerS, CPUUserS: row.CPUUserS, CPUKernelS: row.CPUKernelS, CPUDBS: row.CPUDBS, Broken: row.Broken}
 		src := report.Source{File: row.Source, Line: row.Line}
 		for _, p := range stats.BrokenCounters(c, r) {
 			k := key{p, row.Server, row.Test, row.Tool}
@@ -569,6 +569,8 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 				detail[k] = append(detail[k], fmt.Sprintf("%d successful of %d", c.Responses2xx, c.Requests))
 			case stats.RateAboveTarget:
 				detail[k] = append(detail[k], fmt.Sprintf("%s requests/s for %s asked", Sig(c.RPS), Sig(c.TargetRPS)))
+			case stats.BrokenValues:
+				detail[k] = append(detail[k], fmt.Sprintf("line %d %s", row.Line, c.Broken))
 			}
 		}
 	}
@@ -578,6 +580,7 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 		what := map[stats.CounterProblem]string{
 			stats.NegativeCPU:        "negative CPU seconds (%s): a CPU counter cannot fall; processes left the measured tree or connections were closed and reopened during the run, so its CPU per request is wrong",
 			stats.MoreOKThanRequests: "more successful responses than requests (%s): the counts come from different windows or a parser misread them",
+			stats.BrokenValues:       "values that cannot be right, stored as NULL and left out of their figures (%s): a CPU counter that fell or was read from the wrong process, or text where a number belongs",
 			stats.RateAboveTarget:    fmt.Sprintf("a rate more than %s above the one asked for (%%s): the tool did not hold the rate, or the target label is wrong", strings.ReplaceAll(pct(r.RateExcess), "%", "%%")),
 		}[k.problem]
 		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", serverName(k.server), runsWord(len(fd.srcs), k.tool), orDash(k.test),

@@ -20,6 +20,12 @@ type LadderRun struct {
 	Round                         int64  // -1 where the runs have no round
 	Result                        stats.LadderResult
 	Sources                       []report.Source // of its steps
+	// What its source did not keep, for a summary's steps: how many
+	// steps have no failure count of their own (the rule was applied to
+	// the rest; RunErrorRate is the whole run's), how many no achieved
+	// rate.
+	FailuresUnknown, AchievedUnknown int
+	RunErrorRate                     float64
 }
 
 // LadderRuns groups the rows of ladder_steps (ordered by kind, server,
@@ -33,7 +39,7 @@ func LadderRuns(rows []model.LadderStepRow, verdicts []model.LadderRow, rule sta
 	type key struct{ kind, server, database, test, tool, run string }
 	byKey := map[key]stats.LadderVerdict{}
 	for _, v := range verdicts {
-		byKey[key{v.Kind, v.Server, v.Database, v.Test, v.Tool, v.Run}] = stats.LadderVerdict{HighestHeldRPS: v.HighestHeldRPS,
+		byKey[key{v.Kind, v.Server, v.Database, v.Test, v.Tool, v.Run}] = stats.LadderVerdict{HighestHeldRPS: v.HighestHeldRPS, HighestHeldAchievedRPS: v.HighestHeldAchievedRPS,
 			StillHolding: v.StillHolding, StepRPS: v.StepRPS, FirstStepRPS: v.FirstStepRPS, FirstFailedRPS: v.FirstFailedRPS, HeldAgainRPS: v.HeldAgainRPS}
 	}
 	var out []LadderRun
@@ -50,14 +56,21 @@ func LadderRuns(rows []model.LadderStepRow, verdicts []model.LadderRow, rule sta
 		if i == 0 || r.Kind != rows[i-1].Kind || r.Server != rows[i-1].Server || r.Test != rows[i-1].Test ||
 			r.Tool != rows[i-1].Tool || r.Run != rows[i-1].Run || r.Database != rows[i-1].Database || r.Variant != rows[i-1].Variant {
 			flush()
-			out = append(out, LadderRun{Kind: r.Kind, Server: r.Server, Test: r.Test, Tool: r.Tool, Run: r.Run, Database: r.Database, Variant: r.Variant, Round: r.Round})
+			out = append(out, LadderRun{Kind: r.Kind, Server: r.Server, Test: r.Test, Tool: r.Tool, Run: r.Run, Database: r.Database, Variant: r.Variant, Round: r.Round,
+				RunErrorRate: r.RunErrorRate})
 		}
 		if math.IsNaN(r.TargetRPS) {
 			continue
 		}
+		cur := &out[len(out)-1]
+		if r.FailuresFrom == "" {
+			cur.FailuresUnknown++
+		}
+		if math.IsNaN(r.AchievedRPS) {
+			cur.AchievedUnknown++
+		}
 		steps = append(steps, stats.LadderStep{Step: r.Step, TargetRPS: r.TargetRPS, AchievedRPS: r.AchievedRPS,
 			P95MS: r.P95MS, ErrorRate: r.ErrorRate, Requests: r.Requests, Failed: r.Failed, Held: r.Held})
-		cur := &out[len(out)-1]
 		cur.Sources = append(cur.Sources, report.Source{File: r.Source, Line: r.Line})
 	}
 	flush()
@@ -94,7 +107,7 @@ var ladderKinds = []ladderKind{
 		figure: "ladders", caption: "Ladder steps: p95 latency against the target rate, held and failed steps marked", chartTitle: "Held-rate ladders",
 		what: func(r LadderRun) string { return "the k6 ladder of " + orDash(r.Test) + onDatabase(r.Database) }},
 	{kind: "summary", title: "Held-rate ladders from k6 summaries: highest step held (requests/s)", runSources: true,
-		note: "from the per-step p95 a k6 summary keeps (http_req_duration{step:N}); a summary has no per-step error count, so the error rule is applied to each run's overall error rate",
+		note: "from the sub-metrics a k6 summary keeps per step: p95 from http_req_duration{step:N}, requests from http_reqs{step:N}, failures from http_req_failed{step:N}, the achieved rate from those requests over the requests the step's stages asked for (a stages label)",
 		what: func(r LadderRun) string {
 			return "the k6 ladder of " + orDash(r.Test) + onDatabase(r.Database) + " (from its summaries)"
 		}},
@@ -129,7 +142,6 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 			rows = append(rows, kept[kind]...)
 		}
 	}()
-	rule := fmt.Sprintf("p95 < %g ms and errors < %g%%", a.opts.P95MS, a.opts.MaxErrorRate*100)
 	threshold := a.opts.P95MS
 	if math.IsNaN(threshold) {
 		threshold = 0
@@ -144,7 +156,7 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 		if len(these) == 0 {
 			continue
 		}
-		d, chart, keep := ladderTable(k, these, rule)
+		d, chart, keep := ladderTable(k, these, a.opts.LadderRule)
 		kept[k.kind] = keep
 		sec.Tables = append(sec.Tables, d)
 		if k.figure != "" {
@@ -161,22 +173,43 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 // readLadders reads every ladder run, its steps and its verdict, under
 // the options' rule.
 func (a *analysis) readLadders() ([]LadderRun, error) {
-	rows, err := a.st.LadderSteps(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
+	rows, err := a.st.LadderSteps(a.ctx, a.opts.LadderRule)
 	if err != nil {
 		return nil, err
 	}
-	verdicts, err := a.st.Ladders(a.ctx, a.opts.P95MS, a.opts.MaxErrorRate)
+	verdicts, err := a.st.Ladders(a.ctx, a.opts.LadderRule)
 	if err != nil {
 		return nil, err
 	}
-	return LadderRuns(rows, verdicts, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate}), nil
+	return LadderRuns(rows, verdicts, a.opts.LadderRule), nil
+}
+
+// unknownNote says which figures of a summary ladder run's steps its
+// summary did not keep, and so were left out of the rule.
+func unknownNote(r LadderRun, rule stats.LadderRule) []string {
+	var out []string
+	name := serverName(r.Server) + onDatabase(r.Database) + ", " + r.Run
+	if r.FailuresUnknown > 0 {
+		whole := ""
+		if !math.IsNaN(r.RunErrorRate) {
+			whole = fmt.Sprintf("; the whole run failed %s of its requests", Pct(r.RunErrorRate))
+		}
+		out = append(out, fmt.Sprintf("%s: %d of %d steps have no failure count of their own (the summary kept no http_req_failed{step:N}): they are judged without the error rule%s",
+			name, r.FailuresUnknown, len(r.Result.Steps), whole))
+	}
+	if r.AchievedUnknown > 0 && rule.MinAchievedRatio > 0 {
+		out = append(out, fmt.Sprintf("%s: %d of %d steps have no achieved rate (no http_reqs{step:N} count, or no stages label to time the step): they are judged without the achieved-rate rule",
+			name, r.AchievedUnknown, len(r.Result.Steps)))
+	}
+	return out
 }
 
 // ladderTable lays out the runs of one kind: one row per server and
 // database (or per server, database, test and tool) with the median of
 // its runs, the database column left out where no run names one. Each
 // row's runs are one series of the chart, named by ladderSeries.
-func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
+func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
+	rule := report.LadderRuleText(ladderRule)
 	d = &report.Data{Title: k.title, Name: map[string]string{"samples": "k6 steps", "summary": "k6 summaries"}[k.kind]}
 	if d.Name == "" {
 		d.Name = k.kind
@@ -191,7 +224,8 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 	}
 	d.Columns = append(d.Columns, col("runs", "runs", nil),
 		col("highest_held_rps", "highest held", nil), col("still_holding", "still holding", nil),
-		col("each_run", "each run", nil), col("step_rps", "step", Sig), col("rule", "rule", nil))
+		col("each_run", "each run", nil), col("highest_held_achieved_rps", "achieved at it", nil),
+		col("step_rps", "step", Sig), col("rule", "rule", nil))
 	n := &notes{}
 	same := func(x, y LadderRun) bool {
 		return x.Server == y.Server && x.Database == y.Database && x.Test == y.Test && x.Tool == y.Tool && x.Variant == y.Variant
@@ -215,6 +249,9 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 				for _, w := range r.Result.Warnings {
 					n.add(fmt.Sprintf("%s, %s: %s", r.Server+onDatabase(r.Database), r.Run, w.Msg))
 				}
+			}
+			for _, u := range unknownNote(r, ladderRule) {
+				n.add(u)
 			}
 			results = append(results, r.Result)
 			if k.runSources {
@@ -248,7 +285,7 @@ func ladderTable(k ladderKind, runs []LadderRun, rule string) (d *report.Data, c
 			variant = nullIfEmpty(r0.Variant)
 		}
 		row := []any{r0.Server, nullIfEmpty(r0.Database), nullIfEmpty(r0.Test), r0.Tool, variant}
-		row = append(row, int64(len(results)), sum.String(), sum.StillHolding, strings.Join(each, ", "), num(sum.StepRPS), rule)
+		row = append(row, int64(len(results)), sum.String(), sum.StillHolding, strings.Join(each, ", "), report.LadderText(sum, true), num(sum.StepRPS), rule)
 		d.Rows = append(d.Rows, row)
 		d.RowSources = append(d.RowSources, srcs)
 		i = j

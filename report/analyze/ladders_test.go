@@ -1,7 +1,10 @@
 package analyze_test
 
 import (
+	"encoding/json"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wra-bench/wra/model/store"
@@ -31,6 +34,11 @@ func TestFixedRateLaddersPerDatabase(t *testing.T) {
 		t.Fatalf("%d ladder rows, want 2 (go on mariadb, go on postgresql): %v", len(fixed.Rows), fixed.Rows)
 	}
 	for i, want := range []struct{ db, held, each string }{{"mariadb", "200+", "200+, 200+"}, {"postgresql", "100", "100, 100"}} {
+		// A fixed-rate series has the ladder's columns: the rate achieved
+		// at the highest rate held is its runs' rps.
+		if got := cell(t, fixed, i, "highest_held_achieved_rps"); got != want.held {
+			t.Errorf("row %d (%s): achieved %v, want %s", i, want.db, got, want.held)
+		}
 		if got := cell(t, fixed, i, "database"); got != want.db {
 			t.Errorf("row %d: database %v, want %s", i, got, want.db)
 		}
@@ -130,5 +138,58 @@ func TestSpectrumLegend(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("spectra %+v, want %+v", got, want)
+	}
+}
+
+// A k6 summary that kept each step's p95 but not its failures nor its
+// requests (thresholds on http_req_duration{step:N} only), of a run that
+// failed 10.2% of its requests: the steps' failures and achieved rates
+// are unknown, the rule is applied to the p95 alone, and the footnote
+// says so with the whole run's rate. The summary is the real one of
+// model/store/testdata/views/k6steps/late with its step failure and
+// request sub-metrics taken out.
+func TestSummaryLadderUnknownFigures(t *testing.T) {
+	b, err := os.ReadFile("../../model/store/testdata/views/k6steps/late/k6_ladder_fail_late_summary_export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	metrics := doc["metrics"].(map[string]any)
+	for k := range metrics {
+		if strings.HasPrefix(k, "http_req_failed{") || strings.HasPrefix(k, "http_reqs{") {
+			delete(metrics, k)
+		}
+	}
+	b, err = json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newStore(t, map[string]string{"server": "late", "test": "wait"}, map[string]string{"k6/late_summary_export.json": string(b)})
+	sec := section(t, run(t, st, analyze.DefaultOptions()), "ladders")
+	d := table(t, sec, "Held-rate ladders from k6 summaries")
+	if len(d.Rows) != 1 {
+		t.Fatalf("%d rows, want 1: %v", len(d.Rows), d.Rows)
+	}
+	// p95 alone: every step held (the run's 10.2% would fail them all).
+	if got := cell(t, d, 0, "highest_held_rps"); got != "120+" {
+		t.Errorf("highest held %v, want 120+", got)
+	}
+	if got := cell(t, d, 0, "highest_held_achieved_rps"); got != "–" {
+		t.Errorf("achieved %v, want – (unknown)", got)
+	}
+	if got := cell(t, d, 0, "rule"); got != "p95 < 50 ms, errors < 1%, ≥ 95% of the rate achieved" {
+		t.Errorf("rule %q", got)
+	}
+	notes := strings.Join(d.Notes, "\n")
+	for _, want := range []string{
+		"4 of 4 steps have no failure count of their own (the summary kept no http_req_failed{step:N}): they are judged without the error rule; the whole run failed 10.20% of its requests",
+		"4 of 4 steps have no achieved rate (no http_reqs{step:N} count, or no stages label to time the step): they are judged without the achieved-rate rule",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
 	}
 }

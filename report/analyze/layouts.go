@@ -6,7 +6,6 @@ import (
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/projection"
-	"github.com/wra-bench/wra/stats"
 )
 
 // layouts publishes the manifest's tables: each layout's runs (the view
@@ -20,7 +19,7 @@ func (a *analysis) layouts() (*Section, error) {
 		if what == "" {
 			what = fmt.Sprintf("[[tables]] %d (%s)", i+1, l.Spec.Cell)
 		}
-		runs, err := projection.Read(a.ctx, a.st, l.Spec.Cell, l.Where, stats.LadderRule{P95MS: a.opts.P95MS, MaxErrorRate: a.opts.MaxErrorRate})
+		runs, err := projection.Read(a.ctx, a.st, l.Spec.Cell, l.Where, a.opts.LadderRule)
 		if err != nil {
 			return nil, fmt.Errorf("wra.toml %s: %w", what, err)
 		}

@@ -118,11 +118,11 @@ func loadLadders(ctx context.Context, st *store.Store, runs []*run, rule stats.L
 	for _, r := range runs {
 		byID[r.ID] = r
 	}
-	rows, err := st.LadderSteps(ctx, rule.P95MS, rule.MaxErrorRate)
+	rows, err := st.LadderSteps(ctx, rule)
 	if err != nil {
 		return nil, nil, err
 	}
-	verdicts, err := st.Ladders(ctx, rule.P95MS, rule.MaxErrorRate)
+	verdicts, err := st.Ladders(ctx, rule)
 	if err != nil {
 		return nil, nil, err
 	}

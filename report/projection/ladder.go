@@ -3,11 +3,8 @@ package projection
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
@@ -23,10 +20,19 @@ import (
 // it is three numbers: the median, still_holding and the number of runs.
 const HeldMetric = "highest_held_rps"
 
+// AchievedMetric is the rate achieved at that step (ladder_figures'
+// highest_held_achieved_rps), what people publish: 1,397 for a step of
+// 1,400. Its cell is laid out as HeldMetric's, from the same runs.
+const AchievedMetric = "highest_held_achieved_rps"
+
+// isLadderMetric tells the figures of ladder_figures laid out as a
+// ladder's result.
+func isLadderMetric(m string) bool { return m == HeldMetric || m == AchievedMetric }
+
 // Reader reads the runs a layout lays out.
 type Reader interface {
 	RunFigures(ctx context.Context, where string) (model.RunFigures, error)
-	LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error)
+	LadderFigures(ctx context.Context, rule stats.LadderRule, where string) (model.RunFigures, error)
 }
 
 // Read reads the runs of a cell template under the condition where: the
@@ -37,8 +43,8 @@ func Read(ctx context.Context, r Reader, cell, where string, rule stats.LadderRu
 	if err != nil {
 		return Runs{}, err
 	}
-	if slices.Contains(t.metrics, HeldMetric) {
-		return r.LadderFigures(ctx, rule.P95MS, rule.MaxErrorRate, where)
+	if slices.ContainsFunc(t.metrics, isLadderMetric) {
+		return r.LadderFigures(ctx, rule, where)
 	}
 	return r.RunFigures(ctx, where)
 }
@@ -60,48 +66,28 @@ func (p *projector) ladder(runs []run) stats.LadderSummary {
 		if math.IsNaN(held) {
 			continue
 		}
-		results = append(results, stats.LadderResult{HighestHeldRPS: held, StillHolding: p.value(r, "still_holding") == true,
+		results = append(results, stats.LadderResult{HighestHeldRPS: held, HighestHeldAchievedRPS: p.num(r, AchievedMetric),
+			StillHolding: p.value(r, "still_holding") == true,
 			StepRPS: p.num(r, "step_rps")})
 	}
 	return stats.MedianLadder(results)
 }
 
-// heldText is a ladder cell for people: the median with its "+", and
-// every run in round order when they differ.
-func heldText(s stats.LadderSummary) string {
-	if len(s.Runs) == 0 {
-		return human(math.NaN())
-	}
-	text := func(x float64, plus bool) string {
-		t := report.Thousands(strconv.FormatFloat(x, 'f', -1, 64))
-		if plus {
-			t += "+"
-		}
-		return t
-	}
-	out := text(s.MedianHeldRPS, s.StillHolding)
-	var each []string
-	differ := false
-	for _, r := range s.Runs {
-		each = append(each, text(r.HighestHeldRPS, r.StillHolding))
-		differ = differ || each[len(each)-1] != each[0]
-	}
-	if differ {
-		out += " (" + strings.Join(each, ", ") + ")"
-	}
-	return out
-}
-
 // heldNote says the rule of the ladder cells, from the thresholds the
 // ladder runs were judged by.
 func (p *projector) heldNote(n *notes, runs []run) {
-	if !slices.Contains(p.tmpl.metrics, HeldMetric) || len(runs) == 0 {
+	if !slices.ContainsFunc(p.tmpl.metrics, isLadderMetric) || len(runs) == 0 {
 		return
 	}
 	rule := ""
-	if p95, errs := p.num(runs[0], "p95_threshold_ms"), p.num(runs[0], "max_error_rate"); !math.IsNaN(p95) && !math.IsNaN(errs) {
-		rule = fmt.Sprintf(" (p95 < %s ms and errors < %s%%)", strconv.FormatFloat(p95, 'g', -1, 64), strconv.FormatFloat(errs*100, 'g', -1, 64))
+	r := stats.LadderRule{P95MS: p.num(runs[0], "p95_threshold_ms"), MaxErrorRate: p.num(runs[0], "max_error_rate"), MinAchievedRatio: p.num(runs[0], "min_achieved_ratio")}
+	if !math.IsNaN(r.P95MS) && !math.IsNaN(r.MaxErrorRate) {
+		rule = " (" + report.LadderRuleText(r) + ")"
 	}
-	n.add("highest_held_rps: a ladder run's highest step held before the first step that failed" + rule +
+	what := "highest_held_rps: a ladder run's highest step held before the first step that failed"
+	if !slices.Contains(p.tmpl.metrics, HeldMetric) {
+		what = "highest_held_achieved_rps: the rate a ladder run achieved at its highest step held before the first step that failed"
+	}
+	n.add(what + rule +
 		"; a cell is the median of its ladder runs, + when a run that defines it still held at its last step (the limit is higher), every run listed in round order when they differ")
 }

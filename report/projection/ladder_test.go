@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestHighestHeldCells(t *testing.T) {
 	for _, want := range []string{
 		"| one | 14,868+ | 1,397 (500, 1,397, 1,397) |",
 		"| page | 800+ (900+, 700) | 1,397 (1,397+, 500, 1,397) |",
-		"p95 &lt; 50 ms and errors &lt; 1%",
+		"(p95 &lt; 50 ms, errors &lt; 1%);",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
@@ -61,6 +62,36 @@ func TestHighestHeldCells(t *testing.T) {
 	}
 	if notes := strings.Join(tables[0].Notes, "\n"); !strings.Contains(notes, "1 of 4 cells have fewer than 3 rounds") {
 		t.Errorf("notes: %s", notes)
+	}
+}
+
+// The rate achieved at the highest step held, as people publish a
+// ladder (1,397 for a step of 1,400): the median of the runs' achieved
+// rates, each run listed when they differ, the rule with its achieved
+// part; in csv the unrounded median.
+func TestHighestHeldAchievedCells(t *testing.T) {
+	runs := laddersOf(lr{"one", "postgresql", 1, 1400, false}, lr{"one", "postgresql", 2, 500, false}, lr{"one", "postgresql", 3, 1400, false})
+	runs.Columns = append(slices.Clone(runs.Columns), AchievedMetric, "min_achieved_ratio")
+	for i, a := range []float64{1397.2, 499.6, 1396.8} {
+		runs.Rows[i] = append(runs.Rows[i], a, 0.95)
+	}
+	tables, err := Project(runs, Spec{Cell: "{" + AchievedMetric + "}", Rows: []string{"test"}, Cols: []string{"database"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := write(t, tables[0], report.Markdown)
+	for _, want := range []string{
+		"| one | 1,397 (1,397, 500, 1,397) |",
+		"highest\\_held\\_achieved\\_rps: the rate a ladder run achieved at its highest step held",
+		"(p95 &lt; 50 ms, errors &lt; 1%, ≥ 95% of the rate achieved)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	want := "test,postgresql,postgresql_still_holding,postgresql_runs\none,1396.8,false,3\n"
+	if got := write(t, tables[0], report.CSV); got != want {
+		t.Errorf("csv:\n%s\nwant\n%s", got, want)
 	}
 }
 

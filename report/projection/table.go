@@ -108,7 +108,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	for _, k := range spec.Rows {
 		d.Columns = append(d.Columns, report.Column{Name: k})
 	}
-	simple := len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" && !spec.Spread && p.tmpl.metrics[0] != HeldMetric
+	simple := len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" && !spec.Spread && !isLadderMetric(p.tmpl.metrics[0])
 	for _, ct := range cols.texts {
 		var heading []string
 		for _, v := range cols.vals[ct] {
@@ -138,7 +138,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 		d.Columns = append(d.Columns, report.Column{Name: title, People: true})
 		for _, m := range p.tmpl.metrics {
 			d.Columns = append(d.Columns, report.Column{Name: name(m), Machine: true})
-			if m == HeldMetric {
+			if isLadderMetric(m) {
 				d.Columns = append(d.Columns, report.Column{Name: name(m) + "_still_holding", Machine: true},
 					report.Column{Name: name(m) + "_runs", Machine: true})
 				continue
@@ -170,17 +170,21 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 			var texts []string
 			var machine []any
 			for _, m := range p.tmpl.metrics {
-				if m == HeldMetric {
+				if isLadderMetric(m) {
 					sum := p.ladder(cr)
-					if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && len(sum.Runs) > 0 {
-						sortKey[ri] = sum.MedianHeldRPS
+					median := sum.MedianHeldRPS
+					if m == AchievedMetric {
+						median = sum.MedianAchievedRPS
 					}
-					texts = append(texts, heldText(sum))
+					if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && len(sum.Runs) > 0 {
+						sortKey[ri] = median
+					}
+					texts = append(texts, report.LadderText(sum, m == AchievedMetric))
 					var holding any
 					if len(sum.Runs) > 0 {
 						holding = sum.StillHolding
 					}
-					machine = append(machine, value(sum.MedianHeldRPS), holding, int64(len(sum.Runs)))
+					machine = append(machine, value(median), holding, int64(len(sum.Runs)))
 					continue
 				}
 				fg := p.figure(cr, m)

@@ -5,13 +5,23 @@
 -- record has them, else requests - non_2xx - errors (a missing non_2xx or
 -- errors counts as 0: a harness that writes only requests had none it
 -- counted); divisor_from says which ('responses_2xx' or 'requests'). A
--- figure is NULL where its CPU seconds or the divisor are missing, its CPU
--- seconds are negative (a broken counter, kept in runs with a warning), or
--- the run served no successful response; cpu_stack_s is the stack's CPU
+-- figure is NULL where its CPU seconds or the divisor are missing (a
+-- records value that cannot be right, such as a CPU counter that fell, is
+-- stored as NULL with its text in the run's raw.<column> label: see
+-- broken_values), or the run served no successful response; cpu_stack_s is the stack's CPU
 -- seconds. The _us figures are CPU seconds /
 -- responses_ok * 1e6 (that order, the one Go reads), _ms likewise * 1e3.
+-- broken_values(labels): the raw.<column> labels of a run, each the text
+-- of a value its records row had that cannot be right (stored as NULL).
+CREATE OR REPLACE MACRO broken_values(labels) AS
+    coalesce(list_sort(list_filter(json_keys(labels), k -> starts_with(k, 'raw.'))), []);
+
+COMMENT ON MACRO broken_values IS 'the raw.<column> labels of a run: values stored as NULL because they cannot be right';
+
 CREATE OR REPLACE VIEW cpu_per_request AS
 WITH r AS (
+    -- a negative counter (written into the store by hand: no reader
+    -- stores one) counts as missing
     SELECT * REPLACE (CASE WHEN cpu_server_user_s >= 0 THEN cpu_server_user_s END AS cpu_server_user_s,
                       CASE WHEN cpu_server_kernel_s >= 0 THEN cpu_server_kernel_s END AS cpu_server_kernel_s,
                       CASE WHEN cpu_db_s >= 0 THEN cpu_db_s END AS cpu_db_s),

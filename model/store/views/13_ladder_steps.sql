@@ -1,25 +1,71 @@
--- ladder_steps(p95_ms := 50, max_error_rate := 0.01): every step of every
--- held-rate ladder in the store, one row per (ladder run, step), under the
--- rule given: a step is held when it has requests, its p95 is under p95_ms
--- and its error rate under max_error_rate (both strict, as k6 thresholds
--- 'p(95)<50' and 'rate<0.01' are). The plain view ladder_steps is this
--- macro at its defaults. The one definition of a ladder's steps, which
--- wra analyze, wra compare and notebooks read; kind says where a ladder
--- comes from:
+-- k6_duration_seconds(d): a k6 duration ('10s', '1m30s', '500ms', '2h')
+-- in seconds; NULL when it is not one.
+CREATE OR REPLACE MACRO k6_duration_seconds(d) AS
+    CASE WHEN regexp_full_match(trim(d), '([0-9]+(\.[0-9]+)?(ms|us|µs|s|m|h))+')
+         THEN list_sum(list_transform(regexp_extract_all(trim(d), '[0-9]+(?:\.[0-9]+)?(?:ms|us|µs|s|m|h)'),
+              x -> CAST(regexp_extract(x, '^[0-9.]+') AS DOUBLE) *
+                   CASE regexp_extract(x, '[a-zµ]+$') WHEN 'h' THEN 3600 WHEN 'm' THEN 60 WHEN 's' THEN 1 WHEN 'ms' THEN 0.001 ELSE 0.000001 END))
+    END;
+
+-- k6_stages(stages): a k6 ladder's stages ('target:duration,…', k6's
+-- options.stages as a label) as a list of {target, seconds}.
+CREATE OR REPLACE MACRO k6_stages(stages) AS
+    list_transform(string_split(stages, ','),
+        s -> {'target': TRY_CAST(trim(split_part(s, ':', 1)) AS DOUBLE), 'seconds': k6_duration_seconds(split_part(s, ':', 2))});
+
+-- k6_stage_requests(stages, target): how many requests the stages that
+-- end at target (the ramp to it and its hold) asked a ramping-arrival-rate
+-- executor for: each stage's seconds times the mean of its start and end
+-- rates (the executor ramps linearly from the previous stage's target;
+-- the first stage is taken to start at its own). NULL when no stage ends
+-- at target. A step's achieved rate is its requests over these, times
+-- target: a ramp is not a shortfall.
+CREATE OR REPLACE MACRO k6_stage_requests(stages, target) AS
+    nullif(list_sum(list_transform(range(1, len(k6_stages(stages)) + 1),
+        i -> CASE WHEN k6_stages(stages)[i].target = target
+                  THEN k6_stages(stages)[i].seconds * (coalesce(k6_stages(stages)[i - 1].target, target) + target) / 2
+                  ELSE 0 END)), 0);
+
+-- ladder_block(labels): the values of a run's block labels (the keys its
+-- labels list under block_keys), which tell the runs of one trial from
+-- another's: a summary and a point stream of the same run share them.
+CREATE OR REPLACE MACRO ladder_block(labels) AS
+    coalesce(list_transform(string_split(labels->>'block_keys', ','), k -> coalesce(labels->>k, '')), []);
+
+-- ladder_steps(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio :=
+-- 0.95): every step of every held-rate ladder in the store, one row per
+-- (ladder run, step), under the rule given: a step is held when it has
+-- requests, its p95 is under p95_ms, its error rate under max_error_rate
+-- (both strict, as k6 thresholds 'p(95)<50' and 'rate<0.01' are) and it
+-- achieved at least min_achieved_ratio of its target (0 leaves that
+-- out). The plain view ladder_steps is this macro at its defaults. The one
+-- definition of a ladder's steps, which wra analyze, wra compare and
+-- notebooks read; kind says where a ladder comes from:
 --
 --   samples     k6 request samples tagged with their step (tags: {step:
 --               '<rate>'}); run is the run_id. p95 is quantile_cont (type
 --               7, k6's own definition); a request failed when k6 tagged it
 --               expected_response=false (what http_req_failed counts), or,
 --               without that tag, when its status is missing, 0 or >= 400;
---               achieved_rps is (requests - 1) / (last - first request
---               time).
---   summary     a k6 summary (handleSummary or --summary-export) that kept
---               per-step sub-metrics http_req_duration{step:N}, for a
---               server without a samples ladder (the same runs kept twice
---               count once); run is the run_id. A summary has no per-step
---               error count: every step carries the run's overall errors
---               / requests.
+--               achieved_rps is the step's requests over those its
+--               stages asked for (k6_stage_requests), times its target,
+--               where the run has a stages label; without one, the rate
+--               of the later half of its requests (count / 2 over the
+--               time from their median to the last), which leaves a ramp
+--               into the step out.
+--   summary     a k6 summary (handleSummary, --summary-export or the
+--               end-of-test text) that kept per-step sub-metrics
+--               http_req_duration{step:N}; run is the run_id. Each figure
+--               is the step's: requests from http_reqs{step:N} (or the
+--               counts of http_req_failed{step:N}), failures from
+--               http_req_failed{step:N}, achieved_rps from those requests
+--               as for samples with a stages label (unknown without
+--               one). Failures the summary did not keep are unknown
+--               (error_rate NULL) unless the whole run had none
+--               (0, failures_from 'run'); an unknown figure is left out
+--               of the rule. A run also kept as a point stream (same
+--               server, database, test, round and block labels) is the
+--               stream's ladder only.
 --   fixed-rate  runs at a fixed target rate (wrk2 -R, harness steps) with a
 --               p95: each (server, database, test, tool, round) whose runs
 --               cover two or more target rates is one ladder run, its runs
@@ -33,7 +79,7 @@
 -- samples and summary, the step's run for fixed-rate.
 -- database is the database of those runs (runs.database): one per
 -- fixed-rate ladder run, which the partition above keeps apart.
-CREATE OR REPLACE MACRO ladder_steps(p95_ms := 50, max_error_rate := 0.01) AS TABLE
+CREATE OR REPLACE MACRO ladder_steps(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
 WITH req AS (
     SELECT
         run_id,
@@ -52,7 +98,7 @@ sampled AS (
         run_id,
         step,
         TRY_CAST(step AS DOUBLE) AS target_rps,
-        (count(*) - 1) * 1e6 / nullif(epoch_us(max(ts)) - epoch_us(min(ts)), 0) AS achieved_rps,
+        (count(*) / 2) * 1e6 / nullif(epoch_us(max(ts)) - quantile_cont(epoch_us(ts), 0.5), 0) AS later_half_rps,
         quantile_cont(value, 0.95) AS p95,
         count(*) FILTER (WHERE failed) / count(*) AS error_rate,
         count(*) AS requests,
@@ -61,28 +107,56 @@ sampled AS (
     GROUP BY run_id, step
 ),
 tagged AS (
-    SELECT 'samples' AS kind, r.server, r.test, r.tool, r.database, s.run_id AS run, s.step, s.target_rps, s.achieved_rps,
-           s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round, s.run_id
+    SELECT 'samples' AS kind, r.server, r.test, r.tool, r.database, s.run_id AS run, s.step, s.target_rps,
+           coalesce(s.requests / k6_stage_requests(r.labels->>'stages', s.target_rps) * s.target_rps, s.later_half_rps) AS achieved_rps,
+           s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round, s.run_id,
+           'step' AS failures_from, CAST(NULL AS DOUBLE) AS run_error_rate
     FROM sampled s LEFT JOIN runs r USING (run_id)
 ),
+streamed AS (
+    SELECT DISTINCT r.server, r.database, r.test, r.round, ladder_block(r.labels) AS block
+    FROM (SELECT DISTINCT run_id FROM sampled) s JOIN runs r USING (run_id)
+),
 sub AS (
-    SELECT run_id, server, test, tool, database, source, source_line, round, requests, errors, k, labels->>k AS v
-    FROM (SELECT *, unnest(json_keys(labels)) AS k FROM runs WHERE tool = 'k6' AND labels IS NOT NULL)
+    SELECT run_id, server, test, tool, database, source, source_line, round, requests, errors, labels,
+           regexp_extract(k, '\{step:([^}]*)\}', 1) AS step, TRY_CAST(labels->>k AS DOUBLE) AS p95
+    FROM (SELECT *, unnest(json_keys(labels)) AS k FROM runs WHERE tool = 'k6' AND labels IS NOT NULL) r
     WHERE k LIKE 'submetric.http_req_duration{step:%}.p95_ms'
+      AND NOT EXISTS (SELECT 1 FROM streamed t WHERE t.server IS NOT DISTINCT FROM r.server AND t.database IS NOT DISTINCT FROM r.database
+                      AND t.test IS NOT DISTINCT FROM r.test AND t.round IS NOT DISTINCT FROM r.round AND t.block = ladder_block(r.labels))
+),
+per_step AS (
+    SELECT *,
+           TRY_CAST(labels->>('submetric.http_reqs{step:' || step || '}.count') AS DOUBLE) AS step_reqs,
+           TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.passes') AS DOUBLE) AS step_failed,
+           TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.fails') AS DOUBLE) AS step_ok,
+           coalesce(TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.rate') AS DOUBLE),
+                    TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.value') AS DOUBLE)) AS step_rate,
+           k6_stage_requests(labels->>'stages', TRY_CAST(step AS DOUBLE)) AS asked
+    FROM sub
+    WHERE TRY_CAST(step AS DOUBLE) IS NOT NULL AND p95 IS NOT NULL
 ),
 summarized AS (
-    SELECT 'summary' AS kind, server, test, tool, database, run_id AS run,
-           regexp_extract(k, '\{step:([^}]*)\}', 1) AS step,
-           TRY_CAST(regexp_extract(k, '\{step:([^}]*)\}', 1) AS DOUBLE) AS target_rps,
-           CAST(NULL AS DOUBLE) AS achieved_rps,
-           TRY_CAST(v AS DOUBLE) AS p95,
-           CASE WHEN coalesce(requests, 0) > 0 THEN coalesce(errors, 0) / requests ELSE 0 END AS error_rate,
-           coalesce(requests, 0) AS requests,
-           coalesce(errors, 0) AS failed,
-           source, source_line, round, run_id
-    FROM sub
-    WHERE TRY_CAST(regexp_extract(k, '\{step:([^}]*)\}', 1) AS DOUBLE) IS NOT NULL AND TRY_CAST(v AS DOUBLE) IS NOT NULL
-      AND coalesce(server, '') NOT IN (SELECT DISTINCT coalesce(server, '') FROM tagged)
+    SELECT 'summary' AS kind, server, test, tool, database, run_id AS run, step,
+           TRY_CAST(step AS DOUBLE) AS target_rps,
+           coalesce(step_reqs, step_failed + step_ok) / asked * TRY_CAST(step AS DOUBLE) AS achieved_rps,
+           p95,
+           CASE
+               WHEN step_failed IS NOT NULL AND coalesce(step_reqs, step_failed + step_ok) > 0 THEN step_failed / coalesce(step_reqs, step_failed + step_ok)
+               WHEN step_rate IS NOT NULL THEN step_rate
+               WHEN requests > 0 AND coalesce(errors, 0) = 0 THEN 0
+           END AS error_rate,
+           CAST(coalesce(step_reqs, step_failed + step_ok) AS BIGINT) AS requests,
+           CAST(CASE
+               WHEN step_failed IS NOT NULL THEN step_failed
+               WHEN step_rate IS NOT NULL THEN round(step_rate * step_reqs)
+               WHEN requests > 0 AND coalesce(errors, 0) = 0 THEN 0
+           END AS BIGINT) AS failed,
+           source, source_line, round, run_id,
+           CASE WHEN step_failed IS NOT NULL OR step_rate IS NOT NULL THEN 'step'
+                WHEN requests > 0 AND coalesce(errors, 0) = 0 THEN 'run' END AS failures_from,
+           CASE WHEN requests > 0 THEN coalesce(errors, 0) / requests END AS run_error_rate
+    FROM per_step
 ),
 fr AS (
     SELECT *,
@@ -97,11 +171,12 @@ fixed AS (
            coalesce(test, '') || ' ' || tool || coalesce(' ' || database, '') || ' round ' || coalesce(round, -1) AS run,
            CASE WHEN target_rps = round(target_rps) AND abs(target_rps) < 1e15 THEN CAST(CAST(target_rps AS BIGINT) AS VARCHAR) ELSE CAST(target_rps AS VARCHAR) END AS step,
            target_rps, rps AS achieved_rps, latency_p95_ms AS p95, nfailed / req AS error_rate,
-           req AS requests, nfailed AS failed, source, source_line, round, run_id
+           req AS requests, nfailed AS failed, source, source_line, round, run_id,
+           'step' AS failures_from, CAST(NULL AS DOUBLE) AS run_error_rate
     FROM fr WHERE rates >= 2
 ),
 steps AS (
-    SELECT *, p95_ms AS threshold_ms, max_error_rate AS threshold_error_rate
+    SELECT *, p95_ms AS threshold_ms, max_error_rate AS threshold_error_rate, min_achieved_ratio AS threshold_ratio
     FROM (SELECT * FROM tagged UNION ALL SELECT * FROM summarized UNION ALL SELECT * FROM fixed)
 )
 SELECT
@@ -113,7 +188,9 @@ SELECT
     achieved_rps,
     p95 AS p95_ms,
     error_rate,
-    coalesce(requests > 0 AND p95 < threshold_ms AND error_rate < threshold_error_rate, FALSE) AS held,
+    coalesce(coalesce(requests > 0, p95 IS NOT NULL) AND p95 < threshold_ms
+             AND coalesce(error_rate < threshold_error_rate, TRUE)
+             AND (threshold_ratio <= 0 OR coalesce(achieved_rps >= threshold_ratio * target_rps, TRUE)), FALSE) AS held,
     requests,
     failed,
     source,
@@ -124,14 +201,21 @@ SELECT
     threshold_ms AS p95_threshold_ms,
     threshold_error_rate AS max_error_rate,
     run_id,
-    database
+    database,
+    threshold_ratio AS min_achieved_ratio,
+    failures_from,
+    run_error_rate
 FROM steps;
 
 CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();
 
 -- Comments: as the README documents the columns (TestColumnComments).
+COMMENT ON MACRO k6_duration_seconds IS 'a k6 duration (10s, 1m30s, 500ms) in seconds';
+COMMENT ON MACRO k6_stages IS 'a stages label (target:duration,…) as a list of {target, seconds}';
+COMMENT ON MACRO k6_stage_requests IS 'the requests the stages ending at a target asked a ramping-arrival-rate executor for';
+COMMENT ON MACRO ladder_block IS 'the values of a run''s block labels';
 COMMENT ON MACRO TABLE ladder_steps IS 'every step of every held-rate ladder, held under the rule given';
-COMMENT ON VIEW ladder_steps IS 'every step of every held-rate ladder, held under p95 < 50 ms and errors < 1%';
+COMMENT ON VIEW ladder_steps IS 'every step of every held-rate ladder, held under p95 < 50 ms, errors < 1% and 95% of the step''s rate achieved';
 COMMENT ON COLUMN ladder_steps.kind IS 'the ladder run';
 COMMENT ON COLUMN ladder_steps.server IS 'the ladder run';
 COMMENT ON COLUMN ladder_steps.test IS 'the ladder run';
@@ -139,10 +223,13 @@ COMMENT ON COLUMN ladder_steps.tool IS 'the ladder run';
 COMMENT ON COLUMN ladder_steps.run IS 'the ladder run';
 COMMENT ON COLUMN ladder_steps.step IS 'the step as named (the tag, or the rate)';
 COMMENT ON COLUMN ladder_steps.target_rps IS 'the step as a number (NULL when it is not one: such steps count in no result)';
-COMMENT ON COLUMN ladder_steps.achieved_rps IS 'samples: (requests - 1) / (last - first request time); fixed-rate: the run''s rps; summary: NULL';
+COMMENT ON COLUMN ladder_steps.achieved_rps IS 'samples and summary: the step''s requests over the requests its stages asked for (stages label), times target_rps; samples without a stages label: count / 2 over the time from the median to the last request (the later half, a ramp left out); fixed-rate: the run''s rps; NULL where unknown';
 COMMENT ON COLUMN ladder_steps.p95_ms IS 'samples: quantile_cont(duration, 0.95), k6''s own p(95) definition; summary: the p95 k6 printed; fixed-rate: the tool''s p95';
 COMMENT ON COLUMN ladder_steps.error_rate IS 'failed / requests; for samples failed = expected_response tag false (k6''s http_req_failed), or without that tag a status missing, 0 or >= 400; for fixed-rate errors + non_2xx';
-COMMENT ON COLUMN ladder_steps.held IS 'requests > 0 AND p95_ms < p95_threshold_ms AND error_rate < max_error_rate (strict, as k6''s thresholds p(95)<50 and rate<0.01)';
+COMMENT ON COLUMN ladder_steps.held IS 'requests > 0 AND p95_ms < p95_threshold_ms AND error_rate < max_error_rate AND achieved_rps >= min_achieved_ratio * target_rps (strict, as k6''s thresholds p(95)<50 and rate<0.01; a figure that is unknown is left out of the rule; min_achieved_ratio 0 leaves the achieved rate out)';
+COMMENT ON COLUMN ladder_steps.failures_from IS 'where error_rate comes from: step (the step''s own failures), run (a summary whose whole run had no failure), NULL (unknown: the summary kept no failures for the step)';
+COMMENT ON COLUMN ladder_steps.run_error_rate IS 'summary: the whole run''s errors / requests (what an unknown step''s failures are bounded by); NULL for other kinds';
+COMMENT ON COLUMN ladder_steps.min_achieved_ratio IS 'the rule applied';
 COMMENT ON COLUMN ladder_steps.requests IS 'counts';
 COMMENT ON COLUMN ladder_steps.failed IS 'counts';
 COMMENT ON COLUMN ladder_steps.source IS 'where the step was read';

@@ -1,4 +1,5 @@
--- ladder_figures(p95_ms := 50, max_error_rate := 0.01): one row per ladder
+-- ladder_figures(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio
+-- := 0.95): one row per ladder
 -- run of ladders() under the rule given, with the labels of the runs it
 -- was measured by, under the names of run_figures, so that wra table lays
 -- out highest_held_rps by server, database, test ... as it lays out the
@@ -13,13 +14,13 @@
 -- round is the round, and drift_pct is the largest over them.
 -- target_rps is NULL: the rates are the ladder's steps. The median over
 -- runs and its "+" are stats.MedianLadder's.
-CREATE OR REPLACE MACRO ladder_figures(p95_ms := 50, max_error_rate := 0.01) AS TABLE
+CREATE OR REPLACE MACRO ladder_figures(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
 WITH l AS (
-    SELECT * FROM ladders(p95_ms := p95_ms, max_error_rate := max_error_rate)
+    SELECT * FROM ladders(p95_ms := p95_ms, max_error_rate := max_error_rate, min_achieved_ratio := min_achieved_ratio)
 ),
 members AS (
     SELECT DISTINCT kind, server, test, tool, run, run_id AS member, target_rps
-    FROM ladder_steps(p95_ms := p95_ms, max_error_rate := max_error_rate) WHERE target_rps IS NOT NULL
+    FROM ladder_steps(p95_ms := p95_ms, max_error_rate := max_error_rate, min_achieved_ratio := min_achieved_ratio) WHERE target_rps IS NOT NULL
 ),
 m AS (
     SELECT mb.kind, mb.server, mb.test, mb.tool, mb.run,
@@ -53,6 +54,7 @@ SELECT
     CAST(NULL AS DOUBLE) AS target_rps,
     l.kind,
     l.highest_held_rps,
+    l.highest_held_achieved_rps,
     l.still_holding,
     l.step_rps,
     l.steps,
@@ -60,6 +62,7 @@ SELECT
     l.first_step_rps,
     l.p95_threshold_ms,
     l.max_error_rate,
+    l.min_achieved_ratio,
     m.latency_corrected,
     m.drift_pct,
     m.labels

@@ -18,6 +18,13 @@
 --             are missing or broken.
 --
 -- The plain view group_caveats is the macro at its defaults.
+-- broken_cpu(a, b): whether either label set names a CPU value stored as
+-- NULL for being broken (broken_values).
+CREATE OR REPLACE MACRO broken_cpu(a, b) AS
+    len(list_filter(list_concat(broken_values(a), broken_values(b)), k -> starts_with(k, 'raw.cpu'))) > 0;
+
+COMMENT ON MACRO broken_cpu IS 'whether a run or its record has a CPU value stored as NULL for being broken';
+
 CREATE OR REPLACE MACRO group_caveats(tolerance := 0.05, p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
 WITH g AS (
     SELECT g.group_id, any_value(g.mode) AS mode,
@@ -30,12 +37,15 @@ WITH g AS (
                                                   OR (min_achieved_ratio > 0 AND h.achieved_rps < min_achieved_ratio * h.target_rps))) AS not_held,
            bool_or(coalesce(r.latency_p99_ms, r.latency_p95_ms, r.latency_p50_ms) IS NOT NULL
                    AND NOT coalesce(r.latency_corrected, FALSE)) AS uncorrected,
-           -- runs whose CPU figures are all usable: a server figure, and
-           -- no recorded counter that is negative
-           count(c.cpu_server_us_per_req) FILTER (WHERE NOT coalesce(least(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
-                                                                            rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) < 0, FALSE)) AS cpu_ok,
+           -- runs whose CPU figures are all usable: a server figure, no
+           -- CPU value stored as NULL for being broken, and none negative
+           -- (written into the store by hand)
+           count(c.cpu_server_us_per_req) FILTER (WHERE NOT broken_cpu(r.labels, rec.labels)
+               AND NOT coalesce(least(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
+                                      rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) < 0, FALSE)) AS cpu_ok,
            count(*) FILTER (WHERE coalesce(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
-                                           rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) IS NOT NULL) AS cpu_counted
+                                           rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) IS NOT NULL
+                                  OR broken_cpu(r.labels, rec.labels)) AS cpu_counted
     FROM run_groups g
     JOIN runs r ON r.run_id = g.run_id
     LEFT JOIN runs rec ON rec.run_id = g.record_id

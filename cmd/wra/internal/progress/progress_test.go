@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wra-bench/wra/cmd/wra/internal/progress"
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/ingest/ingesttest"
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/cmd/wra/internal/progress"
 )
 
 // store is an ingest.Store whose sink is the test's.
