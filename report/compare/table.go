@@ -265,9 +265,10 @@ func ladderStepsTable(s store.CompareSides, runs []*run, steps map[string][]stat
 				continue
 			}
 			res = append(res, lr)
-			listed = append(listed, r.ID+": "+lr.String())
+			src := report.Source{File: r.Source, Line: r.Line}.String()
+			listed = append(listed, src+" ("+lr.String()+")")
 			for _, st := range steps[r.ID] {
-				d.Rows = append(d.Rows, []any{name, r.ID, st.Step, st.TargetRPS, finite(st.AchievedRPS), finite(st.P95MS), finite(st.ErrorRate), st.Requests, st.Failed, st.Held})
+				d.Rows = append(d.Rows, []any{name, src, st.Step, st.TargetRPS, finite(st.AchievedRPS), finite(st.P95MS), finite(st.ErrorRate), st.Requests, st.Failed, st.Held})
 			}
 		}
 		if len(res) == 0 {
