@@ -149,7 +149,9 @@ the rest loaded), 130 interrupted.`,
   wra notebook run notebooks/cpu-per-request-vs-rate.md`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       wraVersion(),
 	}
+	root.SetVersionTemplate("wra {{.Version}}\n")
 	g.env = e
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
