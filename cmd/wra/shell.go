@@ -6,9 +6,9 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/wra-bench/wra/cmd/wra/internal/shell"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/cmd/wra/internal/shell"
 )
 
 // runShell is wra sql with no query on a terminal.
@@ -23,7 +23,7 @@ func runShell(ctx context.Context, e *env, g *globals, st *store.Store, format r
 	signal.Reset(os.Interrupt)
 	signal.Notify(sig, os.Interrupt)
 	defer signal.Stop(sig)
-	return shell.Run(ctx, st, tty, e.stdout, e.stderr, shell.Options{
+	return shell.Run(ctx, sqlSession(st, write), tty, e.stdout, e.stderr, shell.Options{
 		Interrupts:  sig,
 		Format:      format,
 		HistoryFile: shell.HistoryPath(e.getenv),
