@@ -21,11 +21,11 @@ func TestSQLWritesNoFile(t *testing.T) {
 		"COPY runs TO '" + out + "' (FORMAT csv)":                      "COPY",
 		"EXPORT DATABASE '" + filepath.Join(dir, "export") + "'":       "EXPORT DATABASE",
 		"ATTACH '" + filepath.Join(dir, "other.duckdb") + "' AS other": "ATTACH",
-		"INSTALL httpfs":                                               "INSTALL or LOAD",
-		"LOAD httpfs":                                                  "INSTALL or LOAD",
-		"SET profiling_output = '" + filepath.Join(dir, "p") + "'":     "SET",
-		"SELECT 1; COPY (SELECT 1) TO '" + out + "'":                   "a statement that is not a query",
-		"DROP TABLE runs":                                              "DROP",
+		"INSTALL httpfs": "INSTALL or LOAD",
+		"LOAD httpfs":    "INSTALL or LOAD",
+		"SET profiling_output = '" + filepath.Join(dir, "p") + "'": "SET",
+		"SELECT 1; COPY (SELECT 1) TO '" + out + "'":               "a statement that is not a query",
+		"DROP TABLE runs": "DROP",
 	} {
 		r := wra(t, db, "sql", q)
 		if r.code != exitError || !strings.Contains(r.stderr, "the store is open read-only, and "+kind+" may write") || !strings.Contains(r.stderr, "--write runs it") {

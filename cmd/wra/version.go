@@ -84,10 +84,12 @@ func buildVersion(bi *debug.BuildInfo, ok bool, stamped string) string {
 	return rev
 }
 
+// parseDuration reads a duration such as 30s, saying what it expected
+// where s is none.
 func parseDuration(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("expected a duration, such as 500ms, 30s or 2m")
 	}
 	if d < 0 {
 		return 0, fmt.Errorf("%s is negative", s)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -65,25 +64,21 @@ func (b *Sandbox) check(ctx context.Context, text string) error {
 // running it reports the syntax error with its position, and runs
 // nothing.
 func (s *Store) parseQueries(ctx context.Context, text string) (n int, queries bool, err error) {
-	row, err := s.queryRow(ctx, `SELECT json_serialize_sql(?::VARCHAR)::VARCHAR`, text)
+	// DuckDB reads its parse as JSON itself: the parse writes a constant
+	// beyond float64 (1e999) as Infinity, which is no JSON to Go.
+	row, err := s.queryRow(ctx, `SELECT coalesce((j->>'$.error')::BOOLEAN, false), coalesce(j->>'$.error_type', ''), coalesce(json_array_length(j, '$.statements'), 0)
+FROM (SELECT json_serialize_sql(?::VARCHAR) AS j)`, text)
 	if err != nil {
 		return 0, false, err
 	}
-	var parsed struct {
-		Error      bool              `json:"error"`
-		ErrorType  string            `json:"error_type"`
-		Statements []json.RawMessage `json:"statements"`
-	}
-	if err := json.Unmarshal([]byte(Text(row[0])), &parsed); err != nil {
-		return 0, false, fmt.Errorf("reading DuckDB's parse of the query: %w", err)
-	}
+	failed, kind := row[0] == true, Text(row[1])
 	switch {
-	case parsed.Error && parsed.ErrorType == "parser":
+	case failed && kind == "parser":
 		return -1, true, nil
-	case parsed.Error:
+	case failed:
 		return 0, false, nil
 	}
-	return len(parsed.Statements), true, nil
+	return int(Float(row[2])), true, nil
 }
 
 // ReadOnlyError is a statement refused on a store opened read-only
