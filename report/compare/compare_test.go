@@ -76,3 +76,20 @@ func TestReachNote(t *testing.T) {
 		t.Errorf("no change: %q", got)
 	}
 }
+
+// TestHumanSummary: a median has its interval's half-width where it has
+// an interval, "(n=3: no interval)" where another median of the table
+// has one, and stands alone where none has.
+func TestHumanSummary(t *testing.T) {
+	six := stats.SummarizeAt([]float64{100, 101, 102, 103, 104, 105}, 0.95)
+	three := stats.SummarizeAt([]float64{10, 20, 30}, 0.95)
+	for _, tc := range []struct {
+		s     stats.Summary
+		anyCI bool
+		want  string
+	}{{six, true, "102 ± 2%"}, {three, true, "20.0 (n=3: no interval)"}, {three, false, "20.0"}} {
+		if got := humanSummary(tc.s, tc.anyCI); got != tc.want {
+			t.Errorf("humanSummary(n=%d, %v) = %q, want %q", tc.s.N, tc.anyCI, got, tc.want)
+		}
+	}
+}
