@@ -43,29 +43,33 @@ func newCompareCmd(e *env, g *globals) *cobra.Command {
 		Use:   "compare (--by LABEL --base A --vs B | FOLDER_A FOLDER_B)",
 		Short: "Compare two groups of runs, metric by metric, as benchstat does",
 		Long: `Compare the runs of two sides, told apart by a label (--by server
---base go --vs rust) or by the folders they were ingested from (two
-arguments: the start of runs.source, e.g. before after).
+--base go-pgx --vs go-pq) or by the folders they were ingested from (two
+arguments: the start of runs.source, e.g. data/wrk2/t1 data/wrk2/t2).
 
 Runs are matched by their other labels (tool, database, test,
 connections, target rate); for each metric and match the table gives
 each side's median with the half-width of its confidence interval
-(± x%, distribution-free, from order statistics), the change of the
-median, and the two-sided Mann-Whitney U test's p-value and sample
-sizes, printed as benchstat prints them: "+12.34% (p=0.029 n=4)", or
-"~ (p=0.343 n=4)" when the difference is not significant at --alpha.
-The p-values of one table are Holm-Bonferroni adjusted together unless
---holm=false. Warnings (too few runs for an interval or for the test to
-ever reach --alpha) are footnotes.
+(± x%, distribution-free, from order statistics) where the side has runs
+enough for one, and the delta: the change of the median with the
+two-sided Mann-Whitney U test's p-value and sample sizes, printed as
+benchstat prints them: "+12.34% (p=0.029 n=4)", or "-3.10% ~ (p=0.343
+n=4)" when the difference is not significant at --alpha. The p-values of
+one table are Holm-Bonferroni adjusted together unless --holm=false.
+When no row can be significant with the runs there are, the delta is
+the change alone and one note says how many runs a side it would take.
+Where the sides ran in the same trials, the table leads with the ratio
+of the two within each trial (vs / base within trials), which a drift
+of the machine's speed does not swamp.
 
 The held-rate ladder metric (highest_held_rps) comes from the store's
 ladder_steps(p95_ms, max_error_rate) macro under the --p95 and
 --max-errors rule (k6 runs with steps tagged in their samples or kept in
 their summary), as wra analyze reads it; --ladders lists every step of
 both sides instead.`,
-		Example: `  wra compare --by server --base go-gmp1 --vs go-gmp2
-  wra compare --by server --base go --vs rust --metric rps,latency_p99_ms --format markdown
-  wra compare run-before run-after
-  wra compare --ladders --by server --base go --vs rust --p95 100`,
+		Example: `  wra compare --by server --base go-pgx --vs go-pq
+  wra compare --by server --base go-mysql --vs go-mysql-interp --metric cpu_server_us_per_req,cpu_db_us_per_req --format markdown
+  wra compare data/wrk2/t1 data/wrk2/t2
+  wra compare --ladders --by server --base go-pgx --vs node-pg --p95 100`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(cmd.Context(), e, g, o, args)
@@ -89,7 +93,7 @@ func (o *compareOptions) sides(args []string) (store.CompareSides, error) {
 	case len(args) == 1:
 		return store.CompareSides{}, usagef("give two folders, or --by with --base and --vs")
 	case o.by == "" || o.base == "" || o.vs == "":
-		return store.CompareSides{}, usagef("give --by, --base and --vs (e.g. --by server --base go --vs rust), or two folders")
+		return store.CompareSides{}, usagef("give --by, --base and --vs (e.g. --by server --base go-pgx --vs go-pq), or two folders")
 	case o.base == o.vs:
 		return store.CompareSides{}, usagef("--base and --vs are the same: %q", o.base)
 	case !store.IsCompareBy(o.by):

@@ -136,7 +136,7 @@ func TestCompareLadders(t *testing.T) {
 		}
 	}
 	for _, side := range []string{"before", "after"} {
-		want := side + ": highest step held 6000 rps (median of 1 run: " + side + "/ladder.ndjson.gz:0: 6000); step 6000 rps."
+		want := side + ": highest step held 6000 rps (median of 1 run: " + side + "/ladder.ndjson.gz:1 (6000)); step 6000 rps."
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("notes lack %q:\n%s", want, r.stderr)
 		}

@@ -72,7 +72,7 @@ func TestCostErrors(t *testing.T) {
 		{append(cli, "--sweep", "rps=1..10", "--budget", "10"), exitUsage, "give --budget or --sweep, not both"},
 		{append(cli, "--budget", "-3"), exitUsage, "wra: --budget: budget ($/month) -3 must be a finite number >= 0\n"},
 		{append(cli, "--prices", bad), exitError, bad + ":2:17: provider.x.vcpu_hour_usd: must be a finite number >= 0, got -1\n"},
-		{append(cli, "--prices", "/does/not/exist.toml"), exitError, "--prices: open /does/not/exist.toml: no such file or directory"},
+		{append(cli, "--prices", "/does/not/exist.toml"), exitError, "--prices: /does/not/exist.toml: no such file or directory"},
 		{[]string{"cost"}, exitError, "no store at " + db + ": run wra ingest first, or give the stack's numbers with --cpu-ms\n"},
 	} {
 		r := wra(t, db, tc.args...)

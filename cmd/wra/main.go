@@ -8,9 +8,13 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/term"
@@ -42,4 +46,28 @@ func startProgram(name string, args ...string) error {
 		return err
 	}
 	return cmd.Process.Release()
+}
+
+// userMessage is an error as a user reads it: the words of Go's own
+// packages that say which function failed (os's "stat", "open"; strconv's
+// "strconv.ParseFloat: parsing") give way to the file or the value and
+// what was wrong with it.
+func userMessage(err error) string {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path != "" {
+		msg = strings.Replace(msg, pe.Error(), pe.Path+": "+pe.Err.Error(), 1)
+	}
+	var ne *strconv.NumError
+	if errors.As(err, &ne) {
+		want := "a number"
+		if strings.Contains(ne.Func, "Int") || strings.Contains(ne.Func, "Atoi") {
+			want = "a whole number"
+		}
+		if errors.Is(ne.Err, strconv.ErrRange) {
+			want += " in range"
+		}
+		msg = strings.Replace(msg, ne.Error(), strconv.Quote(ne.Num)+": expected "+want, 1)
+	}
+	return msg
 }

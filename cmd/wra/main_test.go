@@ -153,7 +153,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"sql", "SELECT 1"}, exitError, "run wra ingest first"},
 		{[]string{"ingest", "/does/not/exist"}, exitError, "no such file or directory"},
 		{[]string{"nope"}, exitUsage, `unknown command "nope" for "wra"`},
-		{[]string{"cost", "--rps", "many"}, exitUsage, `invalid argument "many" for "--rps"`},
+		{[]string{"cost", "--rps", "many"}, exitUsage, `--rps "many": expected a number`},
 		{[]string{"version", "extra"}, exitUsage, `unknown command "extra" for "wra version"`},
 	} {
 		r := wra(t, db, tc.args...)

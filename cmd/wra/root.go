@@ -87,7 +87,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "wra: interrupted")
 		return exitInterrupted
 	}
-	fmt.Fprintf(e.stderr, "wra: %v\n", err)
+	fmt.Fprintf(e.stderr, "wra: %s\n", userMessage(err))
 	if errors.As(err, new(usageError)) {
 		fmt.Fprintln(e.stderr, "Run 'wra --help' for usage.")
 		return exitUsage
@@ -147,12 +147,14 @@ the rest loaded), 130 interrupted.`,
   wra notebook run notebooks/cpu-per-request-vs-rate.md`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       wraVersion(),
 	}
+	root.SetVersionTemplate("wra {{.Version}}\n")
 	g.env = e
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetIn(e.stdin)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	dbDefault := "wra.duckdb"
 	if v := e.getenv("WRA_DB"); v != "" {
 		dbDefault = v
@@ -197,7 +199,7 @@ func (g *globals) outputFormat(e *env) (report.Format, error) {
 func (g *globals) openStore(ctx context.Context, readOnly bool) (*store.Store, error) {
 	d, err := parseDuration(g.lockTimeout)
 	if err != nil {
-		return nil, usagef("--lock-timeout: %v", err)
+		return nil, usagef("--lock-timeout %q: %v", g.lockTimeout, err)
 	}
 	opts := store.Options{ReadOnly: readOnly, LockTimeout: d}
 	if e := g.env; e != nil {

@@ -23,7 +23,7 @@ func runShell(ctx context.Context, e *env, g *globals, st *store.Store, format r
 	signal.Reset(os.Interrupt)
 	signal.Notify(sig, os.Interrupt)
 	defer signal.Stop(sig)
-	return shell.Run(ctx, st, tty, e.stdout, e.stderr, shell.Options{
+	return shell.Run(ctx, sqlSession(st, write), tty, e.stdout, e.stderr, shell.Options{
 		Interrupts:  sig,
 		Format:      format,
 		HistoryFile: shell.HistoryPath(e.getenv),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/cmd/wra/internal/shell"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 )
@@ -37,9 +39,13 @@ format; .help lists the commands; .quit or Ctrl-D leaves. History is
 kept in $WRA_SQL_HISTORY, else $XDG_STATE_HOME/wra/sql_history, else
 ~/.local/state/wra/sql_history.
 
-The store opens read-only unless --write is given. The tables and views
-are documented in the README; DuckDB's SQL applies, including
-read_parquet, read_csv and read_json over files.`,
+The store opens read-only unless --write is given, and then only queries
+run (SELECT, WITH, FROM, VALUES, DESCRIBE, SHOW, SUMMARIZE): a statement
+that could write the store, a file (COPY ... TO, EXPORT DATABASE), attach
+a database, install or load an extension or change a setting is refused
+before anything runs. The tables and views are documented in the README;
+DuckDB's SQL applies, including read_parquet, read_csv and read_json over
+files.`,
 		Example: `  wra sql "SELECT server, round, cpu_server_s FROM runs ORDER BY 1, 2"
   wra sql --format markdown -f questions/cpu.sql
   echo "SELECT * FROM cpu_per_request" | wra sql --format json -
@@ -75,8 +81,11 @@ func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []strin
 	var t *store.Table
 	if interactive {
 		err = runShell(ctx, e, g, st, format, tty, o.write)
-	} else if t, err = st.Query(ctx, query); err != nil {
-		err = fmt.Errorf("%v\nquery: %s", err, strings.TrimSpace(query))
+	} else if t, err = sqlSession(st, o.write).Query(ctx, query); err != nil {
+		if errors.As(err, new(*store.ReadOnlyError)) {
+			err = fmt.Errorf("%w; wra sql --write runs it", err)
+		}
+		err = fmt.Errorf("%w\nquery: %s", err, strings.TrimSpace(query))
 	}
 	if o.write {
 		// The store may have changed: cached analyses must not be re-used.
@@ -88,6 +97,24 @@ func runSQL(ctx context.Context, e *env, g *globals, o *sqlOptions, args []strin
 		return err
 	}
 	return report.Write(e.stdout, tableData(t), format)
+}
+
+// readOnlySession runs only queries: the store is open read-only, and a
+// statement that could write a file, attach a database, load an
+// extension or change a setting is refused before it runs.
+type readOnlySession struct{ *store.Store }
+
+func (r readOnlySession) Query(ctx context.Context, query string, args ...any) (*store.Table, error) {
+	return r.QueryReadOnly(ctx, query, args...)
+}
+
+// sqlSession is what wra sql and its shell run statements on: the store
+// itself with --write, else a read-only session of it.
+func sqlSession(st *store.Store, write bool) shell.Store {
+	if write {
+		return st
+	}
+	return readOnlySession{st}
 }
 
 // sqlQuery is the query of wra sql: its argument, -f FILE, or stdin.

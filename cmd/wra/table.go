@@ -30,7 +30,7 @@ func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps} ({latency_p99_ms})"`)
 	f.StringSliceVar(&o.rows, "row", nil, "the keys of the rows: columns or labels, comma-separated (server,database)")
 	f.StringSliceVar(&o.cols, "col", nil, "the keys of the columns: columns or labels, comma-separated (connections)")
-	f.StringVar(&o.where, "where", "", `a SQL condition on the columns of run_figures, e.g. "test = 'db'"`)
+	f.StringVar(&o.where, "where", "", `a SQL condition on the columns of run_figures, e.g. "test = 'one'"`)
 	f.StringSliceVar(&o.noSplit, "no-split", nil, "labels that never split a table (a timestamp per run)")
 	f.StringVar(&o.sort, "sort", "", `order the rows by a figure of the cell, highest first ("rps") or lowest first ("+latency_p99_ms")`)
 	f.BoolVar(&o.spread, "spread", false, "show the min and max of the rounds of every figure (and their number, in csv and json)")
@@ -51,10 +51,10 @@ that agree on every label but round. A label that varies beyond the keys
 (another tool, a variant the manifest sets) splits the table instead of
 being pooled, and a footnote names it. In csv and json every cell is a
 number, one column per column-key value and figure.`,
-		Example: `  wra table --metric rps --row server --col connections --where "test = 'db'"
-  wra table --cell "{rps} ({latency_p99_ms})" --row server --col connections --format markdown
-  wra table --cell "{cpu_user_us} + {cpu_kernel_us}; {cpu_db_us}" --row server --col test
-  wra table --metric highest_held_rps --row test --col database`,
+		Example: `  wra table --metric rps --row server --col connections --where "tool = 'ab' AND test = 'waiting'"
+  wra table --cell "{rps} ({latency_p99_ms})" --row server --col target_rps --where "tool = 'wrk2' AND test = 'one'" --format markdown
+  wra table --cell "{cpu_user_us} + {cpu_kernel_us}; {cpu_db_us}" --row server --col test,target_rps --where "tool = 'wrk2'"
+  wra table --metric highest_held_rps --row server --col tool`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTable(cmd.Context(), e, g, o)

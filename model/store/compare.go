@@ -118,6 +118,10 @@ type CompareRun struct {
 	// Block is the run's block of the experiment's design
 	// (run_groups.block: its trial), "" where it has none.
 	Block string
+	// Source and Line are where the run was read (runs.source and
+	// runs.source_line, 0 when unknown): how a table cites it.
+	Source string
+	Line   int
 }
 
 // CompareRuns reads the runs of both sides with their metrics, ordered by
@@ -130,7 +134,7 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*Compare
 		return nil, err
 	}
 	keys := sides.Keys()
-	cols := []string{"r.run_id", "r.side", "coalesce(r.block, '')"}
+	cols := []string{"r.run_id", "r.side", "coalesce(r.block, '')", "r.source", "coalesce(r.source_line, 0)"}
 	for _, k := range keys {
 		cols = append(cols, "r."+k)
 	}
@@ -145,9 +149,11 @@ WHERE r.side IS NOT NULL
 ORDER BY r.run_id`
 	var out []*CompareRun
 	_, err = s.each(ctx, q, args, func(row []any) error {
-		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Block: Text(row[2]), Key: row[3 : 3+len(keys)], Values: map[string]float64{}}
+		const fixed = 5 // the columns before the keys
+		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Block: Text(row[2]), Source: Text(row[3]), Line: int(Float(row[4])),
+			Key: row[fixed : fixed+len(keys)], Values: map[string]float64{}}
 		for i, m := range compareMetrics {
-			if v := Float(row[3+len(keys)+i]); !math.IsNaN(v) {
+			if v := Float(row[fixed+len(keys)+i]); !math.IsNaN(v) {
 				r.Values[m.name] = v
 			}
 		}

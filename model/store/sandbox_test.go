@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +82,37 @@ func TestSandboxRefusesWrites(t *testing.T) {
 		if !strings.HasPrefix(got, want) || (want == "" && got != "") {
 			t.Errorf("%s: %q, want %q", q, got, want)
 		}
+	}
+}
+
+// TestQueryReadOnly: a read-only store runs queries, several at once
+// too, and refuses every other statement before any of it runs, naming
+// it by its first word past comments.
+func TestQueryReadOnly(t *testing.T) {
+	s := openReadOnly(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	for text, kind := range map[string]string{
+		"COPY (SELECT 1) TO '" + filepath.Join(dir, "x.csv") + "'":        "COPY",
+		"-- a comment\n/* and another */ export database '" + dir + "/e'": "EXPORT DATABASE",
+		"SELECT 1; ATTACH '" + filepath.Join(dir, "a.duckdb") + "'":       "",
+		"FORCE INSTALL httpfs": "INSTALL or LOAD",
+		"SET VARIABLE x = 1":   "SET",
+	} {
+		_, err := s.QueryReadOnly(ctx, text)
+		var ro *ReadOnlyError
+		if !errors.As(err, &ro) || ro.Kind != kind {
+			t.Errorf("%q: %v, want a ReadOnlyError naming %q", text, err, kind)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("refused statements wrote %v", entries)
+	}
+	tab, err := s.QueryReadOnly(ctx, "SELECT 1 AS a; SELECT 2 AS b")
+	if err != nil || len(tab.Rows) != 1 || tab.Columns[0].Name != "b" {
+		t.Errorf("two queries: %v, %v", tab, err)
+	}
+	if _, err := s.QueryReadOnly(ctx, "SELEC 1"); err == nil || !strings.Contains(err.Error(), "Parser Error") {
+		t.Errorf("a syntax error: %v, want DuckDB's", err)
 	}
 }

@@ -119,8 +119,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		opts.Now = time.Now
 	}
 	if opts.ReadOnly {
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("store %s: %w (run wra ingest first)", path, err)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, missingStore(path)
+		} else if err != nil {
+			return nil, fmt.Errorf("store %s: %w", path, err)
 		}
 	}
 	s := &Store{path: path, opts: opts}
@@ -152,6 +154,31 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 
 var lockPID = regexp.MustCompile(`PID (\d+)`)
 
+// missingStore is a store opened for reading that does not exist; it is
+// fs.ErrNotExist to errors.Is.
+type missingStore string
+
+func (p missingStore) Error() string {
+	return fmt.Sprintf("no store at %s (run wra ingest first, or give --db the store's path)", string(p))
+}
+
+func (p missingStore) Unwrap() error { return fs.ErrNotExist }
+
+// driverMessage is an error of the DuckDB driver with the driver's
+// prefix ("database/sql/driver: could not connect to database: ") left
+// out of its message: what a user reads is DuckDB's own words.
+type driverMessage struct{ err error }
+
+func (e driverMessage) Error() string {
+	msg := e.err.Error()
+	for _, prefix := range []string{"database/sql/driver: ", "could not connect to database: "} {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	return msg
+}
+
+func (e driverMessage) Unwrap() error { return e.err }
+
 func (s *Store) connect(ctx context.Context) error {
 	dsn := s.path + "?autoinstall_known_extensions=false&autoload_known_extensions=false"
 	if s.opts.ReadOnly {
@@ -173,7 +200,9 @@ func (s *Store) connect(ctx context.Context) error {
 		}
 		msg := err.Error()
 		if !strings.Contains(msg, "Could not set lock") && !strings.Contains(msg, "Conflicting lock") {
-			return fmt.Errorf("store %s: %w", s.path, err)
+			// The driver's prefix names Go's database/sql, not the
+			// store: the message is DuckDB's.
+			return fmt.Errorf("store %s: %w", s.path, driverMessage{err})
 		}
 		be := &BusyError{Path: s.path}
 		if m := lockPID.FindStringSubmatch(msg); m != nil {

@@ -46,23 +46,36 @@ func compareData(rows []row, o Options) *report.Data {
 	for _, i := range keyCols {
 		d.Columns = append(d.Columns, report.Column{Name: keys[i]})
 	}
+	paired := slices.ContainsFunc(rows, func(r row) bool { return r.paired != nil })
 	if o.Machine {
 		d.Columns = append(d.Columns, report.Columns(
 			"base", "vs",
 			"base_median", "base_ci_low", "base_ci_high", "base_ci_pct", "base_n",
 			"vs_median", "vs_ci_low", "vs_ci_high", "vs_ci_pct", "vs_n",
 			"delta_pct", "u", "p_raw", "p", "p_adjusted", "exact", "alpha", "significant", "warnings")...)
+		if paired {
+			d.Columns = append(d.Columns, report.Columns("paired_ratio", "paired_low", "paired_high", "paired_coverage", "paired_n", "paired_p")...)
+		}
 	} else {
+		// Where the sides share trials, the comparison within trials
+		// leads: it is the one a drift of the machine does not swamp.
+		if paired {
+			d.Columns = append(d.Columns, report.Column{Name: "paired", Title: "vs / base within trials"})
+		}
 		d.Columns = append(d.Columns,
 			report.Column{Name: "base", Title: s.Base},
 			report.Column{Name: "vs", Title: s.Vs},
-			report.Column{Name: "delta", Title: "vs base"})
+			report.Column{Name: "delta"})
 	}
-	paired := slices.ContainsFunc(rows, func(r row) bool { return r.paired != nil })
-	if paired && o.Machine {
-		d.Columns = append(d.Columns, report.Columns("paired_ratio", "paired_low", "paired_high", "paired_coverage", "paired_n", "paired_p")...)
-	} else if paired {
-		d.Columns = append(d.Columns, report.Column{Name: "paired", Title: "vs / base within trials"})
+	reach := reachOf(rows, o)
+	signReach := signTestReaches(rows, o.Alpha)
+	if len(rows) > 0 && !o.Machine {
+		// The lines that hold for every row come first, numbered as
+		// footnotes like the rest.
+		notes = reach.notes(o)
+		if paired {
+			notes = append(notes, pairedNote(rows, o.Alpha, signReach))
+		}
 	}
 	for _, r := range rows {
 		c := r.cmp
@@ -82,30 +95,38 @@ func compareData(rows []row, o Options) *report.Data {
 				line = append(line, sum.Median, finite(sum.CILow), finite(sum.CIHigh), okValue(pct, ok), int64(sum.N))
 			}
 			line = append(line, finite(c.DeltaPct), finite(c.Test.U), finite(c.Test.P), finite(c.P), c.Adjusted, c.Test.Exact, c.Alpha, c.Significant, strings.Join(ws, "; "))
-		} else {
-			var baseMarks, vsMarks, deltaMarks []int
-			for _, w := range c.Warnings {
-				switch {
-				case strings.HasPrefix(w.Msg, "base: "):
-					baseMarks = append(baseMarks, noteIndex(strings.TrimPrefix(w.Msg, "base: ")))
-				case strings.HasPrefix(w.Msg, "vs: "):
-					vsMarks = append(vsMarks, noteIndex(strings.TrimPrefix(w.Msg, "vs: ")))
-				default:
-					deltaMarks = append(deltaMarks, noteIndex(w.Msg))
-				}
+			if paired {
+				line = append(line, pairedCells(r.paired, true, signReach, noteIndex)...)
 			}
-			line = append(line,
-				humanSummary(c.Base)+marks(baseMarks),
-				humanSummary(c.Vs)+marks(vsMarks),
-				c.String()+marks(deltaMarks))
+			d.Rows = append(d.Rows, line)
+			continue
+		}
+		var baseMarks, vsMarks, deltaMarks []int
+		for _, w := range c.Warnings {
+			switch {
+			case w.Kind == stats.WarnTooFewSamples && (strings.HasPrefix(w.Msg, "base: ") || strings.HasPrefix(w.Msg, "vs: ")):
+				// the cell says "no interval" itself
+			case w.Kind == stats.WarnTooFewSamples && !reach.any:
+				// the one line under the table says it for every row
+			case strings.HasPrefix(w.Msg, "base: "):
+				baseMarks = append(baseMarks, noteIndex(strings.TrimPrefix(w.Msg, "base: ")))
+			case strings.HasPrefix(w.Msg, "vs: "):
+				vsMarks = append(vsMarks, noteIndex(strings.TrimPrefix(w.Msg, "vs: ")))
+			default:
+				deltaMarks = append(deltaMarks, noteIndex(w.Msg))
+			}
 		}
 		if paired {
-			line = append(line, pairedCells(r.paired, o.Machine, noteIndex)...)
+			line = append(line, pairedCells(r.paired, false, signReach, noteIndex)...)
 		}
+		line = append(line,
+			humanSummary(c.Base, reach.intervals)+marks(baseMarks),
+			humanSummary(c.Vs, reach.intervals)+marks(vsMarks),
+			deltaCell(c, reach.any)+marks(deltaMarks))
 		d.Rows = append(d.Rows, line)
 	}
-	method := fmt.Sprintf("Medians with the half-width of their %s confidence interval (distribution-free, from order statistics); "+
-		"delta is the change of the median; p from the two-sided Mann-Whitney U test (exact without ties below 50 runs a side, else normal with tie and continuity correction)",
+	method := fmt.Sprintf("Medians with the half-width of their %s confidence interval (distribution-free, from order statistics) where one exists; "+
+		"delta is the change of the vs median from the base median, with the two-sided Mann-Whitney U test's p (exact without ties below 50 runs a side, else normal with tie and continuity correction)",
 		strconv.FormatFloat(o.Confidence*100, 'f', -1, 64)+"%")
 	if o.Holm && len(rows) > 1 {
 		method += fmt.Sprintf(", Holm-Bonferroni adjusted across the %d rows", len(rows))
@@ -116,7 +137,7 @@ func compareData(rows []row, o Options) *report.Data {
 			strconv.FormatFloat(o.Rule.P95MS, 'f', -1, 64), strconv.FormatFloat(o.Rule.MaxErrorRate*100, 'f', -1, 64))
 	}
 	if paired {
-		method += " vs / base within trials: where both sides ran in the same trials (run_groups.block), the ratio of the two in each trial, median over the trials with the sign test's distribution-free interval of the median ratio (its coverage in brackets) and the sign test's p; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this comparison stands where the unpaired one is swamped by drift."
+		method += " vs / base within trials: where both sides ran in the same trials (run_groups.block), the ratio of the two in each trial, median over the trials with the sign test's distribution-free interval of the median ratio and the sign test's p; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this comparison stands where the unpaired one is swamped by drift."
 	}
 	d.Notes = append(notes, method)
 	if len(rows) == 0 {
@@ -149,11 +170,11 @@ func marks(ns []int) string {
 	return b.String()
 }
 
-// humanSummary is "12.3k ± 4%" with three significant figures.
 // pairedCells are a row's cells of the comparison within trials: for
-// people "×1.10 [1.05, 1.20] 93.75%, 5 trials, p=0.062" (footmarks for its
+// people "×1.10 [1.05, 1.20] 5 trials, p=0.062" (the p only where the
+// sign test can reach alpha with the trials there are; footmarks for its
 // warnings), for machines each figure; empty where the row has none.
-func pairedCells(p *stats.Paired, machine bool, noteIndex func(string) int) []any {
+func pairedCells(p *stats.Paired, machine, withP bool, noteIndex func(string) int) []any {
 	if machine {
 		if p == nil {
 			return []any{nil, nil, nil, nil, nil, nil}
@@ -165,19 +186,58 @@ func pairedCells(p *stats.Paired, machine bool, noteIndex func(string) int) []an
 	}
 	var ms []int
 	for _, w := range p.Warnings {
-		if w.Kind != stats.WarnTooFewSamples { // the coverage printed says it
+		if w.Kind != stats.WarnTooFewSamples { // the note on coverage says it
 			ms = append(ms, noteIndex(w.Msg))
 		}
 	}
-	return []any{fmt.Sprintf("×%s [%s, %s] %s, %d trials, p=%s", sig4(p.Median), sig4(p.Low), sig4(p.High),
-		strconv.FormatFloat(100*p.Coverage, 'g', 4, 64)+"%", p.N, strconv.FormatFloat(p.P, 'f', 3, 64)) + marks(ms)}
+	cell := fmt.Sprintf("×%s [%s, %s] %d trials", sig4(p.Median), sig4(p.Low), sig4(p.High), p.N)
+	if withP {
+		cell += ", p=" + strconv.FormatFloat(p.P, 'f', 3, 64)
+	}
+	return []any{cell + marks(ms)}
 }
 
 // sig4 prints a ratio with four significant digits.
 func sig4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
-func humanSummary(s stats.Summary) string {
-	return analyze.Sig(s.Median) + " " + s.FormatCIPct()
+// humanSummary is a side's median with three significant figures and the
+// half-width of its interval, "12.3k ± 4%", where it has one; where it
+// has none, "(n=3: no interval)", or the median alone when no median of
+// the table has one (a note says it once).
+func humanSummary(s stats.Summary, anyInterval bool) string {
+	switch {
+	case s.HasCI():
+		return analyze.Sig(s.Median) + " " + s.FormatCIPct()
+	case anyInterval:
+		return fmt.Sprintf("%s (n=%d: no interval)", analyze.Sig(s.Median), s.N)
+	}
+	return analyze.Sig(s.Median)
+}
+
+// deltaCell is the change of the median, with the U test's verdict as
+// benchstat prints it ("+12.34% (p=0.029 n=4)", "-3.10% ~ (p=0.343
+// n=4)") where the test can reach alpha; the change alone where no row
+// can (a note says why).
+func deltaCell(c stats.Comparison, testCanReach bool) string {
+	if c.Significant {
+		return c.String()
+	}
+	var delta string
+	switch {
+	case math.IsNaN(c.DeltaPct):
+		delta = "?"
+	case c.DeltaPct == 0:
+		delta = "0.00%"
+	case math.Abs(c.DeltaPct) < 0.005:
+		delta = "+" + strconv.FormatFloat(c.DeltaPct, 'g', 2, 64) + "%" // not "-0.00%"
+		delta = strings.Replace(delta, "+-", "-", 1)
+	default:
+		delta = fmt.Sprintf("%+.2f%%", c.DeltaPct)
+	}
+	if !testCanReach {
+		return delta
+	}
+	return delta + " " + c.String()
 }
 
 // ladderStepsTable lists every step of every ladder run of both sides,
@@ -205,9 +265,10 @@ func ladderStepsTable(s store.CompareSides, runs []*run, steps map[string][]stat
 				continue
 			}
 			res = append(res, lr)
-			listed = append(listed, r.ID+": "+lr.String())
+			src := report.Source{File: r.Source, Line: r.Line}.String()
+			listed = append(listed, src+" ("+lr.String()+")")
 			for _, st := range steps[r.ID] {
-				d.Rows = append(d.Rows, []any{name, r.ID, st.Step, st.TargetRPS, finite(st.AchievedRPS), finite(st.P95MS), finite(st.ErrorRate), st.Requests, st.Failed, st.Held})
+				d.Rows = append(d.Rows, []any{name, src, st.Step, st.TargetRPS, finite(st.AchievedRPS), finite(st.P95MS), finite(st.ErrorRate), st.Requests, st.Failed, st.Held})
 			}
 		}
 		if len(res) == 0 {

@@ -304,15 +304,31 @@ func (p *projector) title(runs []run, split []string) string {
 	var parts []string
 	for _, k := range split {
 		v := keyText(p.value(runs[0], k))
-		if k == "format" && strings.HasPrefix(v, keyText(p.value(runs[0], "tool"))) {
+		if k == "format" && strings.HasPrefix(v, keyText(p.value(runs[0], "tool"))) && !p.toolHasFormats(runs[0]) {
 			continue // the tool's own format says nothing the tool does not
 		}
-		parts = append(parts, k+" "+orNone(v))
+		if v == "" {
+			continue // a label a table's runs do not set names nothing
+		}
+		parts = append(parts, k+" "+v)
 	}
 	if len(parts) > 0 {
 		t += ": " + strings.Join(parts, ", ")
 	}
 	return t
+}
+
+// toolHasFormats reports whether the runs of r's tool come in more than
+// one format (a k6 ladder's points and its summary): then the format
+// tells their tables apart.
+func (p *projector) toolHasFormats(r run) bool {
+	tool, format := keyText(p.value(r, "tool")), keyText(p.value(r, "format"))
+	for _, o := range p.runs {
+		if keyText(p.value(o, "tool")) == tool && keyText(p.value(o, "format")) != format {
+			return true
+		}
+	}
+	return false
 }
 
 func orNone(s string) string {
