@@ -8,6 +8,12 @@ import (
 	"github.com/wra-bench/wra/stats"
 )
 
+// minDistributionPoints is the fewest percentiles without counts that are
+// drawn as a line: a tool's summary prints four to eight (wrk's 50, 75, 90
+// and 99; k6's median, p90, p95), a distribution (ab -e, every 1%) many
+// more. Spectra with counts (HdrHistogram) are always a distribution.
+const minDistributionPoints = 10
+
 // spectra plots the latency percentile spectra of fixed-rate runs: one
 // plot per (test, rate), one line per server, database, tool and
 // correction, named as every plot names its series (seriesName), the
@@ -40,10 +46,12 @@ func (a *analysis) spectra() (*Section, error) {
 					}
 				}
 			} else if len(l.runs) > 0 {
-				// No counts to merge by: show the first pass.
+				// No counts to merge by: show the first pass; a few
+				// percentiles of a summary are drawn as points.
 				for _, pt := range l.runs[0] {
 					sp.Points = append(sp.Points, report.SpectrumPoint{Percentile: pt.Percentile, LatencyMS: pt.ValueMS})
 				}
+				sp.Summary = len(sp.Points) < minDistributionPoints
 			}
 			if len(sp.Points) > 1 {
 				chart.Spectra = append(chart.Spectra, sp)
