@@ -38,8 +38,8 @@ type Figure interface {
 // are drawn at PNGDPI dots per inch (1080 × 648 pixels for that size). A
 // figure grows beyond it, never into its plot: a legend too long to
 // stand beside the plot goes under it, in as many columns as the width
-// holds, and the canvas grows by the legend's height; a plot of many
-// categories grows wider (see figure.minWidth).
+// holds, and the canvas grows by the legend's height; a bar plot of many
+// categories grows taller (see categories).
 const (
 	FigureWidth  = 7.5 * vg.Inch
 	FigureHeight = 4.5 * vg.Inch
@@ -50,9 +50,9 @@ const (
 type figure struct {
 	p      *plot.Plot
 	legend []legendEntry
-	// minWidth is the width the plot's categories need to stay apart,
-	// when it exceeds FigureWidth.
-	minWidth vg.Length
+	// minHeight is the height the plot's categories need to stay
+	// apart, when it exceeds FigureHeight.
+	minHeight vg.Length
 }
 
 type legendEntry struct {
@@ -131,12 +131,16 @@ const legendGap = vg.Length(8)
 // figureLayout is where a figure's plot and legend go on its canvas.
 type figureLayout struct {
 	width, height vg.Length
+	// plotHeight is the height of the plot: FigureHeight or the
+	// figure's minHeight.
+	plotHeight vg.Length
 	// beside is true when the legend stands right of the plot, below
 	// the title; else its columns stand under the plot.
 	beside bool
 	// legendWidth is the width of a legend beside the plot.
 	legendWidth vg.Length
-	cols        legendLayout
+	// cols are the parts of a legend under the plot, one under another.
+	cols []legendLayout
 }
 
 // layout places the legend: beside the plot when it is narrow (at most
@@ -145,25 +149,53 @@ type figureLayout struct {
 // height, so that the plot keeps its size whatever the number of series.
 func (fg *figure) layout() figureLayout {
 	fg.legend = shortenLegend(fg.legend)
-	lay := figureLayout{width: max(FigureWidth, fg.minWidth), height: FigureHeight}
+	plotHeight := max(FigureHeight, fg.minHeight)
+	lay := figureLayout{width: FigureWidth, height: plotHeight, plotHeight: plotHeight}
 	if len(fg.legend) == 0 {
 		return lay
 	}
 	size := newLegend(fg.legend).Rectangle(draw.Canvas{}).Size()
-	if width := size.X + 2*legendGap; width <= lay.width*0.3 && size.Y+fg.titleHeight()+2*legendGap <= FigureHeight {
+	if width := size.X + 2*legendGap; width <= lay.width*0.3 && size.Y+fg.titleHeight()+2*legendGap <= plotHeight {
 		lay.beside, lay.legendWidth = true, width
 		return lay
 	}
-	lay.cols = legendColumns(fg.legend, 1)
-	for n := 2; n <= len(fg.legend); n++ {
-		next := legendColumns(fg.legend, n)
-		if next.width+vg.Length(2*len(next.legends)+1)*legendGap > lay.width {
+	// Entries that explain a style (every series' shared parts, what
+	// dashes mean) stand above those that name series, each group in as
+	// many columns as fit, so that a long explanation does not keep the
+	// names in one column.
+	var keys, series []legendEntry
+	for _, e := range fg.legend {
+		if e.key {
+			keys = append(keys, e)
+		} else {
+			series = append(series, e)
+		}
+	}
+	for _, part := range [][]legendEntry{keys, series} {
+		if len(part) == 0 {
+			continue
+		}
+		cols := fitColumns(part, lay.width)
+		cols.top = lay.height - lay.plotHeight
+		lay.cols = append(lay.cols, cols)
+		lay.height += cols.height + legendGap
+	}
+	lay.height += legendGap
+	return lay
+}
+
+// fitColumns splits entries into as many columns as fit side by side in
+// width.
+func fitColumns(entries []legendEntry, width vg.Length) legendLayout {
+	cols := legendColumns(entries, 1)
+	for n := 2; n <= len(entries); n++ {
+		next := legendColumns(entries, n)
+		if next.width+vg.Length(2*len(next.legends)+1)*legendGap > width {
 			break
 		}
-		lay.cols = next
+		cols = next
 	}
-	lay.height += lay.cols.height + 2*legendGap
-	return lay
+	return cols
 }
 
 // shortenLegend says once what every series entry shares. Series
@@ -232,8 +264,8 @@ func (lay figureLayout) plotCanvas(c draw.Canvas) draw.Canvas {
 	switch {
 	case lay.beside:
 		return draw.Crop(c, 0, -lay.legendWidth, 0, 0)
-	case len(lay.cols.legends) > 0:
-		return draw.Crop(c, 0, 0, lay.height-FigureHeight, 0)
+	case len(lay.cols) > 0:
+		return draw.Crop(c, 0, 0, lay.height-lay.plotHeight, 0)
 	}
 	return c
 }
@@ -248,11 +280,12 @@ func (fg *figure) draw(c draw.Canvas, lay figureLayout) {
 		l.Draw(draw.Crop(c, c.Size().X-lay.legendWidth+legendGap, -legendGap, 0, -fg.titleHeight()-legendGap))
 		return
 	}
-	x := 2 * legendGap
-	below := lay.height - FigureHeight
-	for i, col := range lay.cols.legends {
-		col.Draw(draw.Crop(c, x, -legendGap, legendGap, -(c.Size().Y - below + legendGap)))
-		x += lay.cols.widths[i] + 2*legendGap
+	for _, part := range lay.cols {
+		x := 2 * legendGap
+		for i, col := range part.legends {
+			col.Draw(draw.Crop(c, x, -legendGap, 0, -(lay.plotHeight + part.top + legendGap)))
+			x += part.widths[i] + 2*legendGap
+		}
 	}
 }
 
@@ -275,6 +308,8 @@ type legendLayout struct {
 	legends       []*plot.Legend
 	widths        []vg.Length
 	width, height vg.Length
+	// top is how far under the plot the columns start.
+	top vg.Length
 }
 
 // legendColumns splits entries into n columns filled top to bottom.
@@ -382,37 +417,66 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// nominalX labels the x axis with category names at 0, 1, …, turning
-// the names when they would crowd each other: by 30° when a few are
-// long, upright (90°) when there are so many that turned ones would
-// overlap; and returns the width the plot needs so that slot wide
-// categories stay apart (see figure.minWidth).
-func nominalX(p *plot.Plot, names []string, slot vg.Length) vg.Length {
+// newBarPlot is newPlot for bars: the grid follows the value axis, which
+// is the x axis of lying bars.
+func newBarPlot(title, catLabel, valueLabel string, lying bool) *plot.Plot {
+	if !lying {
+		return newPlot(title, catLabel, valueLabel)
+	}
+	p := newPlot(title, valueLabel, catLabel)
+	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		// Over the horizontal grid newPlot drew, which the nominal
+		// axis leaves without lines to draw.
+		trX, _ := plt.Transforms(&c)
+		for _, t := range plt.X.Tick.Marker.Ticks(plt.X.Min, plt.X.Max) {
+			if t.Label != "" {
+				x := trX(t.Value)
+				c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 0xDD}, Width: vg.Points(0.5)}, x, c.Min.Y, x, c.Max.Y)
+			}
+		}
+	}))
+	return p
+}
+
+// maxUpright is the most categories drawn as upright bars; more lie
+// down, one under another, so that the plot grows in height and every
+// name reads level.
+const maxUpright = 16
+
+// categories lays out the category axis of a bar plot: along x for up
+// to maxUpright names, turned by 30° when a few are long; down the y
+// axis, the first on top, for more, each slot high, the figure growing
+// to hold them (minHeight). It returns where category i and an offset
+// within its slot lies on the axis.
+func categories(p *plot.Plot, names []string, slot vg.Length) (pos func(i int, off float64) float64, minHeight vg.Length) {
+	n := len(names)
+	if n > maxUpright {
+		rev := slices.Clone(names)
+		slices.Reverse(rev)
+		p.NominalY(rev...)
+		p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+		return func(i int, off float64) float64 { return float64(n-1-i) - off }, vg.Length(n)*slot + barMargin
+	}
 	p.NominalX(names...)
-	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	long := 0
 	for _, n := range names {
 		long = max(long, utf8.RuneCountInString(n))
 	}
-	switch {
-	case len(names) > 16:
-		p.X.Tick.Label.Rotation = math.Pi / 2
-	case len(names) > 8 || len(names)*long > 70:
+	if n > 8 || n*long > 70 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
-	default:
-		return 0
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+		// NominalX keeps half the first name's width free left of the
+		// axis for an upright label; a turned one needs less, and the
+		// plot makes room for its tick labels in any case.
+		p.Y.Padding = vg.Points(6)
 	}
-	p.X.Tick.Label.XAlign = draw.XRight
-	p.X.Tick.Label.YAlign = draw.YCenter
-	// NominalX keeps half the first name's width free left of the
-	// axis for an upright label; a turned one needs less, and the
-	// plot makes room for its tick labels in any case.
-	p.Y.Padding = vg.Points(6)
-	return vg.Length(len(names))*slot + axisMargin
+	return func(i int, off float64) float64 { return float64(i) + off }, 0
 }
 
-// axisMargin is about the width of a y axis with its label and ticks.
-const axisMargin = vg.Length(70)
+// barMargin is about the height of a plot's title and value axis.
+const barMargin = vg.Length(90)
 
 // tickLabel formats a value for an axis or a bar label: at most four
 // significant figures, and no exponent between 10^-4 and 10^9.
@@ -650,13 +714,18 @@ func (b *BarChart) build() (*figure, error) {
 	cats := distinct(len(b.Groups), func(i int) string { return b.Groups[i].Label })
 	series := distinct(len(b.Groups), func(i int) string { return b.Groups[i].Series })
 	bySeries := len(series) > 1 || series[0] != ""
-	p := newPlot(b.Title, b.XLabel, b.YLabel)
+	lying := len(cats) > maxUpright
+	p := newBarPlot(b.Title, b.XLabel, b.YLabel, lying)
 	names := make([]string, len(cats))
 	for i, c := range cats {
 		names[i] = cleanLabel(c)
 	}
-	minWidth := nominalX(p, names, max(14, 7*vg.Length(len(series))))
-	valueAxis(&p.Y, lo, hi, false)
+	pos, minHeight := categories(p, names, max(14, 8*vg.Length(len(series))))
+	valueAx := &p.Y
+	if lying {
+		valueAx = &p.X
+	}
+	valueAxis(valueAx, lo, hi, false)
 	sty := newStyler(b.Palette)
 	styleOf := func(g BarGroup) SeriesStyle {
 		if bySeries {
@@ -664,7 +733,7 @@ func (b *BarChart) build() (*figure, error) {
 		}
 		return sty.style(g.Label)
 	}
-	fg := &figure{p: p, minWidth: minWidth}
+	fg := &figure{p: p, minHeight: minHeight}
 	if bySeries {
 		for _, s := range series {
 			st := sty.style(s)
@@ -678,21 +747,28 @@ func (b *BarChart) build() (*figure, error) {
 	width := groupWidth / float64(len(series))
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
+		// at is the point of a value at a place on the category axis.
+		at := func(cat, v float64) vg.Point {
+			if lying {
+				return vg.Point{X: trX(v), Y: trY(cat)}
+			}
+			return vg.Point{X: trX(cat), Y: trY(v)}
+		}
 		whisker := draw.LineStyle{Color: color.Black, Width: vg.Points(1)}
 		for _, g := range b.Groups {
 			ci, si := slices.Index(cats, g.Label), slices.Index(series, g.Series)
-			mid := float64(ci) - groupWidth/2 + (float64(si)+0.5)*width
+			mid := pos(ci, -groupWidth/2+(float64(si)+0.5)*width)
 			st := styleOf(g)
-			x0, x1 := trX(mid-width*0.42), trX(mid+width*0.42)
 			med := stats.Median(g.Values)
-			box := rect(x0, trY(0), x1, trY(med))
+			p0, p1 := at(mid-width*0.42, 0), at(mid+width*0.42, med)
+			box := rect(p0.X, p0.Y, p1.X, p1.Y)
 			c.FillPolygon(lighter(st.Color, 0.35), box)
 			c.StrokeLines(draw.LineStyle{Color: st.Color, Width: vg.Points(1)}, append(box, box[0]))
 			vmin, vmax := slices.Min(g.Values), slices.Max(g.Values)
-			xm, cap := trX(mid), (x1-x0)/4
-			c.StrokeLine2(whisker, xm, trY(vmin), xm, trY(vmax))
-			c.StrokeLine2(whisker, xm-cap, trY(vmin), xm+cap, trY(vmin))
-			c.StrokeLine2(whisker, xm-cap, trY(vmax), xm+cap, trY(vmax))
+			cap := width * 0.21
+			c.StrokeLines(whisker, []vg.Point{at(mid, vmin), at(mid, vmax)})
+			c.StrokeLines(whisker, []vg.Point{at(mid-cap, vmin), at(mid+cap, vmin)})
+			c.StrokeLines(whisker, []vg.Point{at(mid-cap, vmax), at(mid+cap, vmax)})
 			dot := draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 			for k, v := range g.Values {
 				// Passes spread evenly across the middle half of the bar,
@@ -701,14 +777,14 @@ func (b *BarChart) build() (*figure, error) {
 				if n := len(g.Values); n > 1 {
 					off = (float64(k)/float64(n-1) - 0.5) * width * 0.3
 				}
-				c.DrawGlyph(dot, vg.Point{X: trX(mid + off), Y: trY(v)})
+				c.DrawGlyph(dot, at(mid+off, v))
 			}
 		}
 	}))
 	fg.legend = append(fg.legend,
-		legendEntry{name: "median of passes", thumbs: []plot.Thumbnailer{boxThumb{color.Gray{Y: 0xCC}, color.Gray{Y: 0x66}}}},
-		legendEntry{name: "min–max of passes", thumbs: []plot.Thumbnailer{whiskerThumb{}}},
-		legendEntry{name: "one pass", thumbs: []plot.Thumbnailer{glyphThumb{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}}},
+		legendEntry{name: "median of passes", thumbs: []plot.Thumbnailer{boxThumb{color.Gray{Y: 0xCC}, color.Gray{Y: 0x66}}}, key: true},
+		legendEntry{name: "min–max of passes", thumbs: []plot.Thumbnailer{whiskerThumb{}}, key: true},
+		legendEntry{name: "one pass", thumbs: []plot.Thumbnailer{glyphThumb{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}}, key: true},
 	)
 	return fg, nil
 }
@@ -867,8 +943,8 @@ func (s *SpectrumChart) build() (*figure, error) {
 		fg.legend = append(fg.legend, legendEntry{name: name, thumbs: thumbs})
 	}
 	if anyUncorrected {
-		fg.legend = append(fg.legend, legendEntry{"dashed: not corrected for coordinated omission",
-			[]plot.Thumbnailer{lineThumb(draw.LineStyle{Color: color.Black, Width: vg.Points(1.6), Dashes: uncorrected})}, true})
+		fg.legend = append(fg.legend, legendEntry{name: "dashed: not corrected for coordinated omission",
+			thumbs: []plot.Thumbnailer{lineThumb(draw.LineStyle{Color: color.Black, Width: vg.Points(1.6), Dashes: uncorrected})}, key: true})
 	}
 	return fg, nil
 }
@@ -975,7 +1051,7 @@ func (l *LadderChart) build() (*figure, error) {
 			y := trY(l.ThresholdP95MS)
 			c.StrokeLine2(ls, c.Min.X, y, c.Max.X, y)
 		}))
-		fg.legend = append(fg.legend, legendEntry{name: "p95 threshold " + tickLabel(l.ThresholdP95MS) + " ms", thumbs: []plot.Thumbnailer{lineThumb(ls)}})
+		fg.legend = append(fg.legend, legendEntry{name: "p95 threshold " + tickLabel(l.ThresholdP95MS) + " ms", thumbs: []plot.Thumbnailer{lineThumb(ls)}, key: true})
 	}
 	shown := map[string]bool{}
 	for i := range l.Series {
@@ -989,8 +1065,8 @@ func (l *LadderChart) build() (*figure, error) {
 	failed := glyphStyle(black, vg.Points(4))
 	failed.Shape = boldCross{}
 	fg.legend = append(fg.legend,
-		legendEntry{name: "step held", thumbs: []plot.Thumbnailer{glyphThumb(held)}},
-		legendEntry{name: "step failed", thumbs: []plot.Thumbnailer{glyphThumb(failed)}})
+		legendEntry{name: "step held", thumbs: []plot.Thumbnailer{glyphThumb(held)}, key: true},
+		legendEntry{name: "step failed", thumbs: []plot.Thumbnailer{glyphThumb(failed)}, key: true})
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
 		for si, s := range l.Series {
@@ -1154,43 +1230,58 @@ func (cc *CostChart) build() (*figure, error) {
 		hi = math.Max(hi, s.StackUSD+s.DBUSD)
 		names[i] = cleanLabel(s.Server)
 	}
-	p := newPlot(cc.Title, "server", "cost (US$ per month)")
-	minWidth := nominalX(p, names, 14)
-	// A total wider than its bar's slot is written upright, so that no
-	// two totals overlap; the axis then leaves room for the longest.
+	lying := len(names) > maxUpright
+	p := newBarPlot(cc.Title, "server", "cost (US$ per month)", lying)
+	pos, minHeight := categories(p, names, 14)
+	// Totals stand over upright bars, or right of lying ones, level;
+	// a total wider than its upright bar's slot turns upright too, so
+	// that no two overlap. The value axis leaves room for the longest.
 	label := textStyle(10, false)
 	label.XAlign = draw.XCenter
-	dataWidth := max(FigureWidth, minWidth) - axisMargin
-	slot := dataWidth / vg.Length(len(cc.Stacks))
-	upright := false
+	slot := (FigureWidth - 70) / vg.Length(len(names))
 	longest := vg.Length(0)
 	for _, s := range cc.Stacks {
-		w := label.Width(usd(s.StackUSD + s.DBUSD))
-		longest = max(longest, w)
-		upright = upright || w > slot*0.9
+		longest = max(longest, label.Width(usd(s.StackUSD+s.DBUSD)))
 	}
-	top := hi * 1.08
-	if upright {
+	top, valueAx := hi*1.08, &p.Y
+	switch {
+	case lying:
+		label.XAlign, label.YAlign = draw.XLeft, draw.YCenter
+		// The data area is about 440 pt wide.
+		top, valueAx = hi*(1+float64(longest+6)/400), &p.X
+	case longest > slot*0.9:
 		label.Rotation = math.Pi / 2
-		label.XAlign = draw.XLeft
-		label.YAlign = draw.YCenter
-		// The data area is about 250 pt high: make room for the longest
-		// total above the highest bar.
+		label.XAlign, label.YAlign = draw.XLeft, draw.YCenter
+		// The data area is about 250 pt high.
 		top = hi * (1 + float64(longest+6)/220)
 	}
-	valueAxis(&p.Y, 0, top, false)
+	valueAxis(valueAx, 0, top, false)
 	stack, db := OkabeIto[3], OkabeIto[0]
-	fg := &figure{p: p, minWidth: minWidth, legend: []legendEntry{
+	fg := &figure{p: p, minHeight: minHeight, legend: []legendEntry{
 		{name: "database", thumbs: []plot.Thumbnailer{boxThumb{db, nil}}},
 		{name: "stack", thumbs: []plot.Thumbnailer{boxThumb{stack, nil}}},
 	}}
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
+		at := func(cat, v float64) vg.Point {
+			if lying {
+				return vg.Point{X: trX(v), Y: trY(cat)}
+			}
+			return vg.Point{X: trX(cat), Y: trY(v)}
+		}
 		for i, s := range cc.Stacks {
-			x0, x1 := trX(float64(i)-0.3), trX(float64(i)+0.3)
-			c.FillPolygon(stack, rect(x0, trY(0), x1, trY(s.StackUSD)))
-			c.FillPolygon(db, rect(x0, trY(s.StackUSD), x1, trY(s.StackUSD+s.DBUSD)))
-			c.FillText(label, vg.Point{X: trX(float64(i)), Y: trY(s.StackUSD+s.DBUSD) + vg.Points(3)}, usd(s.StackUSD+s.DBUSD))
+			mid := pos(i, 0)
+			a, b := at(mid-0.3, 0), at(mid+0.3, s.StackUSD)
+			c.FillPolygon(stack, rect(a.X, a.Y, b.X, b.Y))
+			a, b = at(mid-0.3, s.StackUSD), at(mid+0.3, s.StackUSD+s.DBUSD)
+			c.FillPolygon(db, rect(a.X, a.Y, b.X, b.Y))
+			end := at(mid, s.StackUSD+s.DBUSD)
+			if lying {
+				end.X += vg.Points(3)
+			} else {
+				end.Y += vg.Points(3)
+			}
+			c.FillText(label, end, usd(s.StackUSD+s.DBUSD))
 		}
 	}))
 	return fg, nil

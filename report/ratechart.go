@@ -56,7 +56,7 @@ func (r *RateChart) build() (*figure, error) {
 	valueAxis(&p.Y, lo, hi, false)
 	fg := &figure{p: p}
 	diag := draw.LineStyle{Color: OkabeIto[len(OkabeIto)-1], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
-	fg.legend = append(fg.legend, legendEntry{name: "achieved = target", thumbs: []plot.Thumbnailer{lineThumb(diag)}})
+	fg.legend = append(fg.legend, legendEntry{name: "achieved = target", thumbs: []plot.Thumbnailer{lineThumb(diag)}, key: true})
 	sty := newStyler(r.Palette)
 	// A server's second series (another tool) keeps its colour with a
 	// dashed line and a hollow shape.
