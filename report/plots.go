@@ -995,8 +995,10 @@ type LadderSeries struct {
 	// "go1: one, wrk2, 250–1,000 requests/s, postgresql"; the Server
 	// where empty.
 	Label string
-	Run   string // names the run in error messages, e.g. its source
-	Steps []LadderStep
+	// Database is the run's database, "" where it names none.
+	Database string
+	Run      string // names the run in error messages, e.g. its source
+	Steps    []LadderStep
 }
 
 // LadderStep is one step of a ladder run.

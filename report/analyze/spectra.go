@@ -16,10 +16,6 @@ import (
 // more. Spectra with counts (HdrHistogram) are always a distribution.
 const minDistributionPoints = 10
 
-// maxSpectrumServers is the most servers a spectrum plot holds before it
-// is split into one plot per database.
-const maxSpectrumServers = 8
-
 // spectrumLine is the runs of one server, database, tool and correction
 // at one test and rate: one line (or set of points) of a spectrum plot.
 type spectrumLine struct {
@@ -32,7 +28,7 @@ type spectrumLine struct {
 // spectra plots the latency percentile spectra of fixed-rate runs: one
 // plot per test, rate and tool (a tool's summary percentiles apart from
 // another's distribution), split by database where more than
-// maxSpectrumServers servers would share it; one line per server,
+// maxPlotServers servers would share it; one line per server,
 // database, tool and correction, named as every plot names its series
 // (seriesName), the passes merged the way HdrHistogram adds histograms.
 func (a *analysis) spectra() (*Section, error) {
@@ -64,75 +60,55 @@ func (a *analysis) spectra() (*Section, error) {
 		l.runs[len(l.runs)-1] = append(l.runs[len(l.runs)-1], p)
 	}
 	// A plot per test, rate and tool; per database too where it would
-	// hold too many servers.
-	type load struct {
+	// hold too many servers (splitByDatabase).
+	type plotKey struct {
 		test string
 		rate float64
-	}
-	type plotKey struct {
-		load
-		tool, database string
-	}
-	servers, tools, databases := map[plotKey]map[string]bool{}, map[load]map[string]bool{}, map[plotKey]map[string]bool{}
-	add := func(m map[plotKey]map[string]bool, k plotKey, v string) {
-		if m[k] == nil {
-			m[k] = map[string]bool{}
-		}
-		m[k][v] = true
-	}
-	for _, l := range lines {
-		k := plotKey{load: load{l.test, l.rate}, tool: l.tool}
-		add(servers, k, l.server)
-		add(databases, k, l.database)
-		if tools[k.load] == nil {
-			tools[k.load] = map[string]bool{}
-		}
-		tools[k.load][l.tool] = true
-	}
-	keyOf := func(l *spectrumLine) plotKey {
-		k := plotKey{load: load{l.test, l.rate}, tool: l.tool}
-		if len(servers[k]) > maxSpectrumServers && len(databases[k]) > 1 {
-			k.database = l.database
-		}
-		return k
+		tool string
 	}
 	byPlot := map[plotKey][]*spectrumLine{}
+	tools := map[plotKey]int{} // tools at the key's test and rate
 	var keys []plotKey
 	for _, l := range lines {
-		k := keyOf(l)
+		k := plotKey{l.test, l.rate, l.tool}
 		if byPlot[k] == nil {
 			keys = append(keys, k)
+			tools[plotKey{test: l.test, rate: l.rate}]++
 		}
 		byPlot[k] = append(byPlot[k], l)
 	}
 	slices.SortStableFunc(keys, func(x, y plotKey) int {
-		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.rate, y.rate), cmp.Compare(x.tool, y.tool), cmp.Compare(x.database, y.database))
+		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.rate, y.rate), cmp.Compare(x.tool, y.tool))
 	})
 	for _, k := range keys {
-		chart := &report.SpectrumChart{}
-		for _, l := range byPlot[k] {
-			if sp := l.spectrum(); len(sp.Points) > 1 {
-				chart.Spectra = append(chart.Spectra, sp)
+		ls := byPlot[k]
+		dbs, groups := splitByDatabase(len(ls), func(i int) string { return ls[i].server }, func(i int) string { return ls[i].database })
+		for gi, db := range dbs {
+			chart := &report.SpectrumChart{}
+			for _, i := range groups[gi] {
+				if sp := ls[i].spectrum(); len(sp.Points) > 1 {
+					chart.Spectra = append(chart.Spectra, sp)
+				}
 			}
+			if len(chart.Spectra) == 0 {
+				continue
+			}
+			what := fmt.Sprintf("%s at %s requests/s, %s", orDash(k.test), Sig(k.rate), k.tool)
+			slug := []string{testName(k.test), rateName(k.rate)}
+			if tools[plotKey{test: k.test, rate: k.rate}] > 1 {
+				slug = append(slug, k.tool)
+			}
+			if db != "" {
+				what += ", " + db
+				slug = append(slug, db)
+			}
+			chart.Title = "Latency by percentile: " + what
+			sec.Figures = append(sec.Figures, Figure{
+				Name:    "spectrum-" + report.Slug(slug...),
+				Caption: "Latency spectra, " + what + ": passes merged per server, database and tool; dashed lines are not corrected for coordinated omission; points alone are a tool's summary percentiles",
+				Figure:  chart,
+			})
 		}
-		if len(chart.Spectra) == 0 {
-			continue
-		}
-		what := fmt.Sprintf("%s at %s requests/s, %s", orDash(k.test), Sig(k.rate), k.tool)
-		slug := []string{testName(k.test), rateName(k.rate)}
-		if len(tools[k.load]) > 1 {
-			slug = append(slug, k.tool)
-		}
-		if k.database != "" {
-			what += ", " + k.database
-			slug = append(slug, k.database)
-		}
-		chart.Title = "Latency by percentile: " + what
-		sec.Figures = append(sec.Figures, Figure{
-			Name:    "spectrum-" + report.Slug(slug...),
-			Caption: "Latency spectra, " + what + ": passes merged per server, database and tool; dashed lines are not corrected for coordinated omission; points alone are a tool's summary percentiles",
-			Figure:  chart,
-		})
 	}
 	return sec, nil
 }
