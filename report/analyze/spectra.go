@@ -103,11 +103,11 @@ func (a *analysis) spectra() (*Section, error) {
 				slug = append(slug, db)
 			}
 			chart.Title = "Latency by percentile: " + what
-			sec.Figures = append(sec.Figures, Figure{
-				Name:    "spectrum-" + report.Slug(slug...),
-				Caption: "Latency spectra, " + what + ": passes merged per server, database and tool; dashed lines are not corrected for coordinated omission; points alone are a tool's summary percentiles",
-				Figure:  chart,
-			})
+			caption := "Latency spectra, " + what + ": passes merged per server, database and tool; dashed lines are not corrected for coordinated omission"
+			if slices.ContainsFunc(chart.Spectra, func(sp report.Spectrum) bool { return sp.Summary }) {
+				caption += "; points alone are a tool's summary percentiles"
+			}
+			sec.Figures = append(sec.Figures, Figure{Name: "spectrum-" + report.Slug(slug...), Caption: caption, Figure: chart})
 		}
 	}
 	return sec, nil
