@@ -23,9 +23,10 @@ type RateChart struct {
 
 // RateSeries is the fixed-rate runs of one server (and tool).
 type RateSeries struct {
-	Server string // colours the series
-	Label  string // legend entry, e.g. "go1: one, wrk2, fixed rate"
-	Points []RatePoint
+	Server   string // colours the series
+	Database string // the runs' database, "" where they name none
+	Label    string // legend entry, e.g. "go1: one, wrk2, fixed rate"
+	Points   []RatePoint
 }
 
 // RatePoint is one run: its target and achieved requests/s.

@@ -53,7 +53,7 @@ func TestThroughputPlotsFullSpeedOnly(t *testing.T) {
 }
 
 // Nine servers on two databases are more than one plot of lines holds:
-// the spectra and the fixed-rate ladders are split into a plot per
+// the spectra, the fixed-rate ladders and the achieved rates are split into a plot per
 // database, each holding only its own; eight servers stay in one plot.
 func TestPlotsSplitByDatabase(t *testing.T) {
 	for _, n := range []int{8, 9} {
@@ -68,7 +68,7 @@ func TestPlotsSplitByDatabase(t *testing.T) {
 		}
 		res := run(t, newStore(t, nil, files), analyze.DefaultOptions())
 		var names []string
-		for _, id := range []string{"spectra", "ladders"} {
+		for _, id := range []string{"spectra", "ladders", "achieved"} {
 			for _, f := range section(t, res, id).Figures {
 				names = append(names, f.Name)
 				want := ""
@@ -88,13 +88,19 @@ func TestPlotsSplitByDatabase(t *testing.T) {
 							t.Errorf("%s holds %s on %s", f.Name, s.Server, s.Database)
 						}
 					}
+				case *report.RateChart:
+					for _, s := range c.Series {
+						if want != "" && s.Database != want {
+							t.Errorf("%s holds %s on %s", f.Name, s.Server, s.Database)
+						}
+					}
 				}
 			}
 		}
-		want := []string{"spectrum-one-1000rps", "spectrum-one-2000rps", "ladders-fixed-rate"}
+		want := []string{"spectrum-one-1000rps", "spectrum-one-2000rps", "ladders-fixed-rate", "achieved-one"}
 		if n > 8 {
 			want = []string{"spectrum-one-1000rps-mariadb", "spectrum-one-1000rps-postgresql", "spectrum-one-2000rps-mariadb", "spectrum-one-2000rps-postgresql",
-				"ladders-fixed-rate-mariadb", "ladders-fixed-rate-postgresql"}
+				"ladders-fixed-rate-mariadb", "ladders-fixed-rate-postgresql", "achieved-one-mariadb", "achieved-one-postgresql"}
 		}
 		if !slices.Equal(names, want) {
 			t.Errorf("%d servers: plots %q, want %q", n, names, want)

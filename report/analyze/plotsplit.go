@@ -14,7 +14,8 @@ const maxPlotServers = 8
 // splitByDatabase groups n series by database where more than
 // maxPlotServers servers would share a plot and the series name two or
 // more databases: it returns the databases in order ("" for one plot of
-// all) and the indices of each one's series, in their order.
+// all, "no database" for series that name none) and the indices of each
+// one's series, in their order.
 func splitByDatabase(n int, server, database func(i int) string) ([]string, [][]int) {
 	servers, dbs := map[string]bool{}, map[string][]int{}
 	for i := range n {
@@ -36,6 +37,9 @@ func splitByDatabase(n int, server, database func(i int) string) ([]string, [][]
 	groups := make([][]int, len(names))
 	for i, db := range names {
 		groups[i] = dbs[db]
+		if db == "" {
+			names[i] = "no database"
+		}
 	}
 	return names, groups
 }
@@ -58,6 +62,29 @@ func ladderFigures(k ladderKind, series []report.LadderSeries, threshold float64
 		}
 		f.Figure = chart
 		out = append(out, f)
+	}
+	return out
+}
+
+// achievedFigures splits each achieved-rate plot by database where its
+// servers are too many for one (splitByDatabase).
+func achievedFigures(figs []Figure) []Figure {
+	var out []Figure
+	for _, f := range figs {
+		chart := f.Figure.(*report.RateChart)
+		series := chart.Series
+		dbs, groups := splitByDatabase(len(series), func(i int) string { return series[i].Server }, func(i int) string { return series[i].Database })
+		for i, db := range dbs {
+			if db == "" {
+				out = append(out, f)
+				continue
+			}
+			part := &report.RateChart{Title: chart.Title + ", " + db, Palette: chart.Palette}
+			for _, j := range groups[i] {
+				part.Series = append(part.Series, series[j])
+			}
+			out = append(out, Figure{Name: f.Name + "-" + report.Slug(db), Caption: f.Caption + "; on " + db, Figure: part})
+		}
 	}
 	return out
 }
