@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -69,25 +70,36 @@ func (cc *CostCurveChart) build() (*figure, error) {
 	}
 	fg := &figure{p: p}
 	sty := newStyler(cc.Palette)
-	for _, c := range cc.Curves {
-		st := sty.style(c.Name)
-		fg.legend = append(fg.legend, legendEntry{cleanLabel(c.Name), []plot.Thumbnailer{
-			lineThumb(lineStyle(st, vg.Points(1.4))), glyphThumb(glyphStyle(st, vg.Points(2.5))),
+	styles, radii := make([]SeriesStyle, len(cc.Curves)), make([]vg.Length, len(cc.Curves))
+	for i, c := range cc.Curves {
+		styles[i], radii[i] = sty.style(c.Name), vg.Points(3.5)
+		// A curve on the points of earlier ones (stacks that cost the
+		// same at every rate) is dashed, each in a pattern of its own,
+		// with smaller points, so that the lines under it show through
+		// its gaps and their points around its points.
+		if k := coincident(cc.Curves[:i], c); k > 0 {
+			styles[i].Dashes = dashes[1+(k-1)%(len(dashes)-1)]
+			radii[i] = max(vg.Points(1.5), vg.Points(3.5)-vg.Points(0.8)*vg.Length(k))
+		}
+		fg.legend = append(fg.legend, legendEntry{name: cleanLabel(c.Name), thumbs: []plot.Thumbnailer{
+			lineThumb(lineStyle(styles[i], vg.Points(1.4))), glyphThumb(glyphStyle(styles[i], radii[i])),
 		}})
 	}
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
-		for _, cv := range cc.Curves {
-			st := sty.style(cv.Name)
-			pts := make([]vg.Point, len(cv.Points))
-			for i, pt := range cv.Points {
-				pts[i] = vg.Point{X: trX(pt.RPS), Y: trY(pt.USDMonth)}
+		pts := make([][]vg.Point, len(cc.Curves))
+		for k, cv := range cc.Curves {
+			for _, pt := range cv.Points {
+				pts[k] = append(pts[k], vg.Point{X: trX(pt.RPS), Y: trY(pt.USDMonth)})
 			}
-			if len(pts) > 1 {
-				c.StrokeLines(lineStyle(st, vg.Points(1.4)), c.ClipLinesXY(pts)...)
+			if len(pts[k]) > 1 {
+				c.StrokeLines(lineStyle(styles[k], vg.Points(1.4)), c.ClipLinesXY(pts[k])...)
 			}
-			gs := glyphStyle(st, vg.Points(2.5))
-			for _, pt := range pts {
+		}
+		// Points over every line, so that no line hides a point.
+		for k := range cc.Curves {
+			gs := glyphStyle(styles[k], radii[k])
+			for _, pt := range pts[k] {
 				if c.Contains(pt) {
 					c.DrawGlyph(gs, pt)
 				}
@@ -95,4 +107,18 @@ func (cc *CostCurveChart) build() (*figure, error) {
 		}
 	}))
 	return fg, nil
+}
+
+// coincident counts the curves of earlier that have the same points as
+// c (within a part in a million): how many lines c is drawn over.
+func coincident(earlier []CostCurve, c CostCurve) int {
+	n := 0
+	for _, e := range earlier {
+		if slices.EqualFunc(e.Points, c.Points, func(a, b CostPoint) bool {
+			return a.RPS == b.RPS && math.Abs(a.USDMonth-b.USDMonth) <= 1e-6*math.Max(math.Abs(a.USDMonth), math.Abs(b.USDMonth))
+		}) {
+			n++
+		}
+	}
+	return n
 }

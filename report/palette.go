@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -37,11 +39,17 @@ var glyphs = []draw.GlyphDrawer{
 	draw.CrossGlyph{},
 }
 
-// dashes are the line patterns of series beyond the first eight.
+// dashes are the line patterns series take in turn after each round of
+// eight colours: seven patterns, so that no two of the first 56 series
+// share both colour and pattern.
 var dashes = [][]vg.Length{
 	nil,
 	{vg.Points(6), vg.Points(3)},
 	{vg.Points(2), vg.Points(2)},
+	{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)},
+	{vg.Points(1), vg.Points(3)},
+	{vg.Points(12), vg.Points(4)},
+	{vg.Points(5), vg.Points(2), vg.Points(1), vg.Points(2), vg.Points(1), vg.Points(2)},
 }
 
 // Palette gives every series (usually a server) the same colour and
@@ -81,8 +89,10 @@ type SeriesStyle struct {
 }
 
 // styleAt returns the style of the i-th series: colours in palette
-// order, each with its own point shape; after the eighth series the
-// colours repeat with dashed lines and shifted shapes.
+// order; after every eight series the colours repeat with the next dash
+// pattern, and the point shapes shift by one, so that of the first 56
+// series no two share colour and dashes, and of the first 64 no two
+// share colour and shape.
 func styleAt(i int) SeriesStyle {
 	n := len(OkabeIto)
 	round := i / n
@@ -120,9 +130,31 @@ func (s styler) style(key string) SeriesStyle {
 // seriesStyles are the styles of n series, each coloured by its server
 // and told apart by its name: a server's first named series has the
 // server's style, its further ones (another tool, database or load) keep
-// its colour with a dashed line and a hollow shape; series of one name
-// share a style.
+// its colour with a dashed line and a hollow shape that no other series
+// of the plot has in that colour; series of one name share a style.
 func (s styler) seriesStyles(n int, server, name func(i int) string) []SeriesStyle {
+	type colourDash struct {
+		c color.RGBA
+		d string
+	}
+	type colourGlyph struct {
+		c color.RGBA
+		g draw.GlyphDrawer
+	}
+	usedDash, usedGlyph := map[colourDash]bool{}, map[colourGlyph]bool{}
+	use := func(st SeriesStyle) {
+		usedDash[colourDash{st.Color, fmt.Sprint(st.Dashes)}] = true
+		usedGlyph[colourGlyph{st.Color, st.Glyph}] = true
+	}
+	// Every server's first series first, so that further series take
+	// only what no server's own style uses.
+	first := map[string]string{}
+	for i := range n {
+		if _, ok := first[server(i)]; !ok {
+			first[server(i)] = name(i)
+			use(s.style(server(i)))
+		}
+	}
 	styles := make([]SeriesStyle, n)
 	byName := map[string]SeriesStyle{}
 	seen := map[string]int{}
@@ -131,9 +163,11 @@ func (s styler) seriesStyles(n int, server, name func(i int) string) []SeriesSty
 		if !ok {
 			srv := server(i)
 			st = s.style(srv)
-			if k := seen[srv]; k > 0 {
-				st.Dashes = dashes[1+(k-1)%(len(dashes)-1)]
-				st.Glyph = hollow[(k-1)%len(hollow)]
+			if first[srv] != name(i) {
+				k := seen[srv] - 1
+				st.Dashes = pick(dashes[1:], k, func(d []vg.Length) bool { return !usedDash[colourDash{st.Color, fmt.Sprint(d)}] })
+				st.Glyph = pick(append(slices.Clone(hollow), glyphs...), k, func(g draw.GlyphDrawer) bool { return !usedGlyph[colourGlyph{st.Color, g}] })
+				use(st)
 			}
 			seen[srv]++
 			byName[name(i)] = st
@@ -141,4 +175,15 @@ func (s styler) seriesStyles(n int, server, name func(i int) string) []SeriesSty
 		styles[i] = st
 	}
 	return styles
+}
+
+// pick returns the first of xs, from the k-th on and round, that free
+// accepts; the k-th when none does.
+func pick[T any](xs []T, k int, free func(T) bool) T {
+	for j := range xs {
+		if x := xs[(k+j)%len(xs)]; free(x) {
+			return x
+		}
+	}
+	return xs[k%len(xs)]
 }

@@ -34,8 +34,12 @@ type Figure interface {
 	build() (*figure, error)
 }
 
-// Size of every figure: 7.5 × 4.5 inches (540 × 324 pt); PNGs are drawn
-// at PNGDPI dots per inch (1080 × 648 pixels).
+// Size of the plot of every figure: 7.5 × 4.5 inches (540 × 324 pt); PNGs
+// are drawn at PNGDPI dots per inch (1080 × 648 pixels for that size). A
+// figure grows beyond it, never into its plot: a legend too long to
+// stand beside the plot goes under it, in as many columns as the width
+// holds, and the canvas grows by the legend's height; a bar plot of many
+// categories grows taller (see categories).
 const (
 	FigureWidth  = 7.5 * vg.Inch
 	FigureHeight = 4.5 * vg.Inch
@@ -46,11 +50,17 @@ const (
 type figure struct {
 	p      *plot.Plot
 	legend []legendEntry
+	// minHeight is the height the plot's categories need to stay
+	// apart, when it exceeds FigureHeight.
+	minHeight vg.Length
 }
 
 type legendEntry struct {
 	name   string
 	thumbs []plot.Thumbnailer
+	// key is true for an entry that explains a style (dashes, points)
+	// rather than naming a series.
+	key bool
 }
 
 // WriteSVG renders a figure as a standalone SVG document. Text is
@@ -72,8 +82,9 @@ func SVG(f Figure) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := vgsvg.NewWith(vgsvg.UseWH(FigureWidth, FigureHeight))
-	fg.draw(draw.New(c))
+	lay := fg.layout()
+	c := vgsvg.NewWith(vgsvg.UseWH(lay.width, lay.height))
+	fg.draw(draw.New(c), lay)
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
@@ -87,8 +98,9 @@ func WritePNG(w io.Writer, f Figure) error {
 	if err != nil {
 		return err
 	}
-	c := vgimg.NewWith(vgimg.UseWH(FigureWidth, FigureHeight), vgimg.UseDPI(PNGDPI))
-	fg.draw(draw.New(c))
+	lay := fg.layout()
+	c := vgimg.NewWith(vgimg.UseWH(lay.width, lay.height), vgimg.UseDPI(PNGDPI))
+	fg.draw(draw.New(c), lay)
 	// The fastest deflate: PNG encoding at the default level was half
 	// the CPU time of wra analyze; plots are flat colours, which the
 	// fastest level still packs well.
@@ -113,44 +125,167 @@ func svgFonts(b []byte) []byte {
 		[]byte("font-family:Liberation Sans,Arial,Helvetica,sans-serif;"))
 }
 
-func (fg *figure) draw(c draw.Canvas) {
-	// One white background under the plot and its legend.
-	c.FillPolygon(color.White, rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y))
-	fg.p.BackgroundColor = nil
+// legendGap is the space around a legend.
+const legendGap = vg.Length(8)
+
+// figureLayout is where a figure's plot and legend go on its canvas.
+type figureLayout struct {
+	width, height vg.Length
+	// plotHeight is the height of the plot: FigureHeight or the
+	// figure's minHeight.
+	plotHeight vg.Length
+	// beside is true when the legend stands right of the plot, below
+	// the title; else its columns stand under the plot.
+	beside bool
+	// legendWidth is the width of a legend beside the plot.
+	legendWidth vg.Length
+	// cols are the parts of a legend under the plot, one under another.
+	cols []legendLayout
+}
+
+// layout places the legend: beside the plot when it is narrow (at most
+// 30% of the width) and short enough to stand there; else under the
+// plot in as many columns as the width holds, the canvas growing by its
+// height, so that the plot keeps its size whatever the number of series.
+func (fg *figure) layout() figureLayout {
+	fg.legend = shortenLegend(fg.legend)
+	plotHeight := max(FigureHeight, fg.minHeight)
+	lay := figureLayout{width: FigureWidth, height: plotHeight, plotHeight: plotHeight}
 	if len(fg.legend) == 0 {
-		fg.drawPlot(c)
-		return
+		return lay
 	}
-	const gap = vg.Length(8)
-	l := newLegend(fg.legend)
-	size := l.Rectangle(c).Size()
-	if width := size.X + 2*gap; width <= c.Size().X*0.3 {
-		// A narrow legend stands right of the plot, below the title.
-		fg.drawPlot(draw.Crop(c, 0, -width, 0, 0))
-		top := vg.Length(0)
-		if fg.p.Title.Text != "" {
-			top = fg.p.Title.TextStyle.Rectangle(fg.p.Title.Text).Size().Y + fg.p.Title.Padding
+	size := newLegend(fg.legend).Rectangle(draw.Canvas{}).Size()
+	if width := size.X + 2*legendGap; width <= lay.width*0.3 && size.Y+fg.titleHeight()+2*legendGap <= plotHeight {
+		lay.beside, lay.legendWidth = true, width
+		return lay
+	}
+	// Entries that explain a style (every series' shared parts, what
+	// dashes mean) stand above those that name series, each group in as
+	// many columns as fit, so that a long explanation does not keep the
+	// names in one column.
+	var keys, series []legendEntry
+	for _, e := range fg.legend {
+		if e.key {
+			keys = append(keys, e)
+		} else {
+			series = append(series, e)
 		}
-		l.Draw(draw.Crop(c, c.Size().X-width+gap, -gap, 0, -top-gap))
-		return
 	}
-	// A wide one (long labels) goes under the plot, at full width, in as
-	// many columns (up to three) as keep it under a third of the height
-	// and fit side by side.
-	cols := legendColumns(fg.legend, 1)
-	for n := 2; n <= 3 && cols.height > c.Size().Y/3; n++ {
-		next := legendColumns(fg.legend, n)
-		if next.width+vg.Length(2*n+1)*gap > c.Size().X {
+	for _, part := range [][]legendEntry{keys, series} {
+		if len(part) == 0 {
+			continue
+		}
+		cols := fitColumns(part, lay.width)
+		cols.top = lay.height - lay.plotHeight
+		lay.cols = append(lay.cols, cols)
+		lay.height += cols.height + legendGap
+	}
+	lay.height += legendGap
+	return lay
+}
+
+// fitColumns splits entries into as many columns as fit side by side in
+// width.
+func fitColumns(entries []legendEntry, width vg.Length) legendLayout {
+	cols := legendColumns(entries, 1)
+	for n := 2; n <= len(entries); n++ {
+		next := legendColumns(entries, n)
+		if next.width+vg.Length(2*len(next.legends)+1)*legendGap > width {
 			break
 		}
 		cols = next
 	}
-	height := cols.height + 2*gap
-	fg.drawPlot(draw.Crop(c, 0, 0, height, 0))
-	x := 2 * gap
-	for i, col := range cols.legends {
-		col.Draw(draw.Crop(c, x, -gap, gap, -(c.Size().Y - height + gap)))
-		x += cols.widths[i] + 2*gap
+	return cols
+}
+
+// shortenLegend says once what every series entry shares. Series
+// entries are named "server: part, part, …" (test, tool, load,
+// database); where two or more of them share a part, it is cut from each
+// and said in an entry of its own ("every series: one, wrk2"), so that a
+// legend of 48 stacks holds their names, not 48 copies of the test.
+func shortenLegend(entries []legendEntry) []legendEntry {
+	type split struct {
+		head  string
+		parts []string
+	}
+	var series []split
+	first := -1
+	for i, e := range entries {
+		head, rest, ok := strings.Cut(e.name, ": ")
+		if !ok || e.key {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		series = append(series, split{head, strings.Split(rest, ", ")})
+	}
+	if len(series) < 2 {
+		return entries
+	}
+	var common []string
+	for _, part := range series[0].parts {
+		if !slices.ContainsFunc(series, func(s split) bool { return !slices.Contains(s.parts, part) }) {
+			common = append(common, part)
+		}
+	}
+	if len(common) == 0 {
+		return entries
+	}
+	out := slices.Clone(entries[:first])
+	out = append(out, legendEntry{name: "every series: " + strings.Join(common, ", "), key: true})
+	k := 0
+	for _, e := range entries[first:] {
+		if _, _, ok := strings.Cut(e.name, ": "); ok && !e.key {
+			s := series[k]
+			k++
+			rest := slices.DeleteFunc(slices.Clone(s.parts), func(p string) bool { return slices.Contains(common, p) })
+			e.name = s.head
+			if len(rest) > 0 {
+				e.name += ": " + strings.Join(rest, ", ")
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// titleHeight is the height the title takes above the plot.
+func (fg *figure) titleHeight() vg.Length {
+	if fg.p.Title.Text == "" {
+		return 0
+	}
+	return fg.p.Title.TextStyle.Rectangle(fg.p.Title.Text).Size().Y + fg.p.Title.Padding
+}
+
+// plotCanvas is the part of a canvas of the layout's size that the plot
+// (title, axes and data) takes.
+func (lay figureLayout) plotCanvas(c draw.Canvas) draw.Canvas {
+	switch {
+	case lay.beside:
+		return draw.Crop(c, 0, -lay.legendWidth, 0, 0)
+	case len(lay.cols) > 0:
+		return draw.Crop(c, 0, 0, lay.height-lay.plotHeight, 0)
+	}
+	return c
+}
+
+func (fg *figure) draw(c draw.Canvas, lay figureLayout) {
+	// One white background under the plot and its legend.
+	c.FillPolygon(color.White, rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y))
+	fg.p.BackgroundColor = nil
+	fg.drawPlot(lay.plotCanvas(c))
+	if lay.beside {
+		l := newLegend(fg.legend)
+		l.Draw(draw.Crop(c, c.Size().X-lay.legendWidth+legendGap, -legendGap, 0, -fg.titleHeight()-legendGap))
+		return
+	}
+	for _, part := range lay.cols {
+		x := 2 * legendGap
+		for i, col := range part.legends {
+			col.Draw(draw.Crop(c, x, -legendGap, 0, -(lay.plotHeight + part.top + legendGap)))
+			x += part.widths[i] + 2*legendGap
+		}
 	}
 }
 
@@ -173,6 +308,8 @@ type legendLayout struct {
 	legends       []*plot.Legend
 	widths        []vg.Length
 	width, height vg.Length
+	// top is how far under the plot the columns start.
+	top vg.Length
 }
 
 // legendColumns splits entries into n columns filled top to bottom.
@@ -182,9 +319,12 @@ func legendColumns(entries []legendEntry, n int) legendLayout {
 	for i := 0; i < len(entries); i += rows {
 		l := newLegend(entries[i:min(i+rows, len(entries))])
 		size := l.Rectangle(draw.Canvas{}).Size()
+		// A tenth more than gonum measures with Liberation Sans, for a
+		// reader whose fallback font is wider (DejaVu Sans is).
+		w := size.X * 1.1
 		out.legends = append(out.legends, l)
-		out.widths = append(out.widths, size.X)
-		out.width += size.X
+		out.widths = append(out.widths, w)
+		out.width += w
 		out.height = max(out.height, size.Y)
 	}
 	return out
@@ -277,16 +417,53 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// nominalX labels the x axis with category names at 0, 1, …, turning
-// the names when they would crowd each other.
-func nominalX(p *plot.Plot, names []string) {
+// newBarPlot is newPlot for bars: the grid follows the value axis, which
+// is the x axis of lying bars.
+func newBarPlot(title, catLabel, valueLabel string, lying bool) *plot.Plot {
+	if !lying {
+		return newPlot(title, catLabel, valueLabel)
+	}
+	p := newPlot(title, valueLabel, catLabel)
+	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		// Over the horizontal grid newPlot drew, which the nominal
+		// axis leaves without lines to draw.
+		trX, _ := plt.Transforms(&c)
+		for _, t := range plt.X.Tick.Marker.Ticks(plt.X.Min, plt.X.Max) {
+			if t.Label != "" {
+				x := trX(t.Value)
+				c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 0xDD}, Width: vg.Points(0.5)}, x, c.Min.Y, x, c.Max.Y)
+			}
+		}
+	}))
+	return p
+}
+
+// maxUpright is the most categories drawn as upright bars; more lie
+// down, one under another, so that the plot grows in height and every
+// name reads level.
+const maxUpright = 16
+
+// categories lays out the category axis of a bar plot: along x for up
+// to maxUpright names, turned by 30° when a few are long; down the y
+// axis, the first on top, for more, each slot high, the figure growing
+// to hold them (minHeight). It returns where category i and an offset
+// within its slot lies on the axis.
+func categories(p *plot.Plot, names []string, slot vg.Length) (pos func(i int, off float64) float64, minHeight vg.Length) {
+	n := len(names)
+	if n > maxUpright {
+		rev := slices.Clone(names)
+		slices.Reverse(rev)
+		p.NominalY(rev...)
+		p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+		return func(i int, off float64) float64 { return float64(n-1-i) - off }, vg.Length(n)*slot + barMargin
+	}
 	p.NominalX(names...)
-	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	long := 0
 	for _, n := range names {
 		long = max(long, utf8.RuneCountInString(n))
 	}
-	if len(names) > 8 || len(names)*long > 70 {
+	if n > 8 || n*long > 70 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
@@ -295,7 +472,11 @@ func nominalX(p *plot.Plot, names []string) {
 		// plot makes room for its tick labels in any case.
 		p.Y.Padding = vg.Points(6)
 	}
+	return func(i int, off float64) float64 { return float64(i) + off }, 0
 }
+
+// barMargin is about the height of a plot's title and value axis.
+const barMargin = vg.Length(90)
 
 // tickLabel formats a value for an axis or a bar label: at most four
 // significant figures, and no exponent between 10^-4 and 10^9.
@@ -345,10 +526,13 @@ func linearTicks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// logTicks marks the powers of ten (labelled) and their multiples
-// (unlabelled) between lo and hi, both positive.
+// logTicks marks the powers of ten and their multiples between lo and
+// hi, both positive. The powers are labelled; so are 2 and 5 times them
+// where the range spans less than two and a half decades, and every
+// multiple where it spans less than one (e.g. 800–1,260 ms).
 func logTicks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
+	decades := math.Log10(hi / lo)
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		d := math.Pow(10, e)
 		for m := 1.0; m < 10; m++ {
@@ -357,7 +541,7 @@ func logTicks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 {
+			if m == 1 || decades < 1 || (decades < 2.5 && (m == 2 || m == 5)) {
 				t.Label = tickLabel(v)
 			}
 			ts = append(ts, t)
@@ -389,6 +573,13 @@ func valueAxis(a *plot.Axis, lo, hi float64, log bool) bool {
 // magnitude, when a log axis reads better than a linear one.
 func wideRange(lo, hi float64) bool {
 	return lo > 0 && hi/lo > 100
+}
+
+// overDecade reports whether latencies span more than a decade: their
+// axis is then logarithmic, so that a threshold of 50 ms stays apart
+// from steps at 2 ms and at 2,500 ms.
+func overDecade(lo, hi float64) bool {
+	return lo > 0 && hi/lo > 10
 }
 
 // extent is the range of the values added to it.
@@ -523,13 +714,18 @@ func (b *BarChart) build() (*figure, error) {
 	cats := distinct(len(b.Groups), func(i int) string { return b.Groups[i].Label })
 	series := distinct(len(b.Groups), func(i int) string { return b.Groups[i].Series })
 	bySeries := len(series) > 1 || series[0] != ""
-	p := newPlot(b.Title, b.XLabel, b.YLabel)
+	lying := len(cats) > maxUpright
+	p := newBarPlot(b.Title, b.XLabel, b.YLabel, lying)
 	names := make([]string, len(cats))
 	for i, c := range cats {
 		names[i] = cleanLabel(c)
 	}
-	nominalX(p, names)
-	valueAxis(&p.Y, lo, hi, false)
+	pos, minHeight := categories(p, names, max(14, 8*vg.Length(len(series))))
+	valueAx := &p.Y
+	if lying {
+		valueAx = &p.X
+	}
+	valueAxis(valueAx, lo, hi, false)
 	sty := newStyler(b.Palette)
 	styleOf := func(g BarGroup) SeriesStyle {
 		if bySeries {
@@ -537,11 +733,11 @@ func (b *BarChart) build() (*figure, error) {
 		}
 		return sty.style(g.Label)
 	}
-	fg := &figure{p: p}
+	fg := &figure{p: p, minHeight: minHeight}
 	if bySeries {
 		for _, s := range series {
 			st := sty.style(s)
-			fg.legend = append(fg.legend, legendEntry{cleanLabel(s), []plot.Thumbnailer{boxThumb{lighter(st.Color, 0.35), st.Color}}})
+			fg.legend = append(fg.legend, legendEntry{name: cleanLabel(s), thumbs: []plot.Thumbnailer{boxThumb{lighter(st.Color, 0.35), st.Color}}})
 		}
 	}
 	groupWidth := 0.8
@@ -551,21 +747,28 @@ func (b *BarChart) build() (*figure, error) {
 	width := groupWidth / float64(len(series))
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
+		// at is the point of a value at a place on the category axis.
+		at := func(cat, v float64) vg.Point {
+			if lying {
+				return vg.Point{X: trX(v), Y: trY(cat)}
+			}
+			return vg.Point{X: trX(cat), Y: trY(v)}
+		}
 		whisker := draw.LineStyle{Color: color.Black, Width: vg.Points(1)}
 		for _, g := range b.Groups {
 			ci, si := slices.Index(cats, g.Label), slices.Index(series, g.Series)
-			mid := float64(ci) - groupWidth/2 + (float64(si)+0.5)*width
+			mid := pos(ci, -groupWidth/2+(float64(si)+0.5)*width)
 			st := styleOf(g)
-			x0, x1 := trX(mid-width*0.42), trX(mid+width*0.42)
 			med := stats.Median(g.Values)
-			box := rect(x0, trY(0), x1, trY(med))
+			p0, p1 := at(mid-width*0.42, 0), at(mid+width*0.42, med)
+			box := rect(p0.X, p0.Y, p1.X, p1.Y)
 			c.FillPolygon(lighter(st.Color, 0.35), box)
 			c.StrokeLines(draw.LineStyle{Color: st.Color, Width: vg.Points(1)}, append(box, box[0]))
 			vmin, vmax := slices.Min(g.Values), slices.Max(g.Values)
-			xm, cap := trX(mid), (x1-x0)/4
-			c.StrokeLine2(whisker, xm, trY(vmin), xm, trY(vmax))
-			c.StrokeLine2(whisker, xm-cap, trY(vmin), xm+cap, trY(vmin))
-			c.StrokeLine2(whisker, xm-cap, trY(vmax), xm+cap, trY(vmax))
+			cap := width * 0.21
+			c.StrokeLines(whisker, []vg.Point{at(mid, vmin), at(mid, vmax)})
+			c.StrokeLines(whisker, []vg.Point{at(mid-cap, vmin), at(mid+cap, vmin)})
+			c.StrokeLines(whisker, []vg.Point{at(mid-cap, vmax), at(mid+cap, vmax)})
 			dot := draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 			for k, v := range g.Values {
 				// Passes spread evenly across the middle half of the bar,
@@ -574,14 +777,14 @@ func (b *BarChart) build() (*figure, error) {
 				if n := len(g.Values); n > 1 {
 					off = (float64(k)/float64(n-1) - 0.5) * width * 0.3
 				}
-				c.DrawGlyph(dot, vg.Point{X: trX(mid + off), Y: trY(v)})
+				c.DrawGlyph(dot, at(mid+off, v))
 			}
 		}
 	}))
 	fg.legend = append(fg.legend,
-		legendEntry{"median of passes", []plot.Thumbnailer{boxThumb{color.Gray{Y: 0xCC}, color.Gray{Y: 0x66}}}},
-		legendEntry{"min–max of passes", []plot.Thumbnailer{whiskerThumb{}}},
-		legendEntry{"one pass", []plot.Thumbnailer{glyphThumb{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}}},
+		legendEntry{name: "median of passes", thumbs: []plot.Thumbnailer{boxThumb{color.Gray{Y: 0xCC}, color.Gray{Y: 0x66}}}, key: true},
+		legendEntry{name: "min–max of passes", thumbs: []plot.Thumbnailer{whiskerThumb{}}, key: true},
+		legendEntry{name: "one pass", thumbs: []plot.Thumbnailer{glyphThumb{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}}, key: true},
 	)
 	return fg, nil
 }
@@ -590,9 +793,11 @@ func (b *BarChart) build() (*figure, error) {
 // plotter does: the x axis is 1/(1-p) on a log scale, so that 90%, 99%,
 // 99.9%, 99.99% … stand at equal distances and the tail gets the room
 // it deserves. Spectra not corrected for coordinated omission are
-// dashed. A point at 100% lies at infinity on this axis and is left out
-// (the maximum belongs in a table); the y axis turns logarithmic when the
-// latencies span more than two orders of magnitude.
+// dashed; a spectrum of a few summary percentiles is drawn as points
+// only, since no line through them is measured. A point at 100% lies at
+// infinity on this axis and is left out (the maximum belongs in a
+// table). The y axis is logarithmic wherever every latency is above
+// zero, in every spectrum chart alike.
 type SpectrumChart struct {
 	Title   string
 	Spectra []Spectrum
@@ -610,6 +815,10 @@ type Spectrum struct {
 	// Corrected is true when the tool corrected the latencies for
 	// coordinated omission (wrk2's recorded latency).
 	Corrected bool
+	// Summary is true when the points are a tool's summary percentiles
+	// (p50, p90, p95, p99 …) rather than a distribution (an HdrHistogram
+	// spectrum, every request's latency): they are drawn as points.
+	Summary bool
 }
 
 // SpectrumPoint says that Percentile (0–100) of the requests took at
@@ -663,8 +872,9 @@ func (s *SpectrumChart) build() (*figure, error) {
 			return nil, fmt.Errorf("spectrum chart %q: spectrum %q has no point below 100%%", s.Title, sp.Label)
 		}
 	}
+	log := lo > 0
 	ylabel := "latency (ms)"
-	if wideRange(lo, hi) {
+	if log {
 		ylabel = "latency (ms, log scale)"
 	}
 	p := newPlot(s.Title, "percentile (log scale of 1/(1−p))", ylabel)
@@ -672,7 +882,7 @@ func (s *SpectrumChart) build() (*figure, error) {
 	p.X.Min = 1
 	p.X.Max = math.Max(100, math.Pow(10, math.Ceil(math.Log10(xmax)-1e-9)))
 	p.X.Tick.Marker = plot.TickerFunc(percentTicks)
-	valueAxis(&p.Y, lo, hi, wideRange(lo, hi))
+	valueAxis(&p.Y, lo, hi, log)
 	fg := &figure{p: p}
 	styles := newStyler(s.Palette).seriesStyles(len(s.Spectra), func(i int) string {
 		if s.Spectra[i].Server == "" {
@@ -680,36 +890,89 @@ func (s *SpectrumChart) build() (*figure, error) {
 		}
 		return s.Spectra[i].Server
 	}, func(i int) string { return s.Spectra[i].Label })
+	uncorrected := []vg.Length{vg.Points(5), vg.Points(3)}
+	entries := map[string]int{} // legend entry of each label
+	anyUncorrected := false
 	for i, sp := range s.Spectra {
 		st := styles[i]
-		// Dashes mean "uncorrected" here, so series past the eighth,
-		// whose colours repeat, are told apart by their points instead.
+		// Dashes mean "uncorrected" here, so series that the palette
+		// tells apart by dashes are told apart by their points instead.
 		ls := draw.LineStyle{Color: st.Color, Width: vg.Points(1.6)}
-		name := cleanLabel(sp.Label)
 		if !sp.Corrected {
-			ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-			name += " (uncorrected)"
+			ls.Dashes = uncorrected
+			anyUncorrected = true
 		}
-		l, err := plotter.NewLine(lines[i])
-		if err != nil {
-			return nil, fmt.Errorf("spectrum chart %q: spectrum %q: %w", s.Title, sp.Label, err)
-		}
-		l.LineStyle = ls
-		p.Add(l)
-		thumbs := []plot.Thumbnailer{lineThumb(ls)}
-		if st.Dashes != nil {
-			gs := glyphStyle(st, vg.Points(2.2))
-			pts, err := plotter.NewScatter(lines[i])
+		var thumbs []plot.Thumbnailer
+		switch {
+		case sp.Summary:
+			gs := glyphStyle(st, vg.Points(3))
+			p.Add(points(lines[i], gs))
+			thumbs = []plot.Thumbnailer{glyphThumb(gs)}
+		default:
+			l, err := plotter.NewLine(lines[i])
 			if err != nil {
 				return nil, fmt.Errorf("spectrum chart %q: spectrum %q: %w", s.Title, sp.Label, err)
 			}
-			pts.GlyphStyle = gs
-			p.Add(pts)
-			thumbs = append(thumbs, glyphThumb(gs))
+			l.LineStyle = ls
+			p.Add(l)
+			thumb := ls
+			thumb.Dashes = nil
+			if !sp.Corrected && !slices.ContainsFunc(s.Spectra, func(o Spectrum) bool { return o.Label == sp.Label && o.Corrected }) {
+				thumb.Dashes = ls.Dashes
+			}
+			thumbs = []plot.Thumbnailer{lineThumb(thumb)}
+			if st.Dashes != nil {
+				gs := glyphStyle(st, vg.Points(2.2))
+				p.Add(points(sparse(lines[i]), gs))
+				thumbs = append(thumbs, glyphThumb(gs))
+			}
 		}
-		fg.legend = append(fg.legend, legendEntry{name, thumbs})
+		name := cleanLabel(sp.Label)
+		if sp.Summary {
+			name += " (summary percentiles)"
+		}
+		// A label's corrected and uncorrected spectra share one entry:
+		// one colour and shape, the dashes said once below.
+		if k, ok := entries[name]; ok {
+			if len(fg.legend[k].thumbs) < len(thumbs) {
+				fg.legend[k].thumbs = thumbs
+			}
+			continue
+		}
+		entries[name] = len(fg.legend)
+		fg.legend = append(fg.legend, legendEntry{name: name, thumbs: thumbs})
+	}
+	if anyUncorrected {
+		fg.legend = append(fg.legend, legendEntry{name: "dashed: not corrected for coordinated omission",
+			thumbs: []plot.Thumbnailer{lineThumb(draw.LineStyle{Color: color.Black, Width: vg.Points(1.6), Dashes: uncorrected})}, key: true})
 	}
 	return fg, nil
+}
+
+// points draws a point of a style at every xy.
+func points(xys plotter.XYs, gs draw.GlyphStyle) plot.Plotter {
+	return plotFunc(func(c draw.Canvas, plt *plot.Plot) {
+		trX, trY := plt.Transforms(&c)
+		for _, xy := range xys {
+			if pt := (vg.Point{X: trX(xy.X), Y: trY(xy.Y)}); c.Contains(pt) {
+				c.DrawGlyph(gs, pt)
+			}
+		}
+	})
+}
+
+// sparse keeps at most four points per decade of x (on the log axis of
+// 1/(1-p)), so that the marks telling lines apart do not bury them.
+func sparse(xys plotter.XYs) plotter.XYs {
+	var out plotter.XYs
+	last := math.Inf(-1)
+	for _, xy := range xys {
+		if q := math.Floor(4 * math.Log10(xy.X)); q > last {
+			out = append(out, xy)
+			last = q
+		}
+	}
+	return out
 }
 
 // LadderChart draws held-rate ladders: for every run, the p95 latency of
@@ -732,8 +995,10 @@ type LadderSeries struct {
 	// "go1: one, wrk2, 250–1,000 requests/s, postgresql"; the Server
 	// where empty.
 	Label string
-	Run   string // names the run in error messages, e.g. its source
-	Steps []LadderStep
+	// Database is the run's database, "" where it names none.
+	Database string
+	Run      string // names the run in error messages, e.g. its source
+	Steps    []LadderStep
 }
 
 // LadderStep is one step of a ladder run.
@@ -764,7 +1029,7 @@ func (l *LadderChart) build() (*figure, error) {
 	if threshold {
 		y.add(l.ThresholdP95MS)
 	}
-	log := wideRange(y.lo, y.hi)
+	log := overDecade(y.lo, y.hi)
 	ylabel := "p95 latency (ms)"
 	if log {
 		ylabel = "p95 latency (ms, log scale)"
@@ -788,13 +1053,13 @@ func (l *LadderChart) build() (*figure, error) {
 			y := trY(l.ThresholdP95MS)
 			c.StrokeLine2(ls, c.Min.X, y, c.Max.X, y)
 		}))
-		fg.legend = append(fg.legend, legendEntry{"p95 threshold " + tickLabel(l.ThresholdP95MS) + " ms", []plot.Thumbnailer{lineThumb(ls)}})
+		fg.legend = append(fg.legend, legendEntry{name: "p95 threshold " + tickLabel(l.ThresholdP95MS) + " ms", thumbs: []plot.Thumbnailer{lineThumb(ls)}, key: true})
 	}
 	shown := map[string]bool{}
 	for i := range l.Series {
 		if name := label(i); !shown[name] {
 			shown[name] = true
-			fg.legend = append(fg.legend, legendEntry{cleanLabel(name), []plot.Thumbnailer{lineThumb(lineStyle(styles[i], vg.Points(1.4)))}})
+			fg.legend = append(fg.legend, legendEntry{name: cleanLabel(name), thumbs: []plot.Thumbnailer{lineThumb(lineStyle(styles[i], vg.Points(1.4)))}})
 		}
 	}
 	held := glyphStyle(black, vg.Points(3))
@@ -802,8 +1067,8 @@ func (l *LadderChart) build() (*figure, error) {
 	failed := glyphStyle(black, vg.Points(4))
 	failed.Shape = boldCross{}
 	fg.legend = append(fg.legend,
-		legendEntry{"step held", []plot.Thumbnailer{glyphThumb(held)}},
-		legendEntry{"step failed", []plot.Thumbnailer{glyphThumb(failed)}})
+		legendEntry{name: "step held", thumbs: []plot.Thumbnailer{glyphThumb(held)}, key: true},
+		legendEntry{name: "step failed", thumbs: []plot.Thumbnailer{glyphThumb(failed)}, key: true})
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
 		for si, s := range l.Series {
@@ -908,7 +1173,7 @@ func (m *MemoryChart) build() (*figure, error) {
 			name += ": " + tickLabel(f.SlopeMBPerRequest*1000) + " MiB per 1000 requests"
 			thumbs = append([]plot.Thumbnailer{lineThumb(lineStyle(st, vg.Points(1.4)))}, thumbs...)
 		}
-		fg.legend = append(fg.legend, legendEntry{name, thumbs})
+		fg.legend = append(fg.legend, legendEntry{name: name, thumbs: thumbs})
 	}
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
@@ -967,23 +1232,58 @@ func (cc *CostChart) build() (*figure, error) {
 		hi = math.Max(hi, s.StackUSD+s.DBUSD)
 		names[i] = cleanLabel(s.Server)
 	}
-	p := newPlot(cc.Title, "server", "cost (US$ per month)")
-	nominalX(p, names)
-	valueAxis(&p.Y, 0, hi*1.08, false)
-	stack, db := OkabeIto[3], OkabeIto[0]
-	fg := &figure{p: p, legend: []legendEntry{
-		{"database", []plot.Thumbnailer{boxThumb{db, nil}}},
-		{"stack", []plot.Thumbnailer{boxThumb{stack, nil}}},
-	}}
+	lying := len(names) > maxUpright
+	p := newBarPlot(cc.Title, "server", "cost (US$ per month)", lying)
+	pos, minHeight := categories(p, names, 14)
+	// Totals stand over upright bars, or right of lying ones, level;
+	// a total wider than its upright bar's slot turns upright too, so
+	// that no two overlap. The value axis leaves room for the longest.
 	label := textStyle(10, false)
 	label.XAlign = draw.XCenter
+	slot := (FigureWidth - 70) / vg.Length(len(names))
+	longest := vg.Length(0)
+	for _, s := range cc.Stacks {
+		longest = max(longest, label.Width(usd(s.StackUSD+s.DBUSD)))
+	}
+	top, valueAx := hi*1.08, &p.Y
+	switch {
+	case lying:
+		label.XAlign, label.YAlign = draw.XLeft, draw.YCenter
+		// The data area is about 440 pt wide.
+		top, valueAx = hi*(1+float64(longest+6)/400), &p.X
+	case longest > slot*0.9:
+		label.Rotation = math.Pi / 2
+		label.XAlign, label.YAlign = draw.XLeft, draw.YCenter
+		// The data area is about 250 pt high.
+		top = hi * (1 + float64(longest+6)/220)
+	}
+	valueAxis(valueAx, 0, top, false)
+	stack, db := OkabeIto[3], OkabeIto[0]
+	fg := &figure{p: p, minHeight: minHeight, legend: []legendEntry{
+		{name: "database", thumbs: []plot.Thumbnailer{boxThumb{db, nil}}},
+		{name: "stack", thumbs: []plot.Thumbnailer{boxThumb{stack, nil}}},
+	}}
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
+		at := func(cat, v float64) vg.Point {
+			if lying {
+				return vg.Point{X: trX(v), Y: trY(cat)}
+			}
+			return vg.Point{X: trX(cat), Y: trY(v)}
+		}
 		for i, s := range cc.Stacks {
-			x0, x1 := trX(float64(i)-0.3), trX(float64(i)+0.3)
-			c.FillPolygon(stack, rect(x0, trY(0), x1, trY(s.StackUSD)))
-			c.FillPolygon(db, rect(x0, trY(s.StackUSD), x1, trY(s.StackUSD+s.DBUSD)))
-			c.FillText(label, vg.Point{X: trX(float64(i)), Y: trY(s.StackUSD+s.DBUSD) + vg.Points(3)}, usd(s.StackUSD+s.DBUSD))
+			mid := pos(i, 0)
+			a, b := at(mid-0.3, 0), at(mid+0.3, s.StackUSD)
+			c.FillPolygon(stack, rect(a.X, a.Y, b.X, b.Y))
+			a, b = at(mid-0.3, s.StackUSD), at(mid+0.3, s.StackUSD+s.DBUSD)
+			c.FillPolygon(db, rect(a.X, a.Y, b.X, b.Y))
+			end := at(mid, s.StackUSD+s.DBUSD)
+			if lying {
+				end.X += vg.Points(3)
+			} else {
+				end.Y += vg.Points(3)
+			}
+			c.FillText(label, end, usd(s.StackUSD+s.DBUSD))
 		}
 	}))
 	return fg, nil

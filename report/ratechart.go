@@ -23,9 +23,10 @@ type RateChart struct {
 
 // RateSeries is the fixed-rate runs of one server (and tool).
 type RateSeries struct {
-	Server string // colours the series
-	Label  string // legend entry, e.g. "go1: one, wrk2, fixed rate"
-	Points []RatePoint
+	Server   string // colours the series
+	Database string // the runs' database, "" where they name none
+	Label    string // legend entry, e.g. "go1: one, wrk2, fixed rate"
+	Points   []RatePoint
 }
 
 // RatePoint is one run: its target and achieved requests/s.
@@ -56,15 +57,14 @@ func (r *RateChart) build() (*figure, error) {
 	valueAxis(&p.Y, lo, hi, false)
 	fg := &figure{p: p}
 	diag := draw.LineStyle{Color: OkabeIto[len(OkabeIto)-1], Width: vg.Points(1), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
-	fg.legend = append(fg.legend, legendEntry{"achieved = target", []plot.Thumbnailer{lineThumb(diag)}})
+	fg.legend = append(fg.legend, legendEntry{name: "achieved = target", thumbs: []plot.Thumbnailer{lineThumb(diag)}, key: true})
 	sty := newStyler(r.Palette)
 	// A server's second series (another tool) keeps its colour with a
 	// dashed line and a hollow shape.
 	styles := sty.seriesStyles(len(r.Series), func(i int) string { return r.Series[i].Server }, func(i int) string { return r.Series[i].Label })
 	for i, s := range r.Series {
 		st := styles[i]
-		fg.legend = append(fg.legend, legendEntry{cleanLabel(s.Label),
-			[]plot.Thumbnailer{lineThumb(lineStyle(st, vg.Points(1.4))), glyphThumb(glyphStyle(st, vg.Points(3)))}})
+		fg.legend = append(fg.legend, legendEntry{name: cleanLabel(s.Label), thumbs: []plot.Thumbnailer{lineThumb(lineStyle(st, vg.Points(1.4))), glyphThumb(glyphStyle(st, vg.Points(3)))}})
 	}
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)

@@ -39,10 +39,11 @@ func (a *analysis) achieved(rounds, singles []runRow) *Section {
 		}
 		label := serverName(r.server) + ": " + seriesName(r.test, r.tool, "fixed rate", r.variant)
 		if n := len(chart.Series); n == 0 || chart.Series[n-1].Label != label {
-			chart.Series = append(chart.Series, report.RateSeries{Server: r.server, Label: label})
+			chart.Series = append(chart.Series, report.RateSeries{Server: r.server, Database: r.database, Label: label})
 		}
 		s := &chart.Series[len(chart.Series)-1]
 		s.Points = append(s.Points, report.RatePoint{TargetRPS: r.targetRPS, AchievedRPS: r.rps})
 	}
+	sec.Figures = achievedFigures(sec.Figures)
 	return sec
 }

@@ -160,8 +160,7 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 		kept[k.kind] = keep
 		sec.Tables = append(sec.Tables, d)
 		if k.figure != "" {
-			sec.Figures = append(sec.Figures, Figure{Name: k.figure, Caption: k.caption,
-				Figure: &report.LadderChart{Title: k.chartTitle, Series: chart, ThresholdP95MS: threshold}})
+			sec.Figures = append(sec.Figures, ladderFigures(k, chart, threshold)...)
 		}
 	}
 	if len(sec.Tables) == 0 {
@@ -259,7 +258,7 @@ func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule) (d
 			} else {
 				srcs = append(srcs, r.Sources...)
 			}
-			ser := report.LadderSeries{Server: r.Server, Run: r.Run}
+			ser := report.LadderSeries{Server: r.Server, Database: r.Database, Run: r.Run}
 			for _, st := range r.Result.Steps {
 				ser.Steps = append(ser.Steps, report.LadderStep{TargetRPS: st.TargetRPS, P95MS: st.P95MS, Held: st.Held})
 			}

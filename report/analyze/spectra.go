@@ -1,17 +1,36 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
+// minDistributionPoints is the fewest percentiles without counts that are
+// drawn as a line: a tool's summary prints four to eight (wrk's 50, 75, 90
+// and 99; k6's median, p90, p95), a distribution (ab -e, every 1%) many
+// more. Spectra with counts (HdrHistogram) are always a distribution.
+const minDistributionPoints = 10
+
+// spectrumLine is the runs of one server, database, tool and correction
+// at one test and rate: one line (or set of points) of a spectrum plot.
+type spectrumLine struct {
+	test, server, database, tool string
+	rate                         float64
+	corrected                    bool
+	runs                         [][]stats.SpectrumPoint
+}
+
 // spectra plots the latency percentile spectra of fixed-rate runs: one
-// plot per (test, rate), one line per server, database, tool and
-// correction, named as every plot names its series (seriesName), the
-// passes merged the way HdrHistogram adds histograms.
+// plot per test, rate and tool (a tool's summary percentiles apart from
+// another's distribution), split by database where more than
+// maxPlotServers servers would share it; one line per server,
+// database, tool and correction, named as every plot names its series
+// (seriesName), the passes merged the way HdrHistogram adds histograms.
 func (a *analysis) spectra() (*Section, error) {
 	sec := &Section{ID: "spectra", Title: "Latency spectra"}
 	rows, err := a.st.Spectra(a.ctx)
@@ -22,64 +41,97 @@ func (a *analysis) spectra() (*Section, error) {
 		sec.Skipped = "no latency spectra of fixed-rate runs (wrk2 --latency, ab -e, k6 summaries)"
 		return sec, nil
 	}
-	type line struct {
-		server, label string
-		corrected     bool
-		runs          [][]stats.SpectrumPoint
-	}
-	var chart *report.SpectrumChart
-	var lines []*line
-	flush := func() {
-		for _, l := range lines {
-			merged, _ := stats.MergeSpectra(l.runs...)
-			sp := report.Spectrum{Label: l.label, Server: l.server, Corrected: l.corrected}
-			if merged.Total > 0 {
-				for _, pt := range merged.Points {
-					if pt.Percentile < 100 {
-						sp.Points = append(sp.Points, report.SpectrumPoint{Percentile: pt.Percentile, LatencyMS: pt.ValueMS})
-					}
-				}
-			} else if len(l.runs) > 0 {
-				// No counts to merge by: show the first pass.
-				for _, pt := range l.runs[0] {
-					sp.Points = append(sp.Points, report.SpectrumPoint{Percentile: pt.Percentile, LatencyMS: pt.ValueMS})
-				}
-			}
-			if len(sp.Points) > 1 {
-				chart.Spectra = append(chart.Spectra, sp)
-			}
-		}
-		lines = nil
-	}
+	// The rows come ordered by test, rate, server, database, tool,
+	// correction, run and percentile: a line is a run of rows.
+	var lines []*spectrumLine
 	for i, r := range rows {
-		test, rate, server, corrected, run := r.Test, r.TargetRPS, r.Server, r.Corrected, r.RunID
-		newChart := i == 0 || test != rows[i-1].Test || rate != rows[i-1].TargetRPS
-		if newChart {
-			if chart != nil {
-				flush()
-			}
-			chart = &report.SpectrumChart{Title: fmt.Sprintf("Latency by percentile: %s at %s requests/s", orDash(test), Sig(rate))}
-			sec.Figures = append(sec.Figures, Figure{
-				Name:    "spectrum-" + report.Slug(testName(test), rateName(rate)),
-				Caption: fmt.Sprintf("Latency spectra, %s at %s requests/s: passes merged per server, database and tool; dashed lines are not corrected for coordinated omission", orDash(test), Sig(rate)),
-				Figure:  chart,
-			})
-		}
-		if newChart || server != rows[i-1].Server || r.Database != rows[i-1].Database || r.Tool != rows[i-1].Tool || corrected != rows[i-1].Corrected {
-			label := serverName(server) + ": " + seriesName(test, r.Tool, Sig(rate)+" requests/s", r.Database)
-			lines = append(lines, &line{server: server, label: label, corrected: corrected})
+		if i == 0 || r.Test != rows[i-1].Test || r.TargetRPS != rows[i-1].TargetRPS || r.Server != rows[i-1].Server ||
+			r.Database != rows[i-1].Database || r.Tool != rows[i-1].Tool || r.Corrected != rows[i-1].Corrected {
+			lines = append(lines, &spectrumLine{test: r.Test, rate: r.TargetRPS, server: r.Server, database: r.Database, tool: r.Tool, corrected: r.Corrected})
 		}
 		l := lines[len(lines)-1]
-		if newChart || len(l.runs) == 0 || run != rows[i-1].RunID {
+		if len(l.runs) == 0 || r.RunID != rows[i-1].RunID {
 			l.runs = append(l.runs, nil)
 		}
-		cnt := r.Count
-		p := stats.SpectrumPoint{Percentile: r.Percentile, ValueMS: r.LatencyMS, Count: cnt}
-		if cnt < 0 || math.IsNaN(p.ValueMS) {
+		p := stats.SpectrumPoint{Percentile: r.Percentile, ValueMS: r.LatencyMS, Count: r.Count}
+		if r.Count < 0 || math.IsNaN(p.ValueMS) {
 			p.Count = 0
 		}
 		l.runs[len(l.runs)-1] = append(l.runs[len(l.runs)-1], p)
 	}
-	flush()
+	// A plot per test, rate and tool; per database too where it would
+	// hold too many servers (splitByDatabase).
+	type plotKey struct {
+		test string
+		rate float64
+		tool string
+	}
+	byPlot := map[plotKey][]*spectrumLine{}
+	tools := map[plotKey]int{} // tools at the key's test and rate
+	var keys []plotKey
+	for _, l := range lines {
+		k := plotKey{l.test, l.rate, l.tool}
+		if byPlot[k] == nil {
+			keys = append(keys, k)
+			tools[plotKey{test: l.test, rate: l.rate}]++
+		}
+		byPlot[k] = append(byPlot[k], l)
+	}
+	slices.SortStableFunc(keys, func(x, y plotKey) int {
+		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.rate, y.rate), cmp.Compare(x.tool, y.tool))
+	})
+	for _, k := range keys {
+		ls := byPlot[k]
+		dbs, groups := splitByDatabase(len(ls), func(i int) string { return ls[i].server }, func(i int) string { return ls[i].database })
+		for gi, db := range dbs {
+			chart := &report.SpectrumChart{}
+			for _, i := range groups[gi] {
+				if sp := ls[i].spectrum(); len(sp.Points) > 1 {
+					chart.Spectra = append(chart.Spectra, sp)
+				}
+			}
+			if len(chart.Spectra) == 0 {
+				continue
+			}
+			what := fmt.Sprintf("%s at %s requests/s, %s", orDash(k.test), Sig(k.rate), k.tool)
+			slug := []string{testName(k.test), rateName(k.rate)}
+			if tools[plotKey{test: k.test, rate: k.rate}] > 1 {
+				slug = append(slug, k.tool)
+			}
+			if db != "" {
+				what += ", " + db
+				slug = append(slug, db)
+			}
+			chart.Title = "Latency by percentile: " + what
+			caption := "Latency spectra, " + what + ": passes merged per server, database and tool; dashed lines are not corrected for coordinated omission"
+			if slices.ContainsFunc(chart.Spectra, func(sp report.Spectrum) bool { return sp.Summary }) {
+				caption += "; points alone are a tool's summary percentiles"
+			}
+			sec.Figures = append(sec.Figures, Figure{Name: "spectrum-" + report.Slug(slug...), Caption: caption, Figure: chart})
+		}
+	}
 	return sec, nil
+}
+
+// spectrum merges a line's passes: by their counts where the tool gave
+// them (HdrHistogram), else the first pass as printed, a few summary
+// percentiles marked as such.
+func (l *spectrumLine) spectrum() report.Spectrum {
+	label := serverName(l.server) + ": " + seriesName(l.test, l.tool, Sig(l.rate)+" requests/s", l.database)
+	sp := report.Spectrum{Label: label, Server: l.server, Corrected: l.corrected}
+	merged, _ := stats.MergeSpectra(l.runs...)
+	if merged.Total > 0 {
+		for _, pt := range merged.Points {
+			if pt.Percentile < 100 {
+				sp.Points = append(sp.Points, report.SpectrumPoint{Percentile: pt.Percentile, LatencyMS: pt.ValueMS})
+			}
+		}
+		return sp
+	}
+	// No counts to merge by: the first pass as printed.
+	for _, pt := range l.runs[0] {
+		sp.Points = append(sp.Points, report.SpectrumPoint{Percentile: pt.Percentile, LatencyMS: pt.ValueMS})
+	}
+	sp.Summary = len(sp.Points) < minDistributionPoints
+	return sp
 }
