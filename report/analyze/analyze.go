@@ -45,6 +45,7 @@ type Store interface {
 	LadderFigures(ctx context.Context, p95MS, maxErrorRate float64, where string) (model.RunFigures, error)
 	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
 	RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error)
+	LabelDisplay(ctx context.Context) (model.Display, error)
 	// the readers of the one cost builder, cost.Build
 	cost.Source
 }
@@ -171,6 +172,9 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 			return nil, err
 		}
 		res.Sections = append(res.Sections, s)
+	}
+	if err := a.display(res); err != nil {
+		return nil, err
 	}
 	// The findings come first, from the same figures as the sections.
 	found, err := a.findings(res, sh, ladderRows)
