@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/wra-bench/wra/model"
@@ -11,17 +12,15 @@ import (
 // them ([labels.<key>] names; machines still read the values) and orders
 // the rows of a table by its server column as the manifest orders the
 // servers, but for rankings, whose order is the ranking.
-func (a *analysis) display(res *Result) error {
-	disp, err := a.st.LabelDisplay(a.ctx)
-	if err != nil || len(disp) == 0 {
-		return err
+func (a *analysis) display(res *Result) {
+	if len(a.disp) == 0 {
+		return
 	}
 	for _, sec := range res.Sections {
 		for _, d := range sec.Tables {
-			displayTable(d, disp)
+			displayTable(d, a.disp)
 		}
 	}
-	return nil
 }
 
 func displayTable(d *report.Data, disp model.Display) {
@@ -72,4 +71,57 @@ func named(disp model.Display, key string, v any) any {
 	}
 	cell.Text = disp.Name(key, s)
 	return cell
+}
+
+// orderByFirstLoad orders the servers of a rounds table, when the
+// manifest gives them no order, by the median requests/s of each one's
+// first row (its lowest load), highest first, keeping each server's rows
+// together and in their order; marks moves with its rows. The footnote
+// says so.
+func (a *analysis) orderByFirstLoad(d *report.Data, n *notes, marks []bestRow) {
+	if a.disp.Ordered("server") || len(d.Rows) < 2 {
+		return
+	}
+	sc := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "server" })
+	rc := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "rps" })
+	first := map[string]float64{}
+	var servers []string
+	for _, row := range d.Rows {
+		s := report.Exact(row[sc])
+		if _, ok := first[s]; !ok {
+			servers = append(servers, s)
+			x, _ := cellValue(row[rc]).(float64)
+			first[s] = x
+		}
+	}
+	if len(servers) < 2 {
+		return
+	}
+	slices.SortStableFunc(servers, func(x, y string) int { return cmp.Compare(first[y], first[x]) })
+	rank := map[string]int{}
+	for i, s := range servers {
+		rank[s] = i
+	}
+	order := make([]int, len(d.Rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		return rank[report.Exact(d.Rows[x][sc])] - rank[report.Exact(d.Rows[y][sc])]
+	})
+	rows, srcs, ms := make([][]any, len(order)), make([][]report.Source, len(order)), make([]bestRow, len(order))
+	for j, i := range order {
+		rows[j], srcs[j], ms[j] = d.Rows[i], d.RowSources[i], marks[i]
+	}
+	d.Rows, d.RowSources = rows, srcs
+	copy(marks, ms)
+	n.add("servers in order of their median requests/s at their first load, highest first; [labels.server] order = [...] in wra.toml sets another")
+}
+
+// cellValue is a table value without its mark and text.
+func cellValue(v any) any {
+	if c, ok := v.(report.Cell); ok {
+		return c.Value
+	}
+	return v
 }

@@ -159,6 +159,7 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 		if d == nil {
 			return
 		}
+		a.orderByFirstLoad(d, n, marks)
 		a.markBest(d, n, marks)
 		d.DropEmpty("database", "target_rps", "connections", "p99_ms")
 		cv.to(n)
