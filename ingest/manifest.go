@@ -3,12 +3,15 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/wra-bench/wra/model"
 )
 
 // ManifestName is the file name of a folder's labels manifest.
@@ -21,6 +24,11 @@ const ManifestName = "wra.toml"
 //
 //	[labels]                                # labels of every file
 //	database = "postgresql"
+//
+//	[labels.server]                         # how people read a label's values
+//	title = "Server"
+//	order = ["dext", "node"]
+//	names = { dext = "Dext 1.0.1 (HTTP.sys)" }
 //
 //	[[files]]                               # labels captured from the path
 //	pattern = "wrk2/{server}/{test}-r{target_rps}-p{round}.txt"
@@ -39,9 +47,16 @@ const ManifestName = "wra.toml"
 // entry that matches a file adds its labels, later entries overriding
 // earlier ones.
 type Manifest struct {
-	Ignore []string          `toml:"ignore"`
-	Labels map[string]string `toml:"labels"`
-	Files  []ManifestEntry   `toml:"files"`
+	Ignore []string `toml:"ignore"`
+	// Labels are the labels of every file: the strings of [labels].
+	Labels map[string]string `toml:"-"`
+	// Display is how people read the values of labels: the tables of
+	// [labels] ([labels.server] with order and names). Every run of the
+	// folder keeps it in its model.DisplayLabel label, so that a report
+	// reads it from the store.
+	Display   model.Display   `toml:"-"`
+	RawLabels map[string]any  `toml:"labels"`
+	Files     []ManifestEntry `toml:"files"`
 	// Findings holds thresholds of wra analyze's findings by name
 	// (stats.FindingSettings), e.g. alpha = 0.01; the labels of the files
 	// do not depend on them.
@@ -107,8 +122,12 @@ func ReadManifest(dir string) (*Manifest, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, [labels], [findings], [[tables]] with title, metric or cell, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
+	if err := m.splitLabels(); err != nil {
+		return nil, Errorf(path, 0, 0, "%v", err)
+	}
+	und := slices.DeleteFunc(md.Undecoded(), func(k toml.Key) bool { return len(k) > 1 && k[0] == "labels" }) // read by splitLabels
+	if len(und) > 0 {
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, [labels], [labels.<label>] with order and names, [findings], [[tables]] with title, metric or cell, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
 	}
 	for _, g := range m.Ignore {
 		re, err := compileTemplate(g, false)
@@ -134,6 +153,75 @@ func ReadManifest(dir string) (*Manifest, error) {
 		}
 	}
 	return m, nil
+}
+
+// splitLabels sorts the entries of [labels]: a string is a label of
+// every file, a table ([labels.server]) the display of a label's values.
+func (m *Manifest) splitLabels() error {
+	for _, k := range slices.Sorted(maps.Keys(m.RawLabels)) {
+		switch v := m.RawLabels[k].(type) {
+		case string:
+			if m.Labels == nil {
+				m.Labels = map[string]string{}
+			}
+			m.Labels[k] = v
+		case map[string]any:
+			var ld model.LabelDisplay
+			for f, x := range v {
+				var ok bool
+				switch f {
+				case "order":
+					ld.Order, ok = stringList(x)
+				case "names":
+					ld.Names, ok = stringMap(x)
+				case "title":
+					ld.Title, ok = x.(string)
+				default:
+					return fmt.Errorf("[labels.%s] has %s: expected order = [\"value\", …], names = { value = \"name\" } and title = \"heading\"", k, f)
+				}
+				if !ok {
+					return fmt.Errorf("[labels.%s] %s: expected %s", k, f, map[string]string{"order": "a list of the label's values, as text", "names": "a table of value = \"display name\"", "title": "text"}[f])
+				}
+			}
+			if m.Display == nil {
+				m.Display = model.Display{}
+			}
+			m.Display[k] = ld
+		default:
+			return fmt.Errorf("[labels] %s = %v: expected text (a label of every file) or a table [labels.%s] with order and names", k, v, k)
+		}
+	}
+	return nil
+}
+
+// stringList is x as a list of strings.
+func stringList(x any) ([]string, bool) {
+	list, ok := x.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		if out[i], ok = e.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// stringMap is x as a table of strings.
+func stringMap(x any) (map[string]string, bool) {
+	t, ok := x.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]string, len(t))
+	for k, e := range t {
+		if out[k], ok = e.(string); !ok {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 var labelName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
@@ -200,6 +288,9 @@ func (m *Manifest) LabelsFor(rel string) map[string]string {
 	for k, v := range m.Labels {
 		out[k] = v
 	}
+	if len(m.Display) > 0 {
+		out[model.DisplayLabel] = m.Display.JSON()
+	}
 	for _, e := range m.Files {
 		sub := e.re.FindStringSubmatch(rel)
 		if sub == nil {
@@ -224,7 +315,8 @@ func (m *Manifest) design() design {
 	if m == nil {
 		return design{blocks: DefaultBlocks}
 	}
-	d := design{noSplit: m.NoSplit, blocks: m.Blocks, replicates: m.Replicates}
+	// the display of the labels' values tells no experiments apart
+	d := design{noSplit: append(slices.Clone(m.NoSplit), model.DisplayLabel), blocks: m.Blocks, replicates: m.Replicates}
 	if len(d.blocks) == 0 {
 		d.blocks = DefaultBlocks
 	}

@@ -50,10 +50,23 @@ func ParseFormat(s string) (Format, error) {
 
 // Cell is a value with a mark: the best value of its column, shown in bold
 // in Markdown and HTML and with a trailing * on a terminal. Machine formats
-// write the bare value.
+// write the bare value. Text, when set, is what people read instead of
+// the column's formatting of Value (a figure printed by a cell
+// template's format).
 type Cell struct {
 	Value any
 	Best  bool
+	Text  string
+}
+
+// MarkBest is v marked as the best of its column, keeping the text of a
+// Cell.
+func MarkBest(v any) Cell {
+	if c, ok := v.(Cell); ok {
+		c.Best = true
+		return c
+	}
+	return Cell{Value: v, Best: true}
 }
 
 // Rank is a place in a ranking: people read "=1" where the place is
@@ -211,6 +224,9 @@ func (c Column) heading() string {
 }
 
 func (c Column) human(v any) string {
+	if cell, ok := v.(Cell); ok && cell.Text != "" && cell.Value != nil {
+		return cell.Text
+	}
 	v, _ = unwrap(v)
 	if v == nil {
 		return ""

@@ -60,13 +60,15 @@
 //
 // # Ties in rankings
 //
-// RankTies orders entries by their median and lets neighbours share a
-// place (competition ranking, "1, =2, =2, 4") when a TieRule cannot tell
-// them apart: with MinRoundsForTieTest (3) or more values each, when the
-// two-sided MannWhitneyU p value exceeds alpha; otherwise when the medians
-// differ by no more than TiePct (DefaultTiePct, 2%) of the larger
-// magnitude, or the calibration drift of either entry when that is larger.
-// A place marks when the test could never reach alpha (3 against 3).
+// RankTies orders entries by their median and lets an entry share the
+// place above (competition ranking, "1, =2, =2, 4") when a TieRule cannot
+// tell it apart from the first entry of that place, so ties never chain:
+// where the rounds are enough for the two-sided MannWhitneyU test to
+// reach alpha, when its p value exceeds alpha; with fewer rounds (3
+// against 3), when the ranges of the rounds overlap; for single runs, when
+// the medians differ by no more than TiePct (DefaultTiePct, 2%) of the
+// larger magnitude, or the calibration drift of either entry when that is
+// larger.
 //
 // # Memory slopes
 //

@@ -17,15 +17,20 @@ const DefaultTiePct = 2
 // by the relative difference of their medians.
 const MinRoundsForTieTest = 3
 
-// A TieRule says when two neighbours of a ranking cannot be told apart.
+// A TieRule says when two entries of a ranking cannot be told apart.
 //
-// With MinRoundsForTieTest or more values each, they tie when the
-// two-sided Mann–Whitney U test of their values is not significant: p >
-// Alpha (see MannWhitneyU; significant is p <= Alpha, as in Compare).
-// Otherwise they tie when their medians differ by no more than a
-// percentage of the larger magnitude: the larger of TiePct and the drift
-// percentage of either entry (Entry.DriftPct, the calibration drift that
-// covers its runs).
+// With MinRoundsForTieTest or more values each, and enough of them that
+// the two-sided Mann–Whitney U test can reach Alpha (MinUTestP(n1, n2)
+// <= Alpha: 4 against 4 at 0.05), they tie when the test is not
+// significant: p > Alpha (see MannWhitneyU; significant is p <= Alpha,
+// as in Compare). With two or more values each but too few for the test
+// (3 against 3, whose smallest p is 0.1), they tie when the ranges of
+// their values (min to max) overlap: rounds wholly apart are the
+// strongest difference so few rounds can show. Otherwise (a single run)
+// they tie when their medians differ by no more than a percentage of the
+// larger magnitude: the larger of TiePct and the drift percentage of
+// either entry (Entry.DriftPct, the calibration drift that covers its
+// runs).
 type TieRule struct {
 	Alpha  float64 // <= 0 or NaN means DefaultAlpha
 	TiePct float64 // <= 0 or NaN means DefaultTiePct
@@ -47,8 +52,8 @@ func (r TieRule) tiePct() float64 {
 
 // String is the rule for a footnote.
 func (r TieRule) String() string {
-	return fmt.Sprintf("with %d or more rounds each, a two-sided Mann–Whitney U test not significant at alpha %s; otherwise medians within %s%% of the larger (or of the calibration drift covering the runs, when larger)",
-		MinRoundsForTieTest, strconv.FormatFloat(r.alpha(), 'g', -1, 64), strconv.FormatFloat(r.tiePct(), 'g', -1, 64))
+	return fmt.Sprintf("a two-sided Mann–Whitney U test not significant at alpha %s where the rounds are enough for it to reach alpha (4 against 4 at 0.05); with fewer, ranges of rounds that overlap; for single runs, medians within %s%% of the larger (or of the calibration drift covering the runs, when larger)",
+		strconv.FormatFloat(r.alpha(), 'g', -1, 64), strconv.FormatFloat(r.tiePct(), 'g', -1, 64))
 }
 
 // An Entry is one competitor of a ranking: its values (one per round; a
@@ -65,23 +70,26 @@ type Place struct {
 	Rank   int     // 1-based competition rank ("1, =2, =2, 4"); 0 for an entry without values
 	Tied   bool    // shares its rank with a neighbour
 	Median float64 // the median of its values, the figure it was ranked by
-	// ByTest is true when the tie with the entry above was decided by the
-	// Mann–Whitney test, P its p value (NaN otherwise).
+	// ByTest is true when the comparison with the first entry of its
+	// place (or of the place above) was decided by the Mann–Whitney test,
+	// P its p value (NaN otherwise).
 	ByTest bool
 	P      float64
-	// Unreachable is true when the test decided with too few rounds ever
-	// to reach Alpha (MinUTestP(n1, n2) > Alpha, 0.1 for 3 against 3):
-	// the tie says "not enough rounds", not "equal".
+	// ByRange is true when it was decided by the ranges of the rounds:
+	// there were rounds, too few for the test ever to reach Alpha
+	// (Unreachable: MinUTestP(n1, n2) > Alpha, 0.1 for 3 against 3).
+	ByRange     bool
 	Unreachable bool
 }
 
 // RankTies ranks entries by the median of their values, highest first
-// when higher is true, lowest first otherwise, and gives neighbours the
-// same rank when the rule cannot tell them apart. A tie is decided
-// between neighbours only, so a run of ties chains: A = B and B = C put
-// A, B and C on one place although A and C might differ. Entries without
-// values (NaN values are left out) come last with Rank 0. Equal medians
-// keep the input order. The result is in ranked order.
+// when higher is true, lowest first otherwise, and gives an entry the
+// place of the entries above it when the rule cannot tell it apart from
+// the first of them: ties do not chain, so 100, 98.5 and 97 under a 2%
+// rule are 1, =1 and 3 (97 is 3% from 100), however close each is to
+// its neighbour. Entries without values (NaN values are left out) come
+// last with Rank 0. Equal medians keep the input order. The result is in
+// ranked order.
 func RankTies(entries []Entry, higher bool, rule TieRule) []Place {
 	places := make([]Place, len(entries))
 	vals := make([][]float64, len(entries))
@@ -104,6 +112,7 @@ func RankTies(entries []Entry, higher bool, rule TieRule) []Place {
 		}
 		return cmp.Compare(a.Median, b.Median)
 	})
+	head := 0 // the first entry of the current place
 	for i := range places {
 		p := &places[i]
 		if math.IsNaN(p.Median) {
@@ -113,23 +122,30 @@ func RankTies(entries []Entry, higher bool, rule TieRule) []Place {
 		if i == 0 {
 			continue
 		}
-		above := &places[i-1]
-		a, b := entries[above.Index], entries[p.Index]
-		var tied bool
-		if len(vals[above.Index]) >= MinRoundsForTieTest && len(vals[p.Index]) >= MinRoundsForTieTest {
-			u := MannWhitneyU(vals[above.Index], vals[p.Index])
-			p.ByTest, p.P = true, u.P
-			p.Unreachable = MinUTestP(u.N1, u.N2) > rule.alpha()
-			tied = !(u.P <= rule.alpha())
-		} else {
-			limit := max(rule.tiePct(), a.DriftPct, b.DriftPct)
-			tied = DiffPct(above.Median, p.Median) <= limit
+		first := &places[head]
+		if rule.tied(entries[first.Index], entries[p.Index], vals[first.Index], vals[p.Index], first.Median, p.Median, p) {
+			p.Rank, p.Tied, first.Tied = first.Rank, true, true
+			continue
 		}
-		if tied {
-			p.Rank, p.Tied, above.Tied = above.Rank, true, true
-		}
+		head = i
 	}
 	return places
+}
+
+// tied decides whether b cannot be told apart from a, recording how in p.
+func (r TieRule) tied(a, b Entry, va, vb []float64, ma, mb float64, p *Place) bool {
+	n1, n2 := len(va), len(vb)
+	switch {
+	case n1 >= MinRoundsForTieTest && n2 >= MinRoundsForTieTest && MinUTestP(n1, n2) <= r.alpha():
+		u := MannWhitneyU(va, vb)
+		p.ByTest, p.P = true, u.P
+		return !(u.P <= r.alpha())
+	case n1 >= 2 && n2 >= 2:
+		p.ByRange, p.Unreachable = true, true
+		return !(slices.Max(va) < slices.Min(vb) || slices.Max(vb) < slices.Min(va))
+	}
+	limit := max(r.tiePct(), a.DriftPct, b.DriftPct)
+	return DiffPct(ma, mb) <= limit
 }
 
 // DiffPct is |a - b| as a percentage of the larger of |a| and |b|; 0 when
@@ -140,4 +156,32 @@ func DiffPct(a, b float64) float64 {
 		return 0
 	}
 	return 100 * math.Abs(a-b) / m
+}
+
+// Best is the outcome of looking for the best of some entries: the
+// entries (indexes into the input) that share the first place of
+// RankTies, and whether that place holds every entry with values, so
+// that none is best. ByRange is true when some comparison was decided by
+// the ranges of the rounds (too few rounds for the test).
+type Best struct {
+	Index   []int
+	All     bool
+	ByRange bool
+}
+
+// BestOf ranks entries as RankTies does and returns the first place.
+func BestOf(entries []Entry, higher bool, rule TieRule) Best {
+	var b Best
+	valued := 0
+	for _, p := range RankTies(entries, higher, rule) {
+		if p.Rank == 1 {
+			b.Index = append(b.Index, p.Index)
+		}
+		if p.Rank > 0 {
+			valued++
+		}
+		b.ByRange = b.ByRange || p.ByRange
+	}
+	b.All = len(b.Index) == valued
+	return b
 }

@@ -35,7 +35,7 @@ func TestAnalyzePageTablesInChromium(t *testing.T) {
 	if table == "" {
 		t.Fatalf("Chromium's DOM lacks the manifest's table %q", title)
 	}
-	for _, want := range []string{"<td>alpha</td><td>12,500 (2.50)</td>", "<td>beta</td><td>8,200 (5.00)</td>"} {
+	for _, want := range []string{"<td>alpha</td><td><strong>12,500 (2.5)</strong></td>", "<td>beta</td><td>8,200 (5.0)</td>"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("the manifest's table in Chromium's DOM lacks %q:\n%s", want, table)
 		}

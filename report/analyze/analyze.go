@@ -45,6 +45,7 @@ type Store interface {
 	LadderFigures(ctx context.Context, rule stats.LadderRule, where string) (model.RunFigures, error)
 	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
 	RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error)
+	LabelDisplay(ctx context.Context) (model.Display, error)
 	// the readers of the one cost builder, cost.Build
 	cost.Source
 }
@@ -144,7 +145,11 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats}
+	disp, err := st.LabelDisplay(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats, disp: disp}
 	sh, err := a.shared()
 	if err != nil {
 		return nil, err
@@ -172,6 +177,7 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 		}
 		res.Sections = append(res.Sections, s)
 	}
+	a.display(res)
 	// The findings come first, from the same figures as the sections.
 	found, err := a.findings(res, sh, ladderRows)
 	if err != nil {
@@ -216,6 +222,7 @@ type analysis struct {
 	st      Store
 	opts    Options
 	caveats map[string][]model.Caveat
+	disp    model.Display // names and order of label values (LabelDisplay)
 }
 
 // shared are the figures that more than one section, and the findings,

@@ -240,8 +240,8 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 			if failed > 0 {
 				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, failed, len(g.runs)))
 			}
-			rows = append(rows, row{cells: []any{g.server, nullIfEmpty(g.database), int64(stack.N), num(stack.Median), num(ciPct(stack)),
-				num(stack.Min), num(stack.Max), num(dbMed), num(total), num(p99Med), failed}, total: total, srcs: srcs, g: g})
+			rows = append(rows, row{cells: []any{g.server, nullIfEmpty(g.database), int64(stack.N), rounded(stack.Median, stack.Min, stack.Max), num(ciPct(stack)),
+				rounded(stack.Min, stack.Min, stack.Max), rounded(stack.Max, stack.Min, stack.Max), num(dbMed), num(total), num(p99Med), failed}, total: total, srcs: srcs, g: g})
 			bars = append(bars, report.BarGroup{Label: g.server, Series: series, Values: g.totals()})
 		}
 		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.total, y.total) })

@@ -127,7 +127,8 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 			if r.Passes < 3 {
 				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", m.server, r.Passes))
 			}
-			d.Rows = append(d.Rows, []any{m.server, r.Passes, num(r.PassSlopeMedianGiBPer1000), num(r.PassSlopeMinGiBPer1000), num(r.PassSlopeMaxGiBPer1000),
+			d.Rows = append(d.Rows, []any{m.server, r.Passes, rounded(r.PassSlopeMedianGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
+				rounded(r.PassSlopeMinGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000), rounded(r.PassSlopeMaxGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
 				num(pooled.SlopeGiBPer1000), num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
 			d.RowSources = append(d.RowSources, m.srcs)
 			series := report.MemorySeries{Server: m.server, Points: m.points}

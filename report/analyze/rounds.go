@@ -159,6 +159,7 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 		if d == nil {
 			return
 		}
+		a.orderByFirstLoad(d, n, marks)
 		a.markBest(d, n, marks)
 		d.DropEmpty("database", "target_rps", "connections", "p99_ms")
 		cv.to(n)
@@ -206,18 +207,16 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 		}
 		sum := stats.Summarize(rps)
 		summaryNotes(n, "requests/s", sum)
-		p99Med := math.NaN()
-		if len(p99) > 0 {
-			p99Med = stats.Median(p99)
-		}
+		p99Sum := stats.Summarize(p99)
+		p99Med := p99Sum.Median
 		if requests > 0 && float64(failed) > a.opts.MaxErrorRate*float64(requests) {
 			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than %g%%)", serverName(r0.server), r0.connections, failed, requests, 100*a.opts.MaxErrorRate))
 		}
-		d.Rows = append(d.Rows, []any{r0.server, nullIfEmpty(r0.database), connsText(r0.connections), num(r0.targetRPS), int64(sum.N), num(sum.Median),
-			num(sum.Min), num(sum.Max), num(p99Med), failed})
+		d.Rows = append(d.Rows, []any{r0.server, nullIfEmpty(r0.database), connsText(r0.connections), num(r0.targetRPS), int64(sum.N),
+			rounded(sum.Median, sum.Min, sum.Max), rounded(sum.Min, sum.Min, sum.Max), rounded(sum.Max, sum.Min, sum.Max), rounded(p99Med, p99Sum.Min, p99Sum.Max), failed})
 		cv.add(rowName(r0.server, r0.database, "")+" "+loadName(loadKey(r0)), []string{r0.groupID})
 		d.RowSources = append(d.RowSources, srcs)
-		marks = append(marks, bestRow{load: loadKey(r0), fixedRate: !math.IsNaN(r0.targetRPS),
+		marks = append(marks, bestRow{load: loadKey(r0), name: rowName(r0.server, r0.database, ""), fixedRate: !math.IsNaN(r0.targetRPS),
 			rps: stats.Entry{Values: rps, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}})
 		// A fixed-rate run's requests/s is its target: only runs at full
 		// speed are drawn, one chart per test, a series per tool and
@@ -244,6 +243,7 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 // are compared only at the same load), its rounds' requests/s and p99.
 type bestRow struct {
 	load      string
+	name      string
 	fixedRate bool
 	rps, p99  stats.Entry
 }
@@ -302,32 +302,28 @@ func (a *analysis) markBest(d *report.Data, n *notes, rows []bestRow) {
 		}
 		at[r.load] = append(at[r.load], i)
 	}
-	marked, fixed, few := false, false, false
-	var none []string
+	marked, fixed, byRange := false, false, false
+	var none, shared []string
 	mark := func(idx []int, c int, entry func(bestRow) stats.Entry, higher bool) {
 		entries := make([]stats.Entry, len(idx))
-		valued := 0
 		for j, i := range idx {
 			entries[j] = entry(rows[i])
-			if len(entries[j].Values) > 0 {
-				valued++
-			}
 		}
-		places := stats.RankTies(entries, higher, a.tieRule())
-		var best []int
-		for _, p := range places {
-			if p.Rank == 1 {
-				best = append(best, idx[p.Index])
-			}
-			few = few || (p.Tied && p.Unreachable)
-		}
-		if len(best) == valued {
-			none = append(none, d.Columns[c].Title+" "+loadName(rows[idx[0]].load))
+		best := stats.BestOf(entries, higher, a.tieRule())
+		byRange = byRange || best.ByRange
+		what := d.Columns[c].Title + " " + loadName(rows[idx[0]].load)
+		if best.All {
+			none = append(none, what)
 			return
 		}
-		for _, i := range best {
-			d.Rows[i][c] = report.Cell{Value: d.Rows[i][c], Best: true}
+		var names []string
+		for _, j := range best.Index {
+			names = append(names, rows[idx[j]].name)
+			d.Rows[idx[j]][c] = report.MarkBest(d.Rows[idx[j]][c])
 			marked = true
+		}
+		if len(names) > 1 {
+			shared = append(shared, what+": "+strings.Join(names, ", "))
 		}
 	}
 	for _, l := range loads {
@@ -344,7 +340,10 @@ func (a *analysis) markBest(d *report.Data, n *notes, rows []bestRow) {
 	}
 	rule := a.tieRule().String()
 	if marked {
-		n.add("the best value of each column at each load is marked (* on a terminal, bold elsewhere): highest requests/s, lowest p99; every row inside the noise of the best is marked too (" + rule + ")")
+		n.add("the best value of each column at each load is marked (* on a terminal, bold elsewhere): highest requests/s, lowest p99, where it is best beyond the noise of the rounds (" + rule + ")")
+	}
+	if len(shared) > 0 {
+		n.add("tied for best and marked together, no one of them told apart from the first: " + strings.Join(shared, "; "))
 	}
 	switch {
 	case len(none) > 0 && !marked:
@@ -352,8 +351,8 @@ func (a *analysis) markBest(d *report.Data, n *notes, rows []bestRow) {
 	case len(none) > 0:
 		n.add("not marked, the rows being inside the noise of each other: " + strings.Join(none, "; "))
 	}
-	if few {
-		n.add(fmt.Sprintf("with 3 rounds against 3 the smallest two-sided Mann–Whitney p is 0.1: at alpha %g rows are tied for want of rounds; 4 or more each can be told apart",
+	if byRange {
+		n.add(fmt.Sprintf("with fewer than 4 rounds against 4 the two-sided Mann–Whitney test cannot reach alpha %g (3 against 3: p >= 0.1): such rows are told apart when the ranges of their rounds do not overlap",
 			a.tieRule().Alpha))
 	}
 	if fixed {
@@ -581,4 +580,14 @@ func serverName(s string) string {
 		return "(no server label)"
 	}
 	return s
+}
+
+// rounded is a figure of a row with the text people read: at the
+// precision the spread of its rounds supports (report.Rounded);
+// lo and hi are the range of the rounds (passes) behind it.
+func rounded(x, lo, hi float64) any {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return report.Cell{Value: x, Text: report.Rounded(x, lo, hi)}
 }

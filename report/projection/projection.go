@@ -77,6 +77,7 @@ type run struct {
 }
 
 type projector struct {
+	display model.Display // names and order of label values, from the runs' model.DisplayLabel
 	spec    Spec
 	tmpl    template
 	col     map[string]int
@@ -118,6 +119,9 @@ func Project(runs Runs, spec Spec) ([]*report.Data, error) {
 	}
 	if len(p.runs) == 0 {
 		return nil, ErrNoRuns
+	}
+	if p.display, err = p.readDisplay(); err != nil {
+		return nil, err
 	}
 	for _, k := range append(slices.Clone(spec.Rows), spec.Cols...) {
 		if !p.known(k) {

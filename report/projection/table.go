@@ -35,14 +35,26 @@ func (p *projector) axis(runs []run, keys []string) axis {
 		}
 	}
 	slices.SortStableFunc(a.texts, func(x, y string) int {
-		for i := range keys {
-			if c := compareValues(a.vals[x][i], a.vals[y][i]); c != 0 {
+		for i, k := range keys {
+			if c := cmp.Or(p.display.Compare(k, keyText(a.vals[x][i]), keyText(a.vals[y][i])), compareValues(a.vals[x][i], a.vals[y][i])); c != 0 {
 				return c
 			}
 		}
 		return 0
 	})
 	return a
+}
+
+// named is a key's value for people: its display name from the manifest
+// beside the value machines read.
+func (p *projector) named(k string, v any) any {
+	if v == nil {
+		return nil
+	}
+	if name := p.display.Name(k, keyText(v)); name != keyText(v) {
+		return report.Cell{Value: v, Text: name}
+	}
+	return v
 }
 
 func (p *projector) keyOf(r run, keys []string) string {
@@ -106,13 +118,15 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	}
 	d := &report.Data{Title: p.title(runs, split)}
 	for _, k := range spec.Rows {
-		d.Columns = append(d.Columns, report.Column{Name: k})
+		d.Columns = append(d.Columns, report.Column{Name: k, Title: p.display.Heading(k)})
 	}
-	simple := len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" && !spec.Spread && !isLadderMetric(p.tmpl.metrics[0])
+	simple := p.tmpl.bare() && !spec.Spread && !isLadderMetric(p.tmpl.metrics[0])
 	for _, ct := range cols.texts {
 		var heading []string
-		for _, v := range cols.vals[ct] {
+		var names []string
+		for i, v := range cols.vals[ct] {
 			heading = append(heading, orNone(report.Exact(v)))
+			names = append(names, orNone(p.display.Name(spec.Cols[i], report.Exact(v))))
 		}
 		cv := strings.Join(heading, "/")
 		name := func(m string) string {
@@ -124,7 +138,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 			}
 			return cv + "_" + m
 		}
-		title := cv
+		title := strings.Join(names, "/")
 		if len(spec.Cols) == 0 {
 			title = spec.Cell
 			if simple {
@@ -135,7 +149,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 			d.Columns = append(d.Columns, report.Column{Name: name(p.tmpl.metrics[0]), Title: title, Human: sig})
 			continue
 		}
-		d.Columns = append(d.Columns, report.Column{Name: title, People: true})
+		d.Columns = append(d.Columns, report.Column{Name: cv, Title: title, People: true})
 		for _, m := range p.tmpl.metrics {
 			d.Columns = append(d.Columns, report.Column{Name: name(m), Machine: true})
 			if isLadderMetric(m) {
@@ -152,10 +166,15 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	n := &notes{}
 	few, fewest, cellsN, twice := 0, math.MaxInt, 0, 0
 	sortKey := map[int]float64{}
+	firstVals := make([][][]float64, len(cols.texts)) // per column, per row: the rounds of the first figure
+	holding := map[[2]int]bool{}                      // column, row: a ladder cell whose median is a lower bound
 	for ri, rt := range rows.texts {
-		row := slices.Clone(rows.vals[rt])
+		var row []any
+		for i, v := range rows.vals[rt] {
+			row = append(row, p.named(spec.Rows[i], v))
+		}
 		var srcs []report.Source
-		for _, ct := range cols.texts {
+		for ci, ct := range cols.texts {
 			cr := cells[rt+"\x01"+ct]
 			if len(cr) > 0 {
 				cellsN++
@@ -167,9 +186,10 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 					twice++
 				}
 			}
-			var texts []string
+			firstVals[ci] = append(firstVals[ci], p.values(cr, p.tmpl.metrics[0]))
+			var figs []cellFigure
 			var machine []any
-			for _, m := range p.tmpl.metrics {
+			for fi, m := range p.tmpl.metrics {
 				if isLadderMetric(m) {
 					sum := p.ladder(cr)
 					median := sum.MedianHeldRPS
@@ -179,7 +199,8 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 					if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && len(sum.Runs) > 0 {
 						sortKey[ri] = median
 					}
-					texts = append(texts, report.LadderText(sum, m == AchievedMetric))
+					figs = append(figs, cellFigure{text: report.LadderText(sum, m == AchievedMetric), missing: len(sum.Runs) == 0})
+					holding[[2]int{ci, ri}] = fi == 0 && len(sum.Runs) > 0 && sum.StillHolding
 					var holding any
 					if len(sum.Runs) > 0 {
 						holding = sum.StillHolding
@@ -191,24 +212,27 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 				if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && !math.IsNaN(fg.median) {
 					sortKey[ri] = fg.median
 				}
-				t := human(fg.median)
+				cf := cellFigure{median: fg.median, min: fg.min, max: fg.max, missing: math.IsNaN(fg.median)}
 				if spec.Spread && fg.n > 1 {
-					t += " [" + human(fg.min) + "–" + human(fg.max) + "]"
+					f := p.tmpl.fields[fi].format
+					cf.text = f.Format(fg.median, fg.min, fg.max) + " [" + f.Format(fg.min, fg.min, fg.max) + "–" + f.Format(fg.max, fg.min, fg.max) + "]"
 				}
-				texts = append(texts, t)
+				figs = append(figs, cf)
 				machine = append(machine, value(fg.median))
 				if spec.Spread {
 					machine = append(machine, value(fg.min), value(fg.max), int64(fg.n))
 				}
 			}
 			switch {
+			case simple && machine[0] == nil:
+				row = append(row, nil)
 			case simple:
-				row = append(row, machine[0])
+				row = append(row, report.Cell{Value: machine[0], Text: p.tmpl.render(figs)})
 			case len(cr) == 0:
 				row = append(row, nil)
 				row = append(row, make([]any, len(machine))...)
 			default:
-				row = append(row, p.tmpl.render(texts))
+				row = append(row, p.tmpl.render(figs))
 				row = append(row, machine...)
 			}
 			for _, r := range cr {
@@ -219,10 +243,15 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 		d.Rows = append(d.Rows, row)
 		d.RowSources = append(d.RowSources, srcs)
 	}
-	if spec.Sort != "" {
-		p.sortRows(d, sortKey)
-	}
 	n.add("each cell is the median (type 7) of its rounds: the runs that agree on every label but round")
+	p.markBest(d, n, firstVals, holding, len(spec.Rows), rows.texts)
+	switch {
+	case spec.Sort != "":
+		sortRows(d, sortKey, strings.HasPrefix(spec.Sort, "+"))
+	case len(spec.Rows) > 0 && len(cols.texts) > 0 && !p.display.Ordered(spec.Rows[0]):
+		c := fullestColumn(firstVals)
+		p.orderByFirst(d, n, firstVals[c], cols.vals[cols.texts[c]])
+	}
 	if len(split) > 0 {
 		n.add(fmt.Sprintf("split by %s: runs differ in it beyond the table's rows and columns, and are not pooled", strings.Join(split, ", ")))
 	}
@@ -239,12 +268,13 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	return d
 }
 
-func (p *projector) sortRows(d *report.Data, key map[int]float64) {
+// sortRows orders the rows by their keys, highest first (lowest first
+// when asc), rows without a key last.
+func sortRows(d *report.Data, key map[int]float64, asc bool) {
 	order := make([]int, len(d.Rows))
 	for i := range order {
 		order[i] = i
 	}
-	asc := strings.HasPrefix(p.spec.Sort, "+")
 	slices.SortStableFunc(order, func(a, b int) int {
 		ka, oka := key[a]
 		kb, okb := key[b]
@@ -291,7 +321,7 @@ func (p *projector) title(runs []run, split []string) string {
 	t := p.spec.Title
 	if t == "" {
 		t = p.spec.Cell
-		if len(p.tmpl.metrics) == 1 && p.tmpl.text[0] == "" && p.tmpl.text[1] == "" {
+		if p.tmpl.bare() {
 			t = p.tmpl.metrics[0]
 		}
 		if len(p.spec.Rows) > 0 {

@@ -1,0 +1,20 @@
+package store
+
+import (
+	"context"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// LabelDisplay reads how people read the values of labels: the display
+// (model.DisplayLabel) the manifests of the ingested folders gave their
+// runs, merged in the order of its text, so the same store always gives
+// the same display.
+func (s *Store) LabelDisplay(ctx context.Context) (model.Display, error) {
+	texts, err := readAll(ctx, s, "runs", `SELECT DISTINCT labels->>'`+model.DisplayLabel+`' AS d FROM runs WHERE d IS NOT NULL ORDER BY 1`,
+		nil, func(r []any) string { return Text(r[0]) })
+	if err != nil {
+		return nil, err
+	}
+	return model.MergeDisplays(texts)
+}

@@ -1,0 +1,127 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/report"
+)
+
+// display shows the values of labels in the tables as the manifest names
+// them ([labels.<key>] names; machines still read the values) and orders
+// the rows of a table by its server column as the manifest orders the
+// servers, but for rankings, whose order is the ranking.
+func (a *analysis) display(res *Result) {
+	if len(a.disp) == 0 {
+		return
+	}
+	for _, sec := range res.Sections {
+		for _, d := range sec.Tables {
+			displayTable(d, a.disp)
+		}
+	}
+}
+
+func displayTable(d *report.Data, disp model.Display) {
+	ranked := false
+	for c, col := range d.Columns {
+		ranked = ranked || col.Name == "rank"
+		if _, ok := disp[col.Name]; !ok {
+			continue
+		}
+		for _, row := range d.Rows {
+			row[c] = named(disp, col.Name, row[c])
+		}
+	}
+	c := slices.IndexFunc(d.Columns, func(col report.Column) bool { return col.Name == "server" })
+	if ranked || c < 0 || !disp.Ordered("server") {
+		return
+	}
+	order := make([]int, len(d.Rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		return disp.Compare("server", report.Exact(d.Rows[x][c]), report.Exact(d.Rows[y][c]))
+	})
+	rows := make([][]any, len(order))
+	var srcs [][]report.Source
+	for j, i := range order {
+		rows[j] = d.Rows[i]
+		if i < len(d.RowSources) {
+			srcs = append(srcs, d.RowSources[i])
+		}
+	}
+	d.Rows = rows
+	if len(d.RowSources) == len(order) {
+		d.RowSources = srcs
+	}
+}
+
+// named is a label's value with its display name as the text people read.
+func named(disp model.Display, key string, v any) any {
+	cell, isCell := v.(report.Cell)
+	if !isCell {
+		cell = report.Cell{Value: v}
+	}
+	s, ok := cell.Value.(string)
+	if !ok || disp.Name(key, s) == s {
+		return v
+	}
+	cell.Text = disp.Name(key, s)
+	return cell
+}
+
+// orderByFirstLoad orders the servers of a rounds table, when the
+// manifest gives them no order, by the median requests/s of each one's
+// first row (its lowest load), highest first, keeping each server's rows
+// together and in their order; marks moves with its rows. The footnote
+// says so.
+func (a *analysis) orderByFirstLoad(d *report.Data, n *notes, marks []bestRow) {
+	if a.disp.Ordered("server") || len(d.Rows) < 2 {
+		return
+	}
+	sc := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "server" })
+	rc := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "rps" })
+	first := map[string]float64{}
+	var servers []string
+	for _, row := range d.Rows {
+		s := report.Exact(row[sc])
+		if _, ok := first[s]; !ok {
+			servers = append(servers, s)
+			x, _ := cellValue(row[rc]).(float64)
+			first[s] = x
+		}
+	}
+	if len(servers) < 2 {
+		return
+	}
+	slices.SortStableFunc(servers, func(x, y string) int { return cmp.Compare(first[y], first[x]) })
+	rank := map[string]int{}
+	for i, s := range servers {
+		rank[s] = i
+	}
+	order := make([]int, len(d.Rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		return rank[report.Exact(d.Rows[x][sc])] - rank[report.Exact(d.Rows[y][sc])]
+	})
+	rows, srcs, ms := make([][]any, len(order)), make([][]report.Source, len(order)), make([]bestRow, len(order))
+	for j, i := range order {
+		rows[j], srcs[j], ms[j] = d.Rows[i], d.RowSources[i], marks[i]
+	}
+	d.Rows, d.RowSources = rows, srcs
+	copy(marks, ms)
+	n.add("servers in order of their median requests/s at their first load, highest first; [labels.server] order = [...] in wra.toml sets another")
+}
+
+// cellValue is a table value without its mark and text.
+func cellValue(v any) any {
+	if c, ok := v.(report.Cell); ok {
+		return c.Value
+	}
+	return v
+}

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"math"
+	"testing"
+)
+
+// The formats are Python's: the wanted texts are what Python 3.12 prints
+// for format(x, spec), e.g. format(31550.4, ",.0f") == "31,550".
+func TestNumberFormat(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		x    float64
+		want string
+	}{
+		{",.0f", 31550.4, "31,550"},
+		{",.0f", 127456.5, "127,456"}, // half to even on the exact binary value, as Python
+		{".1f", 1.99, "2.0"},
+		{".1f", 211.6, "211.6"},
+		{".0f", 54.4, "54"},
+		{".0f", 73.9, "74"},
+		{".0f", -0.4, "0"}, // no negative zero
+		{".3g", 31550, "3.16e+04"},
+		{".3g", 0.0123456, "0.0123"},
+		{".3g", 2.5, "2.5"},
+		{".3g", 0.00001234, "1.23e-05"},
+		{"g", 1234567, "1.23457e+06"},
+		{".2e", 1234.5, "1.23e+03"},
+		{".1%", 0.1234, "12.3%"},
+		{",.1%", 12.5, "1,250.0%"},
+		{"d", 1234.6, "1235"},
+		{",d", 1234.6, "1,235"},
+		{"+.1f", 3.14, "+3.1"},
+		{"+.1f", -3.14, "-3.1"},
+		{".2", 3.14159, "3.14"}, // a precision alone is fixed, as Rust's {:.2}
+		{"f", 1.5, "1.500000"},
+	} {
+		f, err := ParseNumberFormat(c.spec)
+		if err != nil {
+			t.Errorf("%q: %v", c.spec, err)
+			continue
+		}
+		if got := f.Format(c.x, math.NaN(), math.NaN()); got != c.want {
+			t.Errorf("format(%v, %q) = %q, want %q", c.x, c.spec, got, c.want)
+		}
+	}
+}
+
+func TestNumberFormatErrors(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{".", `format ".", byte 2: expected the number of digits after '.'`},
+		{".x", `format ".x", byte 2: expected the number of digits after '.'`},
+		{".123f", `format ".123f", byte 2: expected at most 2 digits of precision`},
+		{"x", `format "x", byte 1: unknown 'x': expected [+][,][.precision][type], type one of f, e, g, %, d`},
+		{".1fx", `format ".1fx", byte 4: unexpected "x" after the type`},
+		{".1d", `format ".1d", byte 1: d is a whole number: it takes no precision`},
+		{",.3g", `format ",.3g", byte 1: ',' groups thousands of f, d and %, not of g`},
+		{">10.1f", `format ">10.1f", byte 1: unknown '>': expected [+][,][.precision][type], type one of f, e, g, %, d`},
+	} {
+		_, err := ParseNumberFormat(c.spec)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q: error %v\nwant %s", c.spec, err, c.want)
+		}
+	}
+}
+
+// The default format prints what the spread of the rounds supports.
+func TestRounded(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		x, lo, hi float64
+		want      string
+	}{
+		{1.99, 1.8, 2.3, "2.0"},             // spread 0.5: tenths
+		{211.6, 200, 220, "212"},            // spread 20: units (integer digits kept)
+		{54.4, 52.9, 56.1, "54"},            // spread 3.2: units
+		{31550.3, 31200, 31870, "31,550"},   // the integer digits are printed
+		{1234.567, 1234.5, 1234.6, "1,235"}, // a small spread adds no digit beyond three figures
+		{2.4567, 2.45, 2.46, "2.46"},        // spread 0.01: three figures, not four
+		{0.0123, 0, 0.5, "0.012"},           // two significant figures at least
+		{7.8, nan, nan, "7.80"},             // one round: three figures
+		{7.8, 7.8, 7.8, "7.80"},             // no spread: three figures
+		{0, 0, 1, "0"},
+		{-54.4, -56.1, -52.9, "-54"},
+	} {
+		if got := Rounded(c.x, c.lo, c.hi); got != c.want {
+			t.Errorf("Rounded(%v, %v, %v) = %q, want %q", c.x, c.lo, c.hi, got, c.want)
+		}
+	}
+	// The default NumberFormat is Rounded.
+	f, err := ParseNumberFormat("")
+	if err != nil || !f.Default() || f.Format(1.99, 1.8, 2.3) != "2.0" {
+		t.Errorf("default: %v %+v", err, f)
+	}
+}
