@@ -83,6 +83,18 @@ func LadderRuns(rows []model.LadderStepRow, verdicts []model.LadderRow, rule sta
 	return kept
 }
 
+// source is where a k6 ladder run was read, its first step's file:line,
+// as every surface cites a run (its run id, file:index, is no line).
+func (r LadderRun) source() report.Source {
+	if len(r.Sources) == 0 {
+		return report.Source{File: r.Run}
+	}
+	return r.Sources[0]
+}
+
+// where is source as text: "ladder/t1/go-pgx/page.ndjson.gz:1".
+func (r LadderRun) where() string { return r.source().String() }
+
 // ladderKind is how one kind of ladder is laid out in the report.
 type ladderKind struct {
 	kind, title, note string
@@ -187,7 +199,7 @@ func (a *analysis) readLadders() ([]LadderRun, error) {
 // summary did not keep, and so were left out of the rule.
 func unknownNote(r LadderRun, rule stats.LadderRule) []string {
 	var out []string
-	name := serverName(r.Server) + onDatabase(r.Database) + ", " + r.Run
+	name := serverName(r.Server) + onDatabase(r.Database) + ", " + r.where()
 	if r.FailuresUnknown > 0 {
 		whole := ""
 		if !math.IsNaN(r.RunErrorRate) {
@@ -242,11 +254,11 @@ func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule) (d
 				names = append(names, fmt.Sprintf("round %d", r.Round))
 				runSrcs = append(runSrcs, r.Sources)
 			} else {
-				names = append(names, r.Run)
+				names = append(names, r.where())
 			}
 			if k.runWarnings {
 				for _, w := range r.Result.Warnings {
-					n.add(fmt.Sprintf("%s, %s: %s", r.Server+onDatabase(r.Database), r.Run, w.Msg))
+					n.add(fmt.Sprintf("%s, %s: %s", r.Server+onDatabase(r.Database), r.where(), w.Msg))
 				}
 			}
 			for _, u := range unknownNote(r, ladderRule) {
@@ -254,7 +266,7 @@ func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule) (d
 			}
 			results = append(results, r.Result)
 			if k.runSources {
-				srcs = append(srcs, report.Source{File: r.Run})
+				srcs = append(srcs, r.source())
 			} else {
 				srcs = append(srcs, r.Sources...)
 			}
