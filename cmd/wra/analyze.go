@@ -144,6 +144,9 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
 	opts.Alpha, opts.TiePct = o.alpha, o.tie
 	opts.Findings, opts.Layouts = o.findings, o.layouts
+	if opts.Corpus, err = analyze.ReadCorpus(args); err != nil {
+		return err
+	}
 	key, err := analysisKey(ctx, st, opts)
 	if err != nil {
 		return err
