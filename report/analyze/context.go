@@ -169,8 +169,14 @@ func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
 	if text := noiseText(sh.drifts, a.opts.DriftTolerance); text != "" {
 		add("Calibration", text)
 	}
-	if skipped := res.Skipped(); len(skipped) > 0 {
-		add("Not in this report", upperFirst(strings.Join(skipped, "; "))+".")
+	var skipped []string
+	for _, s := range res.Sections {
+		if s.Skipped != "" {
+			skipped = append(skipped, s.Title)
+		}
+	}
+	if len(skipped) > 0 {
+		add("Not in this report", "for want of records of their kind: "+strings.Join(skipped, "; ")+" (report.md's Skipped says what each needs).")
 	}
 	if len(d.Rows) == 0 {
 		sec.Skipped = "no runs"
@@ -218,6 +224,14 @@ func noiseText(pairs []driftPair, tolerance float64) string {
 	if flagged > 0 {
 		flag = fmt.Sprintf("%d beyond it: see the Calibration table and the caveats", flagged)
 	}
-	return fmt.Sprintf("A fixed CPU job timed before and after, %d pairs, %d comparisons (one per process count): its time after over its time before ranged %s–%s, at most %s off (tolerance %s), %s",
-		len(names), len(ratios), Sig(slices.Min(ratios)), Sig(slices.Max(ratios)), pct(moved), pct(tolerance), flag)
+	return fmt.Sprintf("A fixed CPU job timed before and after: %s, %s (one per process count); its time after over its time before ranged %s–%s, at most %s off (tolerance %s), %s",
+		plural(len(names), "pair"), plural(len(ratios), "comparison"), Sig(slices.Min(ratios)), Sig(slices.Max(ratios)), pct(moved), pct(tolerance), flag)
+}
+
+// plural prints a count and its noun: "1 pair", "3 pairs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -490,6 +490,7 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 	var order []string
 	by := map[string]*found{}
 	at := map[string][]string{}
+	one := map[string]string{} // the sentence of a server's first load
 	for _, g := range groupRuns(sh.rounds) {
 		var p99 [][]float64
 		for _, sv := range g.servers {
@@ -515,19 +516,23 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 				order = append(order, sv)
 			}
 			by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
-			at[sv] = append(at[sv], fmt.Sprintf("%s: %s ms, lowest pass %s ms, limit %s ms, the other %d %s–%s ms",
+			if len(at[sv]) == 0 {
+				one[sv] = fmt.Sprintf("At %s, %s's p99 is %s ms where the other %d servers have %s–%s ms: even its lowest pass (%s ms) is above %s ms, their median plus %g times the median absolute deviation (%s ms).",
+					g.load(), serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
+					Sig(tl.LimitMS), r.TailMADs, Sig(tl.NoiseMS))
+			}
+			at[sv] = append(at[sv], fmt.Sprintf("%s, %s ms (lowest pass %s ms, above %s ms; the other %d servers %s–%s ms)",
 				g.load(), Sig(tl.MedianMS), Sig(tl.MinMS), Sig(tl.LimitMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers))))
 		}
 	}
 	var out []found
 	for _, sv := range order {
 		fd := by[sv]
-		loads := "at 1 load"
+		fd.text = one[sv]
 		if n := len(at[sv]); n > 1 {
-			loads = fmt.Sprintf("at %d loads", n)
+			fd.text = fmt.Sprintf("%s's p99 stands out at %d loads, even its lowest pass above the other servers' median plus %g times their median absolute deviation: at %s.",
+				serverName(sv), n, r.TailMADs, strings.Join(at[sv], "; at "))
 		}
-		fd.text = fmt.Sprintf("%s's p99 stands out %s: even its lowest pass is above the limit, the other servers' median plus %g times their median absolute deviation (%s).",
-			serverName(sv), loads, r.TailMADs, strings.Join(at[sv], "; "))
 		out = append(out, *fd)
 	}
 	return out
@@ -816,20 +821,24 @@ func ladderFindings(ladders []ladderRuns) []found {
 		rule = l.results[0].Rule
 		p := ""
 		if len(p95) > 0 {
-			p = fmt.Sprintf(", p95 %s–%s ms", Sig(slices.Min(p95)), Sig(slices.Max(p95)))
+			p = fmt.Sprintf(" with a p95 of %s–%s ms", Sig(slices.Min(p95)), Sig(slices.Max(p95)))
 		}
 		if by[l.server] == nil {
 			by[l.server] = &found{rule: ruleLadder, section: "ladders"}
 			order = append(order, l.server)
 		}
 		by[l.server].srcs = append(by[l.server].srcs, srcs...)
-		at[l.server] = append(at[l.server], fmt.Sprintf("%s (first step %s requests/s, failed in %d of %d runs%s)", l.what, Sig(first), len(failed), len(l.results), p))
+		at[l.server] = append(at[l.server], fmt.Sprintf("%s: the first step (%s requests/s) already failed in %d of %d runs%s", l.what, Sig(first), len(failed), len(l.results), p))
 	}
 	var out []found
 	for _, sv := range order {
 		fd := by[sv]
-		fd.text = fmt.Sprintf("%s: the first step already failed in %s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
-			serverName(sv), strings.Join(at[sv], "; "), rule.P95MS, rule.MaxErrorRate*100)
+		which := at[sv][0]
+		if len(at[sv]) > 1 {
+			which = fmt.Sprintf("in %d ladders: %s", len(at[sv]), strings.Join(at[sv], "; "))
+		}
+		fd.text = fmt.Sprintf("%s, %s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
+			serverName(sv), which, rule.P95MS, rule.MaxErrorRate*100)
 		out = append(out, *fd)
 	}
 	return out

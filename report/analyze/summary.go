@@ -151,10 +151,13 @@ func (k contest) sentence() (text string, paired bool, ok bool) {
 	switch {
 	case len(rest) == 0:
 		last := cs[len(cs)-1]
-		if k.valueText(last) == k.valueText(leader) {
+		switch {
+		case k.valueText(last) == k.valueText(leader):
 			fmt.Fprintf(&b, "a tie, all %d at %s", len(cs), k.valueText(leader))
-		} else {
-			fmt.Fprintf(&b, "a tie, all %d from %s (%s) to %s (%s)", len(cs), k.valueText(leader), leader.name, k.valueText(last), last.name)
+		case len(cs) == 2:
+			fmt.Fprintf(&b, "a tie: %s at %s and %s at %s", leader.name, k.valueText(leader), last.name, k.valueText(last))
+		default:
+			fmt.Fprintf(&b, "a tie, all %d from %s at %s to %s at %s", len(cs), leader.name, k.valueText(leader), last.name, k.valueText(last))
 		}
 	default:
 		if len(tied) == 0 {
@@ -168,7 +171,7 @@ func (k contest) sentence() (text string, paired bool, ok bool) {
 				}
 				with = append(with, one(v))
 			}
-			fmt.Fprintf(&b, "%s (%s) ties for the lead with %s", leader.name, k.valueText(leader), joinAnd(with))
+			fmt.Fprintf(&b, "%s at %s ties for the lead with %s", leader.name, k.valueText(leader), joinAnd(with))
 		}
 		fmt.Fprintf(&b, "; next %s", one(rest[0]))
 		if len(rest) > 1 {
@@ -260,7 +263,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 	}
 	d.DropEmpty("caveats")
 	sec.Remarks = append(sec.Remarks, "×: a stack against the leader, the worse figure over the better. Within trials: the median of the per-trial ratios, in brackets the sign test's distribution-free interval, a tie where it includes 1; else the ratio of the medians, a tie where the ranges of the passes overlap. The tables below hold every figure and its runs.")
-	if len(ladders) > 0 {
+	if slices.ContainsFunc(sec.Bullets, func(b report.Bullet) bool { return strings.Contains(b.Text, "+ requests/s") }) {
 		sec.Remarks = append(sec.Remarks, "A rate held with + is a lower bound: the last step asked still held.")
 	}
 	if drift {
@@ -311,9 +314,6 @@ func cpuContests(fixed []cpuGroup) []contest {
 				continue
 			}
 			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.dbUS })
-			for k := range cs {
-				cs[k].name = serverName(byDB[db][k].server)
-			}
 			out = append(out, contest{lead: "CPU per request, " + load, part: "database CPU on " + db, unit: " µs", lower: true,
 				best: "costs it least", ratio: "the others' database CPU over the leader's", cs: cs})
 		}
