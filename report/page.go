@@ -42,9 +42,11 @@ type Section struct {
 }
 
 // Bullet is one item of a section's list: a lead in bold, its sentence,
-// and what must be said beside it (caveats) in smaller print.
+// its parts as a list of their own (one line each), and what must be
+// said beside it (caveats) in smaller print.
 type Bullet struct {
 	Lead, Text string
+	Lines      []string
 	Notes      []string
 }
 
@@ -74,9 +76,11 @@ h1 { font-size: 1.6em; margin: 0.4em 0; }
 h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
 nav ol { columns: 2; padding-left: 1.4em; }
 nav { font-size: 0.9em; }
-ul.bullets { padding-left: 1.2em; margin: 0.4em 0; }
+ul.bullets { padding-left: 1.2em; margin: 0.4em 0; font-size: 0.95em; }
 ul.bullets li { margin: 0.25em 0; }
-section.opening h2 { margin-top: 0.8em; }
+ul.bullets ul { padding-left: 1.2em; margin: 0.1em 0; list-style: circle; }
+ul.bullets ul li { margin: 0.05em 0; }
+section.opening h2 { margin-top: 0.6em; }
 .caveat { display: block; font-size: 0.85em; color: #8a4b00; }
 p.remark { font-size: 0.85em; color: #555; margin: 0.3em 0; }
 a { color: #0072B2; }
@@ -164,6 +168,13 @@ func writeSection(b *strings.Builder, i int, s Section) error {
 				fmt.Fprintf(b, "<strong>%s.</strong> ", html.EscapeString(it.Lead))
 			}
 			b.WriteString(html.EscapeString(it.Text))
+			if len(it.Lines) > 0 {
+				b.WriteString("\n<ul>")
+				for _, l := range it.Lines {
+					fmt.Fprintf(b, "<li>%s</li>", html.EscapeString(l))
+				}
+				b.WriteString("</ul>")
+			}
 			for _, n := range it.Notes {
 				fmt.Fprintf(b, "\n<span class=\"caveat\">%s</span>", html.EscapeString(n))
 			}

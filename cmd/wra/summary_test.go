@@ -56,7 +56,7 @@ func TestSummaryLeader(t *testing.T) {
 	got := summaryOf(t, summaryCorpus(t, []string{"a", "b", "c"},
 		map[string][]float64{"a": {3, 3, 3, 3, 3}, "b": {3.6, 3.6, 3.6, 3.6, 3.6}, "c": {4.5, 4.5, 4.5, 4.5, 4.5}},
 		map[string][]float64{"a": {1, 1, 1, 1, 1}, "b": {1.2, 1.3, 1.1, 1.2, 1.25}, "c": {1, 1, 1, 1, 1}}))
-	if !strings.Contains(got, "a (postgresql) uses the least, 133 µs; next b (postgresql) ×1.20 (1.18–1.22), last c (postgresql) ×1.38 (1.37–1.38) (within 5 trials)") {
+	if !strings.Contains(got, "| CPU per request, one at 500 requests/s, within 5 trials | stack + database: a (postgresql) uses the least, 133 µs; next b (postgresql) ×1.20 (1.18–1.22), last c (postgresql) ×1.38 (1.37–1.38);") {
 		t.Errorf("the leader and the next are not named with the ratio:\n%s", got)
 	}
 	golden(t, "summary/leader.md", got)

@@ -106,23 +106,15 @@ func plainMarkdown(s string) string {
 	return b.String()
 }
 
-// context is the context block: the corpus's README, the dates of the
-// runs, the tools and their versions, and the calibration's noise.
+// context is the context block: the dates of the runs, the tools and
+// their versions, the calibration's noise, the corpus's README and the
+// sections skipped.
 func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
 	sec := &Section{ID: "context", Title: "Context", Single: true, Opening: true}
 	d := &report.Data{Title: "Context", Columns: []report.Column{col("item", "item", nil), {Name: "text", Title: "text", Wrap: 100}}}
 	add := func(lead, text string) {
 		sec.Bullets = append(sec.Bullets, report.Bullet{Lead: lead, Text: text})
 		d.Rows = append(d.Rows, []any{lead, text})
-	}
-	if c := a.opts.Corpus; c.Title != "" || c.Paragraph != "" {
-		text := c.Paragraph
-		if c.Title != "" && text != "" {
-			text = c.Title + ": " + text
-		} else if text == "" {
-			text = c.Title
-		}
-		add("The corpus", text+" ("+c.Source+")")
 	}
 	tools, err := a.st.RunTools(a.ctx)
 	if err != nil {
@@ -168,6 +160,15 @@ func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
 	}
 	if text := noiseText(sh.drifts, a.opts.DriftTolerance); text != "" {
 		add("Calibration", text)
+	}
+	if c := a.opts.Corpus; c.Title != "" || c.Paragraph != "" {
+		text := c.Paragraph
+		if c.Title != "" && text != "" {
+			text = c.Title + ": " + text
+		} else if text == "" {
+			text = c.Title
+		}
+		add("The corpus", text+" ("+c.Source+")")
 	}
 	var skipped []string
 	for _, s := range res.Sections {

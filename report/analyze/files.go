@@ -102,6 +102,9 @@ func writeBullets(md *bytes.Buffer, bullets []report.Bullet, remarks []string) {
 			fmt.Fprintf(md, "**%s.** ", report.EscapeMarkdown(b.Lead))
 		}
 		md.WriteString(report.EscapeMarkdown(b.Text))
+		for _, l := range b.Lines {
+			fmt.Fprintf(md, "\n  - %s", report.EscapeMarkdown(l))
+		}
 		for _, n := range b.Notes {
 			fmt.Fprintf(md, "  \n  *%s*", report.EscapeMarkdown(n))
 		}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -19,7 +20,9 @@ import (
 
 // A contender is one group (or stack) of a comparison.
 type contender struct {
-	name string
+	// name names it in the sentence; row, where set, in its caveats
+	// (the name its tables give it)
+	name, row string
 	// value is the figure its table prints (a median); plus marks it
 	// as a lower bound (a ladder that still held at its last step).
 	value float64
@@ -43,7 +46,7 @@ type contest struct {
 	// ratios are: "the others' over the leader's".
 	best, ratio string
 	cs          []contender
-	// note, where set, ends the sentence.
+	// note, where set, follows the bullet's sentences.
 	note string
 	// part, where set, names the contest within its bullet: contests
 	// of one lead in a row share a bullet ("on mariadb: …; on
@@ -115,7 +118,11 @@ func ratioText(v versus) string {
 // leader, the next after them and the last, each with its ratio to the
 // leader; ok false where fewer than two contenders have a figure
 // (nothing to compare).
-func (k contest) sentence() (text string, paired bool, ok bool) {
+//
+// how says what the ratios are: "within 5 trials", "medians", or "" (a
+// tie whose figures are all the same); the caller writes it once per
+// bullet.
+func (k contest) sentence() (text, how string, paired, tie, ok bool) {
 	var cs []contender
 	for _, c := range k.cs {
 		if !math.IsNaN(c.value) {
@@ -123,7 +130,7 @@ func (k contest) sentence() (text string, paired bool, ok bool) {
 		}
 	}
 	if len(cs) < 2 {
-		return "", false, false
+		return "", "", false, false, false
 	}
 	slices.SortStableFunc(cs, func(x, y contender) int {
 		if k.lower {
@@ -180,14 +187,11 @@ func (k contest) sentence() (text string, paired bool, ok bool) {
 	}
 	switch {
 	case paired:
-		fmt.Fprintf(&b, " (within %d trials)", trials)
+		how = fmt.Sprintf("within %d trials", trials)
 	case len(rest) > 0 && ranged:
-		b.WriteString(" (medians)")
+		how = "medians"
 	}
-	if k.note != "" {
-		b.WriteString("; " + k.note)
-	}
-	return b.String(), paired, true
+	return b.String(), how, paired, len(rest) == 0, true
 }
 
 // joinAnd joins "a", "a and b", "a, b and c".
@@ -227,19 +231,24 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		cv := a.newCaveats()
 		cv.every = "every stack"
 		var parts []string
-		anyPaired := false
+		anyPaired, allTied := false, true
+		var hows []string
+		note := ""
 		for _, k := range contests[i:j] {
-			text, paired, ok := k.sentence()
+			text, how, paired, tie, ok := k.sentence()
 			if !ok {
 				continue
 			}
 			if k.part != "" {
 				text = k.part + ": " + text
 			}
-			parts = append(parts, text)
-			anyPaired = anyPaired || paired
+			parts, hows = append(parts, text), append(hows, how)
+			anyPaired, allTied = anyPaired || paired, allTied && tie
 			for _, c := range k.cs {
-				cv.add(c.name, c.ids)
+				cv.add(cmp.Or(c.row, c.name), c.ids)
+			}
+			if k.note != "" {
+				note = k.note
 			}
 		}
 		lead := contests[i].lead
@@ -247,14 +256,36 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		if len(parts) == 0 {
 			continue
 		}
+		// How the ratios were made, once in the lead where every part
+		// made them alike, else after each part.
+		if h := slices.Compact(slices.DeleteFunc(slices.Clone(hows), func(h string) bool { return h == "" })); len(h) == 1 {
+			lead += ", " + h[0]
+		} else {
+			for p, h := range hows {
+				if h != "" {
+					parts[p] += " (" + h + ")"
+				}
+			}
+		}
 		text := strings.Join(parts, "; ") + "."
+		bullet := report.Bullet{Lead: lead, Text: text}
+		if len(parts) > 1 && !allTied {
+			// One line per part: "stack + database: …", "database CPU
+			// on mariadb: …".
+			bullet.Text, bullet.Lines = "", parts
+		}
+		if note != "" {
+			bullet.Text = strings.TrimSpace(bullet.Text + " " + upperFirst(note) + ".")
+			text += " " + upperFirst(note) + "."
+		}
 		n := &notes{}
 		cv.to(n)
 		if anyPaired && cv.has("drift") {
 			drift = true
 			n.add("the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not")
 		}
-		sec.Bullets = append(sec.Bullets, report.Bullet{Lead: lead, Text: text, Notes: n.list})
+		bullet.Notes = n.list
+		sec.Bullets = append(sec.Bullets, bullet)
 		d.Rows = append(d.Rows, []any{lead, text, nullIfEmpty(strings.Join(n.list, "; "))})
 	}
 	if len(d.Rows) == 0 {
@@ -262,10 +293,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		return sec
 	}
 	d.DropEmpty("caveats")
-	sec.Remarks = append(sec.Remarks, "×: a stack against the leader, the worse figure over the better. Within trials: the median of the per-trial ratios, in brackets the sign test's distribution-free interval, a tie where it includes 1; else the ratio of the medians, a tie where the ranges of the passes overlap. The tables below hold every figure and its runs.")
-	if slices.ContainsFunc(sec.Bullets, func(b report.Bullet) bool { return strings.Contains(b.Text, "+ requests/s") }) {
-		sec.Remarks = append(sec.Remarks, "A rate held with + is a lower bound: the last step asked still held.")
-	}
+	sec.Remarks = append(sec.Remarks, "×: each stack against the leader, the worse figure over the better; within trials, the median of the per-trial ratios with the sign test's distribution-free interval in brackets, a tie where it includes 1; else the ratio of the medians, a tie where the passes' ranges overlap. The tables below hold every figure and its runs.")
 	if drift {
 		sec.Remarks = append(sec.Remarks, "A drift caveat beside a within-trial ratio: a drift of the machine's speed that all the runs of a trial share cancels in the ratio, so the ratio stands where the medians may not.")
 	}
@@ -314,6 +342,9 @@ func cpuContests(fixed []cpuGroup) []contest {
 				continue
 			}
 			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.dbUS })
+			for k := range cs {
+				cs[k].row, cs[k].name = cs[k].name, serverName(byDB[db][k].server)
+			}
 			out = append(out, contest{lead: "CPU per request, " + load, part: "database CPU on " + db, unit: " µs", lower: true,
 				best: "costs it least", ratio: "the others' database CPU over the leader's", cs: cs})
 		}
@@ -398,7 +429,8 @@ func ladderContests(ladders []ladderRuns, groupOf map[report.Source][]string) []
 	var out []contest
 	for _, what := range order {
 		out = append(out, contest{lead: "Highest rate held", part: what, unit: " requests/s",
-			best: "holds the highest rate", ratio: "the leader's rate over the others'", cs: by[what]})
+			best: "holds the highest rate", ratio: "the leader's rate over the others'", cs: by[what],
+			note: "+: the last step asked still held, so the limit is higher"})
 	}
 	return out
 }
