@@ -38,12 +38,18 @@ func summaryCorpus(t *testing.T, servers []string, cpu map[string][]float64, db 
 // holds it.
 func summaryOf(t *testing.T, dir string) string {
 	t.Helper()
+	return tableOf(t, dir, "summary.md")
+}
+
+// tableOf analyzes dir and returns tables/name.
+func tableOf(t *testing.T, dir, name string) string {
+	t.Helper()
 	db := ingested(t, dir)
 	out := filepath.Join(t.TempDir(), "report")
 	if r := wra(t, db, "--quiet", "analyze", "--no-ingest", "--out", out); r.code != 0 {
 		t.Fatalf("analyze: exit %d: %s", r.code, r.stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(out, "tables", "summary.md"))
+	b, err := os.ReadFile(filepath.Join(out, "tables", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,4 +92,46 @@ func TestSummaryFlagged(t *testing.T) {
 		t.Errorf("the caveat of c's group is not beside the sentence:\n%s", got)
 	}
 	golden(t, "summary/flagged.md", got)
+}
+
+// A drift: a calibration before and after the trials says the machine's
+// speed moved by 30%, so every group carries the drift caveat; beside
+// the within-trial ratios the summary says they are robust to a drift
+// the runs of a trial share.
+func TestSummaryDrift(t *testing.T) {
+	dir := summaryCorpus(t, []string{"a", "b", "c"},
+		map[string][]float64{"a": {3, 3, 3, 3, 3}, "b": {3.6, 3.6, 3.6, 3.6, 3.6}, "c": {4.5, 4.5, 4.5, 4.5, 4.5}},
+		map[string][]float64{"a": {1, 1, 1, 1, 1}, "b": {1, 1, 1, 1, 1}, "c": {1, 1, 1, 1, 1}})
+	write(t, filepath.Join(dir, "calibration", "before.csv"), "utc,processes,ms\n2026-06-01T09:59:00Z,1,100\n")
+	write(t, filepath.Join(dir, "calibration", "after.csv"), "utc,processes,ms\n2026-06-01T10:30:00Z,1,130\n")
+	got := summaryOf(t, dir)
+	for _, want := range []string{
+		"every stack: 5 of 5 runs are covered by a calibration drift above 5% (the largest 30.0%): the machine's speed moved, so their figures are suspect",
+		"the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not",
+		"next b (postgresql) ×1.15 (1.15–1.15)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	golden(t, "summary/drift.md", got)
+}
+
+// A split the findings report with its within-trial ratio, under a
+// drift caveat: the footnote says the ratio is robust to the drift.
+func TestFindingsDriftPaired(t *testing.T) {
+	dir := summaryCorpus(t, []string{"a", "b", "c"},
+		map[string][]float64{"a": {3, 3, 3, 3, 3}, "b": {7, 7, 7, 7, 7}, "c": {7.5, 7.5, 7.5, 7.5, 7.5}},
+		map[string][]float64{"a": {1, 1, 1, 1, 1}, "b": {1, 1, 1, 1, 1}, "c": {1, 1, 1, 1, 1}})
+	write(t, filepath.Join(dir, "calibration", "before.csv"), "utc,processes,ms\n2026-06-01T09:59:00Z,1,100\n")
+	write(t, filepath.Join(dir, "calibration", "after.csv"), "utc,processes,ms\n2026-06-01T10:30:00Z,1,130\n")
+	got := tableOf(t, dir, "findings.md")
+	for _, want := range []string{
+		"the dearest, c, costs 2.50 times what the cheapest, a, does, within trials ×2.50 (2.50–2.50, 5 trials)",
+		": the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -26,6 +27,8 @@ type found struct {
 	// finding; empty for the rows of every section.
 	section string
 	srcs    []report.Source
+	// paired: the text gives a within-trial ratio
+	paired bool
 }
 
 // driftPair is a calibration pair at one process count and the time
@@ -106,6 +109,7 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, group
 	rows := rowIndex(res)
 	cv := a.newCaveats()
 	cv.noun = "finding"
+	var robust []string // findings with a within-trial ratio and a drift caveat
 	for i, f := range all {
 		var ids []string
 		for _, src := range f.srcs {
@@ -116,6 +120,11 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, group
 			}
 		}
 		cv.add(strconv.Itoa(i+1), ids)
+		if f.paired && slices.ContainsFunc(ids, func(id string) bool {
+			return slices.ContainsFunc(a.caveats[id], func(c model.Caveat) bool { return c.Kind == "drift" })
+		}) {
+			robust = append(robust, strconv.Itoa(i+1))
+		}
 		var p any
 		if f.hasP {
 			p = num(f.p)
@@ -140,6 +149,10 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, group
 	d.Notes = append(d.Notes, fmt.Sprintf("rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined, at most %d files (the CSV and JSON list every one)", maxFindingFiles))
 	n := &notes{list: d.Notes}
 	cv.to(n)
+	if len(robust) > 0 {
+		n.add(fmt.Sprintf("%s %s: the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not",
+			map[bool]string{true: "finding", false: "findings"}[len(robust) == 1], strings.Join(robust, ", ")))
+	}
 	d.Notes = n.list
 	return &Section{ID: "findings", Title: "Findings", Tables: []*report.Data{d}, Single: true}, nil
 }
@@ -207,7 +220,7 @@ func (a *analysis) idleCosts(sh *shared, r stats.FindingRules, t tested) []found
 			if pr := pairedCPU(gs[0], gs[len(gs)-1], fig.get); pr != nil {
 				within = fmt.Sprintf("; within trials, the highest rate's over the lowest's is %s (%s–%s, %d trials)", times(pr.Median), Sig(pr.Low), Sig(pr.High), pr.N)
 			}
-			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
+			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: within != "", text: fmt.Sprintf(
 				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s%s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
 				serverName(k.server), fig.name, orDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
 				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P), within)})
@@ -274,10 +287,11 @@ func (a *analysis) splits(sh *shared, r stats.FindingRules, t tested) []found {
 			}
 			gs, ns := loads[l], names[l]
 			lo, hi := res.Groups[0][0], res.Groups[len(res.Groups)-1][len(res.Groups[len(res.Groups)-1])-1]
-			out = append(out, found{rule: ruleSplit, p: res.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
+			w := withinText(gs[lo], gs[hi], fig)
+			out = append(out, found{rule: ruleSplit, p: res.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: w != "", text: fmt.Sprintf(
 				"At %s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs); Mann–Whitney %s taken alone, and %s for the partition, allowing for its choice among all (%d permutations); the dearest, %s, costs %s times what the cheapest, %s, does%s.",
 				splitLoad(gs), fig.name, len(res.Groups), groupsText(res, ns), gapsText(res), Sig(res.Cuts[0].Within),
-				pList(res.Cuts), pValue(res.P), stats.SplitPermutations, ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo], withinText(gs[lo], gs[hi], fig))})
+				pList(res.Cuts), pValue(res.P), stats.SplitPermutations, ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo], w)})
 		}
 	}
 	return out
@@ -346,7 +360,7 @@ func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, name
 	if ratioHi > ratioLo && Sig(ratioHi) != ratio {
 		ratio += "–" + Sig(ratioHi)
 	}
-	return found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, text: fmt.Sprintf(
+	return found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, paired: len(withins) > 0, text: fmt.Sprintf(
 		"%s per request splits the servers into %s at %d loads: %s%s; each load's gap is larger than the spread of medians within its groups, and named at one load the groups split again on the independent passes of the others, so the split is no accident of one load's noise; %s costs %s times what %s does%s.",
 		upperFirst(fig.name), strings.Join(groups, " and "), len(rep.Loads), strings.Join(at, "; "), notText, dear, ratio, cheap, withinList(withins))}
 }
