@@ -68,8 +68,13 @@ self-contained file), report.md, every table as CSV, JSON and Markdown
 under tables/, every plot as SVG and PNG under plots/. The headline tables
 are printed on stdout.
 
-Tables: the Findings first (what the records show, each with the rule
-that fired and the runs behind it; see wra findings --help); CPU per
+The page, report.md and stdout open with the Summary (per test and
+load, who leads each comparison and by how much, the within-trial ratio
+and its interval where the stacks ran in the same trials, ties said as
+ties, the caveats of the groups beside each sentence) and its Context
+(dates and tools of the runs, the calibration's noise, the folder's
+README). Then the tables: the Findings (what the records show, each with
+the rule that fired and the runs behind it; see wra findings --help); CPU per
 request at a fixed rate; throughput by rounds; CPU per
 request split into user, kernel and database; memory and its growth per
 1000 waiting requests; held-rate ladders; single-run ranking; calibration
