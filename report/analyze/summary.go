@@ -153,7 +153,12 @@ func (k contest) sentence() (text, how string, paired, tie, ok bool) {
 			rest = append(rest, v)
 		}
 	}
-	one := func(v versus) string { return v.c.name + " " + ratioText(v) }
+	one := func(v versus) string {
+		if math.IsInf(v.ratio, 0) || math.IsNaN(v.ratio) {
+			return v.c.name + " at " + k.valueText(v.c) // a ratio to 0: the figure says it
+		}
+		return v.c.name + " " + ratioText(v)
+	}
 	var b strings.Builder
 	switch {
 	case len(rest) == 0:
