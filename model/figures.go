@@ -269,3 +269,9 @@ type ToolRuns struct {
 	Runs          int64
 	First, Last   time.Time
 }
+
+// LabelCount is how many runs carry a label with one value.
+type LabelCount struct {
+	Key, Value string
+	Runs       int64
+}

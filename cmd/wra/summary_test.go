@@ -135,3 +135,42 @@ func TestFindingsDriftPaired(t *testing.T) {
 		}
 	}
 }
+
+// The context names the machine where the records say it (a label such
+// as machine or cpus), the dates and tools of the runs, and the title
+// and first paragraph of the folder's README.
+func TestContextBlock(t *testing.T) {
+	dir := summaryCorpus(t, []string{"a", "b"},
+		map[string][]float64{"a": {3, 3, 3, 3, 3}, "b": {3.6, 3.6, 3.6, 3.6, 3.6}},
+		map[string][]float64{"a": {1, 1, 1, 1, 1}, "b": {1, 1, 1, 1, 1}})
+	write(t, filepath.Join(dir, "README.md"), "# Two stacks on a laptop\n\nRecorded on a 4-core laptop, on battery.\n\n## Details\n\nMore.\n")
+	text, err := os.ReadFile(filepath.Join(dir, "records.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+	lines[0] += ",cpus"
+	for i := 1; i < len(lines); i++ {
+		lines[i] += ",4"
+	}
+	write(t, filepath.Join(dir, "records.csv"), strings.Join(lines, "\n")+"\n")
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	out := filepath.Join(t.TempDir(), "report")
+	if r := wra(t, db, "--quiet", "analyze", "--out", out, dir); r.code != 0 {
+		t.Fatalf("analyze: exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "tables", "context.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, want := range []string{
+		"| Runs | 10 runs, recorded on 2026-06-01, 10:00–10:09 UTC; tools, version where the tool printed it, and runs: harness records (10) |",
+		"| Machine | as the records say: cpus 4 (10 runs) |",
+		"| The corpus | Two stacks on a laptop: Recorded on a 4-core laptop, on battery. (",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("context lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -350,3 +350,23 @@ FROM runs GROUP BY 1, 2 ORDER BY 1, 2`, nil, func(r []any) model.ToolRuns {
 		return model.ToolRuns{Tool: Text(r[0]), Version: Text(r[1]), Runs: integer(r[2]), First: timeOf(r[3]), Last: timeOf(r[4])}
 	})
 }
+
+// RunLabels reads, for each of keys, the values the runs' labels give it
+// and how many runs carry each, ordered by the order of keys, then value.
+func (s *Store) RunLabels(ctx context.Context, keys []string) ([]model.LabelCount, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	quoted := make([]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = "'" + strings.ReplaceAll(k, "'", "''") + "'"
+	}
+	return readAll(ctx, s, "runs", `
+WITH k AS (SELECT unnest(`+"["+strings.Join(quoted, ", ")+"]"+`) AS key, generate_subscripts(`+"["+strings.Join(quoted, ", ")+"]"+`, 1) AS ord)
+SELECT k.key, json_extract_string(r.labels, '$."' || k.key || '"') AS value, count(*)
+FROM runs r, k
+WHERE json_extract_string(r.labels, '$."' || k.key || '"') IS NOT NULL
+GROUP BY k.key, k.ord, value ORDER BY k.ord, value`, nil, func(r []any) model.LabelCount {
+		return model.LabelCount{Key: Text(r[0]), Value: Text(r[1]), Runs: integer(r[2])}
+	})
+}

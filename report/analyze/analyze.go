@@ -46,6 +46,7 @@ type Store interface {
 	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
 	RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error)
 	RunTools(ctx context.Context) ([]model.ToolRuns, error)
+	RunLabels(ctx context.Context, keys []string) ([]model.LabelCount, error)
 	// the readers of the one cost builder, cost.Build
 	cost.Source
 }

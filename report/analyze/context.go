@@ -106,6 +106,10 @@ func plainMarkdown(s string) string {
 	return b.String()
 }
 
+// MachineLabels are the labels of runs that describe the machine they
+// ran on, which the context block names with their values.
+var MachineLabels = []string{"machine", "host", "hostname", "cpu", "cpus", "cores", "vcpus", "memory_gib", "instance", "instance_type", "os", "kernel"}
+
 // context is the context block: the dates of the runs, the tools and
 // their versions, the calibration's noise, the corpus's README and the
 // sections skipped.
@@ -157,6 +161,17 @@ func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
 			when = "recorded " + span(first.UTC(), last.UTC())
 		}
 		add("Runs", fmt.Sprintf("%d runs, %s; tools, version where the tool printed it, and runs: %s", runs, when, strings.Join(used, ", ")))
+	}
+	machine, err := a.st.RunLabels(a.ctx, MachineLabels)
+	if err != nil {
+		return nil, err
+	}
+	if len(machine) > 0 {
+		var parts []string
+		for _, m := range machine {
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", m.Key, m.Value, plural(int(m.Runs), "run")))
+		}
+		add("Machine", "as the records say: "+strings.Join(parts, "; "))
 	}
 	if text := noiseText(sh.drifts, a.opts.DriftTolerance); text != "" {
 		add("Calibration", text)
