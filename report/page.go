@@ -165,7 +165,10 @@ func writeSection(b *strings.Builder, i int, s Section) error {
 		for _, it := range s.Bullets {
 			b.WriteString("<li>")
 			if it.Lead != "" {
-				fmt.Fprintf(b, "<strong>%s.</strong> ", html.EscapeString(it.Lead))
+				fmt.Fprintf(b, "<strong>%s.</strong>", html.EscapeString(it.Lead))
+				if it.Text != "" {
+					b.WriteString(" ")
+				}
 			}
 			b.WriteString(html.EscapeString(it.Text))
 			if len(it.Lines) > 0 {

@@ -192,7 +192,7 @@ func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
 		}
 	}
 	if len(skipped) > 0 {
-		add("Not in this report", "for want of records of their kind: "+strings.Join(skipped, "; ")+" (report.md's Skipped says what each needs).")
+		add("Not in this report", "For want of records of their kind: "+strings.Join(skipped, "; ")+" (report.md's Skipped says what each needs).")
 	}
 	if len(d.Rows) == 0 {
 		sec.Skipped = "no runs"

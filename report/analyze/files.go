@@ -99,7 +99,10 @@ func writeBullets(md *bytes.Buffer, bullets []report.Bullet, remarks []string) {
 	for _, b := range bullets {
 		md.WriteString("- ")
 		if b.Lead != "" {
-			fmt.Fprintf(md, "**%s.** ", report.EscapeMarkdown(b.Lead))
+			fmt.Fprintf(md, "**%s.**", report.EscapeMarkdown(b.Lead))
+			if b.Text != "" {
+				md.WriteString(" ")
+			}
 		}
 		md.WriteString(report.EscapeMarkdown(b.Text))
 		for _, l := range b.Lines {

@@ -194,7 +194,7 @@ func (k contest) sentence() (text, how string, paired, tie, ok bool) {
 	case paired:
 		how = fmt.Sprintf("within %d trials", trials)
 	case len(rest) > 0 && ranged:
-		how = "medians"
+		how = "from the medians"
 	}
 	return b.String(), how, paired, len(rest) == 0, true
 }
@@ -273,6 +273,9 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			}
 		}
 		text := strings.Join(parts, "; ") + "."
+		if strings.HasPrefix(text, "a tie") || strings.HasPrefix(text, "the ") {
+			text = upperFirst(text) // a sentence of wra's words, not a stack's name
+		}
 		bullet := report.Bullet{Lead: lead, Text: text}
 		if len(parts) > 1 && !allTied {
 			// One line per part: "stack + database: …", "database CPU

@@ -50,14 +50,14 @@ func TestContestSentence(t *testing.T) {
 			k: withContenders(contest{unit: " requests/s", best: "serves the most"},
 				contender{name: "a", value: 300, values: []float64{290, 300, 310}},
 				contender{name: "b", value: 100, values: []float64{90, 100, 110}}),
-			want: "a serves the most, 300 requests/s; next b ×3.00", how: "medians", ok: true,
+			want: "a serves the most, 300 requests/s; next b ×3.00", how: "from the medians", ok: true,
 		},
 		{
 			name: "a ladder that held every step against one that held none: no ratio to 0",
 			k: withContenders(contest{unit: " requests/s", best: "holds the highest rate"},
 				contender{name: "a", value: 800, plus: true, values: []float64{800, 800, 800}},
 				contender{name: "b", value: 0, values: []float64{0, 0, 0}}),
-			want: "a holds the highest rate, 800+ requests/s; next b at 0 requests/s", how: "medians", ok: true,
+			want: "a holds the highest rate, 800+ requests/s; next b at 0 requests/s", how: "from the medians", ok: true,
 		},
 		{
 			name: "one contender: nothing to compare",
