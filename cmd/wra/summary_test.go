@@ -174,3 +174,31 @@ func TestContextBlock(t *testing.T) {
 		}
 	}
 }
+
+// A server that alone fails requests at two loads is one finding that
+// lists both loads, not a finding per load.
+func TestFindingsOneRowPerServer(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("server,database,round,test,connections,requests_per_s,latency_p99_ms,responses_2xx,requests,errors,duration_s\n")
+	for _, conns := range []int{16, 64} {
+		for round := 1; round <= 3; round++ {
+			for _, s := range []string{"a", "b", "c"} {
+				errs := 0
+				if s == "c" {
+					errs = 10 * round
+				}
+				fmt.Fprintf(&b, "%s,postgresql,%d,ping,%d,%d,5,%d,30000,%d,10\n", s, round, conns, 3000, 30000-errs, errs)
+			}
+		}
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "records.csv"), b.String())
+	got := tableOf(t, dir, "findings.csv")
+	if n := strings.Count(got, "errors-in-one-server"); n != 1 {
+		t.Errorf("%d errors-in-one-server findings, want one for c:\n%s", n, got)
+	}
+	want := "Only c (postgresql) failed requests at 2 loads: at ping (records, 16 connections), 60 of 90000 over 3 records runs, the other 2 servers none; at ping (records, 64 connections), 60 of 90000 over 3 records runs, the other 2 servers none: a fault of that server, not of the load."
+	if !strings.Contains(got, want) {
+		t.Errorf("findings lack %q:\n%s", want, got)
+	}
+}

@@ -651,9 +651,13 @@ func runsWord(n int, tool string) string {
 }
 
 // errorsInOne applies stats.ErrorsInOneServer to each configuration of
-// the rounds and single-run tables.
+// the rounds and single-run tables: one finding per server, listing the
+// loads at which it alone failed.
 func (a *analysis) errorsInOne(sh *shared) []found {
-	var out []found
+	var order []string
+	by := map[string]*found{}
+	at := map[string][]string{}
+	first := map[string]string{} // the sentence of a server's first load
 	for _, g := range groupRuns(sh.rounds, sh.singles) {
 		var failed [][]int64
 		for _, sv := range g.servers {
@@ -673,9 +677,23 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 			nFailed += run.failed
 			nReq += run.requests
 		}
-		out = append(out, found{rule: ruleErrorsInOne, srcs: runSources(g.runs[sv]), text: fmt.Sprintf(
-			"At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
-			g.load(), serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)})
+		if by[sv] == nil {
+			by[sv] = &found{rule: ruleErrorsInOne}
+			order = append(order, sv)
+			first[sv] = fmt.Sprintf("At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
+				g.load(), serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)
+		}
+		by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
+		at[sv] = append(at[sv], fmt.Sprintf("%s, %d of %d over %s, the other %d servers none", g.load(), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1))
+	}
+	var out []found
+	for _, sv := range order {
+		fd := by[sv]
+		fd.text = first[sv]
+		if n := len(at[sv]); n > 1 {
+			fd.text = fmt.Sprintf("Only %s failed requests at %d loads: at %s: a fault of that server, not of the load.", serverName(sv), n, strings.Join(at[sv], "; at "))
+		}
+		out = append(out, *fd)
 	}
 	return out
 }
