@@ -86,8 +86,9 @@ type RateRun struct {
 	// Split holds the run's labels that tell experiments apart (see
 	// CPURun.Split).
 	Split map[string]string
-	// GroupID is the run's group (run_groups).
-	GroupID string
+	// GroupID is the run's group (run_groups), Mode its mode and Block
+	// its block (its trial), "" where it has none.
+	GroupID, Mode, Block string
 }
 
 // SpectrumRow is one point of a fixed-rate run's latency spectrum.
@@ -268,4 +269,20 @@ func HighestWorkingSet(peak []PeakMemory, server, database, variant string) floa
 		}
 	}
 	return math.NaN()
+}
+
+// ToolRuns is what the runs say of one tool that made their load: its
+// version as the tool printed it ("" where it printed none), how many
+// runs, and the first and last start among those that recorded one
+// (zero where none did).
+type ToolRuns struct {
+	Tool, Version string
+	Runs          int64
+	First, Last   time.Time
+}
+
+// LabelCount is how many runs carry a label with one value.
+type LabelCount struct {
+	Key, Value string
+	Runs       int64
 }

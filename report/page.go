@@ -24,13 +24,42 @@ type Page struct {
 	Notes []string
 }
 
-// Section is one part of the page: a heading, paragraphs, then its
-// tables and its plots.
+// Section is one part of the page: a heading, paragraphs, a list, then
+// its tables and its plots.
 type Section struct {
-	Title  string
-	Intro  []string
-	Tables []*Data
-	Plots  []PagePlot
+	Title string
+	Intro []string
+	// Bullets are a list under the heading, before any table: the
+	// sentences of a summary.
+	Bullets []Bullet
+	// Remarks are paragraphs in small print after the list.
+	Remarks []string
+	Tables  []*Data
+	Plots   []PagePlot
+	// Opening sections (the answer and its context) come before the
+	// list of contents; the page lists only the others.
+	Opening bool
+}
+
+// Bullet is one item of a section's list: a lead in bold, its sentence,
+// its parts as a list of their own (one line each), and what must be
+// said beside it (caveats) in smaller print.
+type Bullet struct {
+	Lead, Text string
+	Lines      []string
+	Notes      []string
+}
+
+// Untitled is d without its title when the title only repeats its
+// section's heading (a page never prints the same heading twice), else
+// d itself.
+func Untitled(d *Data, section string) *Data {
+	if d == nil || d.Title != section {
+		return d
+	}
+	c := *d
+	c.Title = ""
+	return &c
 }
 
 // PagePlot is a plot on the page: an SVG document as SVG returns it, and
@@ -46,6 +75,14 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation
 h1 { font-size: 1.6em; margin: 0.4em 0; }
 h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
 nav ol { columns: 2; padding-left: 1.4em; }
+nav { font-size: 0.9em; }
+ul.bullets { padding-left: 1.2em; margin: 0.4em 0; font-size: 0.95em; }
+ul.bullets li { margin: 0.25em 0; }
+ul.bullets ul { padding-left: 1.2em; margin: 0.1em 0; list-style: circle; }
+ul.bullets ul li { margin: 0.05em 0; }
+section.opening h2 { margin-top: 0.6em; }
+.caveat { display: block; font-size: 0.85em; color: #8a4b00; }
+p.remark { font-size: 0.85em; color: #555; margin: 0.3em 0; }
 a { color: #0072B2; }
 .scroll { overflow-x: auto; margin: 1.2em 0; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
@@ -68,9 +105,10 @@ footer { margin-top: 3em; font-size: 0.9em; }
 // forbids both). Every text is escaped, and every plot's SVG is read as
 // XML and written again from what was read, keeping only drawing
 // elements; an SVG with anything else (a script, an event attribute, a
-// link, a url() reference) is refused. Sections, tables and plots get
-// element ids s1, s1-t1, s1-p1, … in order. The same page gives the same
-// bytes.
+// link, a url() reference) is refused. The opening sections come first,
+// then a list of contents of the others, then those. Sections, tables and
+// plots get element ids s1, s1-t1, s1-p1, … in the order given. The same
+// page gives the same bytes.
 func WritePage(w io.Writer, p *Page) error {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -80,40 +118,28 @@ func WritePage(w io.Writer, p *Page) error {
 	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n", html.EscapeString(p.Title))
 	writeParagraphs(&b, p.Intro)
 	b.WriteString("</header>\n")
-	if len(p.Sections) > 1 {
-		b.WriteString("<nav>\n<ol>\n")
-		for i, s := range p.Sections {
-			fmt.Fprintf(&b, "<li><a href=\"#s%d\">%s</a></li>\n", i+1, html.EscapeString(s.Title))
+	// The opening sections first, then the contents of the others.
+	var rest []int
+	for i, s := range p.Sections {
+		if s.Opening {
+			if err := writeSection(&b, i, s); err != nil {
+				return err
+			}
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(rest) > 1 {
+		b.WriteString("<nav>\n<h2>Contents</h2>\n<ol>\n")
+		for _, i := range rest {
+			fmt.Fprintf(&b, "<li><a href=\"#s%d\">%s</a></li>\n", i+1, html.EscapeString(p.Sections[i].Title))
 		}
 		b.WriteString("</ol>\n</nav>\n")
 	}
-	for i, s := range p.Sections {
-		id := "s" + strconv.Itoa(i+1)
-		fmt.Fprintf(&b, "<section id=\"%s\">\n<h2>%s</h2>\n", id, html.EscapeString(s.Title))
-		writeParagraphs(&b, s.Intro)
-		for j, d := range s.Tables {
-			if d == nil {
-				return fmt.Errorf("page section %q: table %d is nil", s.Title, j+1)
-			}
-			b.WriteString("<div class=\"scroll\">\n")
-			if err := WriteHTMLTable(&b, d, fmt.Sprintf("%s-t%d", id, j+1)); err != nil {
-				return err
-			}
-			b.WriteString("</div>\n")
+	for _, i := range rest {
+		if err := writeSection(&b, i, p.Sections[i]); err != nil {
+			return err
 		}
-		for j, pl := range s.Plots {
-			svg, err := sanitizeSVG(pl.SVG, pl.Caption)
-			if err != nil {
-				return fmt.Errorf("page section %q: plot %d (%q): %w", s.Title, j+1, pl.Caption, err)
-			}
-			fmt.Fprintf(&b, "<figure id=\"%s-p%d\">\n", id, j+1)
-			b.Write(svg)
-			if pl.Caption != "" {
-				fmt.Fprintf(&b, "<figcaption>%s</figcaption>\n", html.EscapeString(pl.Caption))
-			}
-			b.WriteString("</figure>\n")
-		}
-		b.WriteString("</section>\n")
 	}
 	if len(p.Notes) > 0 {
 		b.WriteString("<footer>\n<h2>Notes</h2>\n")
@@ -123,6 +149,69 @@ func WritePage(w io.Writer, p *Page) error {
 	b.WriteString("</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeSection writes the i-th section (0-based) with its element ids.
+func writeSection(b *strings.Builder, i int, s Section) error {
+	id := "s" + strconv.Itoa(i+1)
+	class := ""
+	if s.Opening {
+		class = ` class="opening"`
+	}
+	fmt.Fprintf(b, "<section id=\"%s\"%s>\n<h2>%s</h2>\n", id, class, html.EscapeString(s.Title))
+	writeParagraphs(b, s.Intro)
+	if len(s.Bullets) > 0 {
+		b.WriteString("<ul class=\"bullets\">\n")
+		for _, it := range s.Bullets {
+			b.WriteString("<li>")
+			if it.Lead != "" {
+				fmt.Fprintf(b, "<strong>%s.</strong>", html.EscapeString(it.Lead))
+				if it.Text != "" {
+					b.WriteString(" ")
+				}
+			}
+			b.WriteString(html.EscapeString(it.Text))
+			if len(it.Lines) > 0 {
+				b.WriteString("\n<ul>")
+				for _, l := range it.Lines {
+					fmt.Fprintf(b, "<li>%s</li>", html.EscapeString(l))
+				}
+				b.WriteString("</ul>")
+			}
+			for _, n := range it.Notes {
+				fmt.Fprintf(b, "\n<span class=\"caveat\">%s</span>", html.EscapeString(n))
+			}
+			b.WriteString("</li>\n")
+		}
+		b.WriteString("</ul>\n")
+	}
+	for _, r := range s.Remarks {
+		fmt.Fprintf(b, "<p class=\"remark\">%s</p>\n", html.EscapeString(r))
+	}
+	for j, d := range s.Tables {
+		if d == nil {
+			return fmt.Errorf("page section %q: table %d is nil", s.Title, j+1)
+		}
+		b.WriteString("<div class=\"scroll\">\n")
+		if err := WriteHTMLTable(b, Untitled(d, s.Title), fmt.Sprintf("%s-t%d", id, j+1)); err != nil {
+			return err
+		}
+		b.WriteString("</div>\n")
+	}
+	for j, pl := range s.Plots {
+		svg, err := sanitizeSVG(pl.SVG, pl.Caption)
+		if err != nil {
+			return fmt.Errorf("page section %q: plot %d (%q): %w", s.Title, j+1, pl.Caption, err)
+		}
+		fmt.Fprintf(b, "<figure id=\"%s-p%d\">\n", id, j+1)
+		b.Write(svg)
+		if pl.Caption != "" {
+			fmt.Fprintf(b, "<figcaption>%s</figcaption>\n", html.EscapeString(pl.Caption))
+		}
+		b.WriteString("</figure>\n")
+	}
+	b.WriteString("</section>\n")
+	return nil
 }
 
 func writeParagraphs(b *strings.Builder, ps []string) {

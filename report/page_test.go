@@ -292,3 +292,38 @@ func FuzzSanitizeSVG(f *testing.F) {
 		}
 	})
 }
+
+// Opening sections come first, before the list of contents, which lists
+// only the others; a bullet's lead, text, lines and notes are escaped
+// text; a table titled as its section is written without the title, so
+// no heading is printed twice; ids follow the order the sections were
+// given.
+func TestPageOpening(t *testing.T) {
+	d := &Data{Title: "Findings", Columns: []Column{{Name: "rule"}}, Rows: [][]any{{"drift"}}}
+	p := &Page{Title: "Report", Sections: []Section{
+		{Title: "Findings", Tables: []*Data{d}},
+		{Title: "Summary", Opening: true, Bullets: []Bullet{{Lead: "CPU <b>", Text: "a & b", Lines: []string{"x < y"}, Notes: []string{"caveat >"}}}},
+		{Title: "Memory", Tables: []*Data{{Title: "Growth", Columns: []Column{{Name: "server"}}, Rows: [][]any{{"a"}}}}},
+	}}
+	page := string(renderPage(t, p))
+	summary := strings.Index(page, `<section id="s2" class="opening">`)
+	nav := strings.Index(page, "<nav>")
+	findings := strings.Index(page, `<section id="s1">`)
+	if summary < 0 || nav < summary || findings < nav {
+		t.Errorf("summary at %d, contents at %d, findings at %d: want that order", summary, nav, findings)
+	}
+	if contents := page[nav:strings.Index(page, "</nav>")]; strings.Contains(contents, "Summary") || !strings.Contains(contents, `<a href="#s1">Findings</a>`) {
+		t.Errorf("contents: %s", contents)
+	}
+	for _, want := range []string{"<strong>CPU &lt;b&gt;.</strong> a &amp; b", "<ul><li>x &lt; y</li></ul>", `<span class="caveat">caveat &gt;</span>`, "<caption>Growth</caption>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "<caption>Findings</caption>") {
+		t.Error("the findings table repeats its section's heading")
+	}
+	if d.Title != "Findings" {
+		t.Error("writing the page changed the table's title")
+	}
+}

@@ -67,8 +67,13 @@ self-contained file), report.md, every table as CSV, JSON and Markdown
 under tables/, every plot as SVG and PNG under plots/. The headline tables
 are printed on stdout.
 
-Tables: the Findings first (what the records show, each with the rule
-that fired and the runs behind it; see wra findings --help); CPU per
+The page, report.md and stdout open with the Summary (per test and
+load, who leads each comparison and by how much, the within-trial ratio
+and its interval where the stacks ran in the same trials, ties said as
+ties, the caveats of the groups beside each sentence) and its Context
+(dates and tools of the runs, the calibration's noise, the folder's
+README). Then the tables: the Findings (what the records show, each with
+the rule that fired and the runs behind it; see wra findings --help); CPU per
 request at a fixed rate; throughput by rounds; CPU per
 request split into user, kernel and database; memory and its growth per
 1000 waiting requests; held-rate ladders; single-run ranking; calibration
@@ -143,6 +148,9 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
 	opts.Alpha, opts.TiePct = o.alpha, o.tie
 	opts.Findings, opts.Layouts = o.findings, o.layouts
+	if opts.Corpus, err = analyze.ReadCorpus(args); err != nil {
+		return err
+	}
 	key, err := analysisKey(ctx, st, opts)
 	if err != nil {
 		return err

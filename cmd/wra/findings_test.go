@@ -140,9 +140,11 @@ func TestFindingsThresholds(t *testing.T) {
 	}
 }
 
-// wra analyze puts the findings first: on stdout, in report.md, on the
-// page, and as tables/findings.{csv,json,md}, the same as wra findings.
-func TestAnalyzeFindingsFirst(t *testing.T) {
+// wra analyze opens with the answer: the summary, then its context,
+// then the findings, on stdout, in report.md and on the page, where the
+// summary and the context come before the contents and before any table;
+// tables/findings.{csv,json,md} are the same as wra findings.
+func TestAnalyzeSummaryFirst(t *testing.T) {
 	dir := findingsCorpus(t, "published", "")
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	out := filepath.Join(t.TempDir(), "out")
@@ -150,17 +152,30 @@ func TestAnalyzeFindingsFirst(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if !strings.HasPrefix(r.stdout, "### Findings\n") {
-		t.Errorf("stdout does not start with the findings:\n%.300s", r.stdout)
+	if !strings.HasPrefix(r.stdout, "### Summary\n") || !strings.Contains(r.stdout, "\n### Context\n") || !strings.Contains(r.stdout, "\n### Findings\n") {
+		t.Errorf("stdout does not start with the summary, its context and the findings:\n%.300s", r.stdout)
 	}
 	files := readTree(t, out)
-	if md := string(files["report.md"]); !strings.HasPrefix(md, "# Benchmark report\n\n## Findings\n\n### Findings\n") {
-		t.Errorf("report.md does not start with the findings:\n%.300s", md)
+	md := string(files["report.md"])
+	if !strings.HasPrefix(md, "# Benchmark report\n\n## Summary\n\n- **") {
+		t.Errorf("report.md does not start with the summary:\n%.300s", md)
+	}
+	if c, f := strings.Index(md, "\n## Context\n"), strings.Index(md, "\n## Findings\n"); c < 0 || f < c || strings.Contains(md, "### Findings") {
+		t.Errorf("report.md: context at %d, findings at %d (want after the summary, in that order, with one heading each)", c, f)
 	}
 	page := string(files["index.html"])
-	first := strings.Index(page, "<section id=\"s1\">\n<h2>Findings</h2>")
-	if first < 0 || strings.Index(page, "<section") != first {
-		t.Errorf("the page's first section is not the findings")
+	summary := strings.Index(page, "<section id=\"s1\" class=\"opening\">\n<h2>Summary</h2>\n<ul class=\"bullets\">")
+	context := strings.Index(page, "<section id=\"s2\" class=\"opening\">\n<h2>Context</h2>")
+	if summary < 0 || strings.Index(page, "<section") != summary || context < summary {
+		t.Errorf("the page does not open with the summary and its context")
+	}
+	for _, later := range []string{"<nav>", "<table", "<h2>Findings</h2>"} {
+		if i := strings.Index(page, later); i < context {
+			t.Errorf("%s at %d, before the context at %d", later, i, context)
+		}
+	}
+	if strings.Count(page, ">Findings<") != 2 { // the contents and the heading
+		t.Errorf("the page names the findings %d times, want the contents and one heading", strings.Count(page, ">Findings<"))
 	}
 	for _, f := range []string{"csv", "markdown", "json"} {
 		ext := map[string]string{"csv": "csv", "markdown": "md", "json": "json"}[f]

@@ -126,14 +126,15 @@ SELECT coalesce(g.test, ''), g.tool, coalesce(g.server, ''), coalesce(g.connecti
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx, 0), r.latency_corrected,
        r.source, coalesce(r.source_line, 0), coalesce(g.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id,
-       coalesce(r.labels::VARCHAR, ''), coalesce(g.database, ''), g.group_id
+       coalesce(r.labels::VARCHAR, ''), coalesce(g.database, ''), g.group_id, coalesce(g.block, ''), g.mode
 FROM run_groups g JOIN runs r ON r.run_id = g.run_id
 WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL AND g.mode <> 'ladder'
 ORDER BY 1, 2, 3, 20, 4, 5 NULLS FIRST, g.group_id, r.round, r.run_id`, nil, func(r []any) model.RateRun {
 		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
 			Failed: integer(r[10]), Requests: integer(r[11]), Corrected: Bool(r[12]), Source: Text(r[13]), Line: int(integer(r[14])),
-			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17]), Split: splitLabels(Text(r[18])), Database: Text(r[19]), GroupID: Text(r[20])}
+			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17]), Split: splitLabels(Text(r[18])), Database: Text(r[19]), GroupID: Text(r[20]),
+			Block: Text(r[21]), Mode: Text(r[22])}
 	})
 }
 
@@ -338,5 +339,36 @@ SELECT source, processes, before_ms, after_ms, ratio, flagged, n_before, n_after
 FROM calibration_drift(tolerance := $1::DOUBLE) ORDER BY 1, 2`, []any{tolerance}, func(r []any) model.DriftRow {
 		return model.DriftRow{Pair: Text(r[0]), Processes: integer(r[1]), BeforeMS: Float(r[2]), AfterMS: Float(r[3]), Ratio: Float(r[4]),
 			Flagged: Bool(r[5]), NBefore: integer(r[6]), NAfter: integer(r[7])}
+	})
+}
+
+// RunTools reads, per tool and version of the runs (the tool that made
+// the load; records for harness rows), the number of runs and the first
+// and last start time recorded, ordered by tool and version.
+func (s *Store) RunTools(ctx context.Context) ([]model.ToolRuns, error) {
+	return readAll(ctx, s, "runs", `
+SELECT tool, coalesce(tool_version, ''), count(*), min(started_at), max(started_at)
+FROM runs GROUP BY 1, 2 ORDER BY 1, 2`, nil, func(r []any) model.ToolRuns {
+		return model.ToolRuns{Tool: Text(r[0]), Version: Text(r[1]), Runs: integer(r[2]), First: timeOf(r[3]), Last: timeOf(r[4])}
+	})
+}
+
+// RunLabels reads, for each of keys, the values the runs' labels give it
+// and how many runs carry each, ordered by the order of keys, then value.
+func (s *Store) RunLabels(ctx context.Context, keys []string) ([]model.LabelCount, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	quoted := make([]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = "'" + strings.ReplaceAll(k, "'", "''") + "'"
+	}
+	return readAll(ctx, s, "runs", `
+WITH k AS (SELECT unnest(`+"["+strings.Join(quoted, ", ")+"]"+`) AS key, generate_subscripts(`+"["+strings.Join(quoted, ", ")+"]"+`, 1) AS ord)
+SELECT k.key, json_extract_string(r.labels, '$."' || k.key || '"') AS value, count(*)
+FROM runs r, k
+WHERE json_extract_string(r.labels, '$."' || k.key || '"') IS NOT NULL
+GROUP BY k.key, k.ord, value ORDER BY k.ord, value`, nil, func(r []any) model.LabelCount {
+		return model.LabelCount{Key: Text(r[0]), Value: Text(r[1]), Runs: integer(r[2])}
 	})
 }

@@ -46,6 +46,8 @@ type Store interface {
 	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
 	RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error)
 	LabelDisplay(ctx context.Context) (model.Display, error)
+	RunTools(ctx context.Context) ([]model.ToolRuns, error)
+	RunLabels(ctx context.Context, keys []string) ([]model.LabelCount, error)
 	// the readers of the one cost builder, cost.Build
 	cost.Source
 }
@@ -76,6 +78,9 @@ type Options struct {
 	CostTest string
 	// Findings are the thresholds of the rules of the Findings section.
 	Findings stats.FindingRules
+	// Corpus is what the analyzed folder says of itself (ReadCorpus),
+	// for the context block.
+	Corpus Corpus
 }
 
 // DesignRule is the rule the caveats of the groups are computed under:
@@ -132,6 +137,14 @@ type Section struct {
 	// Single names the files of the section's one table by its ID alone
 	// (tables/findings.csv, not tables/findings-1.csv).
 	Single bool
+	// Bullets are the sentences the page and report.md print as a list
+	// in place of the section's tables (the summary, the context); the
+	// tables hold the same for CSV, JSON and the terminal. Remarks are
+	// paragraphs in small print after them.
+	Bullets []report.Bullet
+	Remarks []string
+	// Opening sections come before the page's list of contents.
+	Opening bool
 }
 
 // Result is a whole analysis.
@@ -178,18 +191,34 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 		res.Sections = append(res.Sections, s)
 	}
 	a.display(res)
-	// The findings come first, from the same figures as the sections.
-	found, err := a.findings(res, sh, ladderRows)
+	// The runs' groups, by where each run was read.
+	refs, err := st.RunGroupRefs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res.Sections = append([]*Section{found}, res.Sections...)
+	groupOf := map[report.Source][]string{}
+	for _, r := range refs {
+		src := report.Source{File: r.Source, Line: r.Line}
+		groupOf[src] = append(groupOf[src], r.GroupID)
+	}
+	// The summary, its context and the findings come first, from the
+	// same figures as the sections.
+	found, err := a.findings(res, sh, ladderRows, groupOf)
+	if err != nil {
+		return nil, err
+	}
+	summary := a.summary(res, sh, ladderRows, groupOf)
+	ctxSec, err := a.context(res, sh)
+	if err != nil {
+		return nil, err
+	}
+	res.Sections = append([]*Section{summary, ctxSec, found}, res.Sections...)
 	if len(opts.Layouts) > 0 {
 		lay, err := a.layouts()
 		if err != nil {
 			return nil, err
 		}
-		res.Sections = append([]*Section{res.Sections[0], lay}, res.Sections[1:]...)
+		res.Sections = append(slices.Clone(res.Sections[:3]), append([]*Section{lay}, res.Sections[3:]...)...)
 	}
 	// One colour per server in every plot.
 	servers, err := st.AllServers(ctx)
@@ -386,5 +415,10 @@ func Findings(ctx context.Context, st Store, opts Options) (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.Sections[0], nil
+	for _, sec := range res.Sections {
+		if sec.ID == "findings" {
+			return sec, nil
+		}
+	}
+	return nil, fmt.Errorf("the analysis has no findings section")
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -18,6 +19,8 @@ type caveatNotes struct {
 	// noun, where set, names the rows as one list: "finding 2",
 	// "findings 1, 3"
 	noun string
+	// every names all the rows, "every row" where unset
+	every string
 }
 
 func (a *analysis) newCaveats() *caveatNotes {
@@ -52,7 +55,7 @@ func (c *caveatNotes) to(n *notes) {
 		rows := strings.Join(c.rows[text], "; ")
 		switch {
 		case len(c.all) > 1 && len(c.rows[text]) == len(c.all):
-			rows = "every row"
+			rows = cmp.Or(c.every, "every row")
 		case c.noun != "" && len(c.rows[text]) == 1:
 			rows = c.noun + " " + rows
 		case c.noun != "":
@@ -76,4 +79,19 @@ func rowName(server, database, variant string) string {
 		name += " (" + variant + ")"
 	}
 	return name
+}
+
+// has reports whether a caveat of one of the kinds given is among
+// those added.
+func (c *caveatNotes) has(kind string) bool {
+	for _, text := range c.order {
+		for _, cvs := range c.of {
+			for _, cv := range cvs {
+				if cv.Text == text && cv.Kind == kind {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

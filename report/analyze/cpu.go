@@ -131,29 +131,43 @@ func times(v any) string {
 }
 
 // pairedTotals compares the total CPU per request of g with base's within
-// trials (stats.PairedRatios over the trials both ran in, each trial's
-// median); nil where fewer than two trials have both.
-func pairedTotals(base, g cpuGroup) *stats.Paired {
-	byBlock := func(c cpuGroup) map[string][]float64 {
-		m := map[string][]float64{}
-		for _, r := range c.runs {
-			if t := r.total(); r.block != "" && !math.IsNaN(t) {
-				m[r.block] = append(m[r.block], t)
-			}
+// trials (pairedBlocks); nil where fewer than two trials have both.
+func pairedTotals(base, g cpuGroup) *stats.Paired { return pairedCPU(base, g, cpuRun.total) }
+
+// pairedCPU compares the figure get gives of g's passes with base's
+// within trials (pairedBlocks).
+func pairedCPU(base, g cpuGroup, get func(cpuRun) float64) *stats.Paired {
+	return pairedBlocks(base.byBlock(get), g.byBlock(get))
+}
+
+// byBlock is the figure get gives of each pass, by the pass's block;
+// passes without a block or a figure are left out.
+func (g *cpuGroup) byBlock(get func(cpuRun) float64) map[string][]float64 {
+	m := map[string][]float64{}
+	for _, r := range g.runs {
+		if v := get(r); r.block != "" && !math.IsNaN(v) {
+			m[r.block] = append(m[r.block], v)
 		}
-		return m
 	}
-	b, v := byBlock(base), byBlock(g)
-	var bs, vs []float64
-	for _, block := range slices.Sorted(maps.Keys(b)) {
-		if w, ok := v[block]; ok {
-			bs, vs = append(bs, stats.Median(b[block])), append(vs, stats.Median(w))
+	return m
+}
+
+// pairedBlocks is the paired figure of two groups that share blocks:
+// vs over base in each block both ran in (each block's median where it
+// ran more than once), stats.PairedRatios over those blocks; nil where
+// fewer than two blocks have both. Every within-trial ratio of wra
+// analyze (the CPU tables, the summary, the findings) is made here.
+func pairedBlocks(base, vs map[string][]float64) *stats.Paired {
+	var bs, vv []float64
+	for _, block := range slices.Sorted(maps.Keys(base)) {
+		if w, ok := vs[block]; ok && len(w) > 0 && len(base[block]) > 0 {
+			bs, vv = append(bs, stats.Median(base[block])), append(vv, stats.Median(w))
 		}
 	}
 	if len(bs) < 2 {
 		return nil
 	}
-	p := stats.PairedRatios(bs, vs, stats.DefaultConfidence)
+	p := stats.PairedRatios(bs, vv, stats.DefaultConfidence)
 	if p.N < 2 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wra-bench/wra/report"
@@ -29,8 +30,9 @@ func WriteFiles(dir string, res *Result) error {
 			skipped = append(skipped, fmt.Sprintf("%s: skipped, %s.", sec.Title, sec.Skipped))
 			continue
 		}
-		ps := report.Section{Title: sec.Title}
+		ps := report.Section{Title: sec.Title, Bullets: sec.Bullets, Remarks: sec.Remarks, Opening: sec.Opening}
 		fmt.Fprintf(&md, "## %s\n\n", report.EscapeMarkdown(sec.Title))
+		writeBullets(&md, sec.Bullets, sec.Remarks)
 		for _, t := range sec.Tables {
 			base := files[t]
 			for _, f := range []report.Format{report.CSV, report.JSON, report.Markdown} {
@@ -43,7 +45,10 @@ func WriteFiles(dir string, res *Result) error {
 					return err
 				}
 			}
-			if err := report.Write(&md, t, report.Markdown); err != nil {
+			if len(sec.Bullets) > 0 {
+				continue // the list says it
+			}
+			if err := report.Write(&md, report.Untitled(t, sec.Title), report.Markdown); err != nil {
 				return err
 			}
 			md.WriteString("\n")
@@ -74,7 +79,9 @@ func WriteFiles(dir string, res *Result) error {
 		for _, s := range skipped {
 			fmt.Fprintf(&md, "- %s\n", report.EscapeMarkdown(s))
 		}
-		page.Intro = append(page.Intro, skipped...)
+		if !slices.ContainsFunc(res.Sections, func(s *Section) bool { return s.ID == "context" && s.Skipped == "" }) {
+			page.Intro = append(page.Intro, skipped...) // else the context says it
+		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), md.Bytes(), 0o644); err != nil {
 		return err
@@ -84,6 +91,34 @@ func WriteFiles(dir string, res *Result) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "index.html"), html.Bytes(), 0o644)
+}
+
+// writeBullets writes a section's list and remarks as Markdown: the lead
+// in bold, each note on a line of its own in italics.
+func writeBullets(md *bytes.Buffer, bullets []report.Bullet, remarks []string) {
+	for _, b := range bullets {
+		md.WriteString("- ")
+		if b.Lead != "" {
+			fmt.Fprintf(md, "**%s.**", report.EscapeMarkdown(b.Lead))
+			if b.Text != "" {
+				md.WriteString(" ")
+			}
+		}
+		md.WriteString(report.EscapeMarkdown(b.Text))
+		for _, l := range b.Lines {
+			fmt.Fprintf(md, "\n  - %s", report.EscapeMarkdown(l))
+		}
+		for _, n := range b.Notes {
+			fmt.Fprintf(md, "  \n  *%s*", report.EscapeMarkdown(n))
+		}
+		md.WriteString("\n")
+	}
+	if len(bullets) > 0 {
+		md.WriteString("\n")
+	}
+	for _, r := range remarks {
+		fmt.Fprintf(md, "%s\n\n", report.EscapeMarkdown(r))
+	}
 }
 
 // TableFiles names the files of every table, without extension: the

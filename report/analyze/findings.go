@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -26,6 +27,8 @@ type found struct {
 	// finding; empty for the rows of every section.
 	section string
 	srcs    []report.Source
+	// paired: the text gives a within-trial ratio
+	paired bool
 }
 
 // driftPair is a calibration pair at one process count and the time
@@ -73,7 +76,7 @@ var ruleIDs = map[string]string{
 type tested map[string]int
 
 // findings applies every rule to what the sections of res computed.
-func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns) (*Section, error) {
+func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, groupOf map[report.Source][]string) (*Section, error) {
 	r := a.opts.Findings
 	t := tested{}
 	var all []found
@@ -98,22 +101,15 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns) (*Sec
 	d := &report.Data{
 		Title: "Findings",
 		Columns: []report.Column{col("rule", "rule", nil), {Name: "rule_id", Machine: true}, {Name: "finding", Wrap: 72},
-			{Name: "p_value", Machine: true}, {Name: "rows", Title: "rows behind it", Wrap: 36}, {Name: "runs", Wrap: 40}},
+			{Name: "p_value", Machine: true}, {Name: "rows", Title: "rows behind it", Wrap: 36},
+			{Name: "runs_shown", Title: "runs", Wrap: 40, People: true}, {Name: "runs", Machine: true}},
 	}
 	// The runs column lists the runs in every format, so the table has
 	// no RowSources: the page would list them twice.
 	rows := rowIndex(res)
-	refs, err := a.st.RunGroupRefs(a.ctx)
-	if err != nil {
-		return nil, err
-	}
-	groupOf := map[report.Source][]string{}
-	for _, r := range refs {
-		src := report.Source{File: r.Source, Line: r.Line}
-		groupOf[src] = append(groupOf[src], r.GroupID)
-	}
 	cv := a.newCaveats()
 	cv.noun = "finding"
+	var robust []string // findings with a within-trial ratio and a drift caveat
 	for i, f := range all {
 		var ids []string
 		for _, src := range f.srcs {
@@ -124,11 +120,17 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns) (*Sec
 			}
 		}
 		cv.add(strconv.Itoa(i+1), ids)
+		if f.paired && slices.ContainsFunc(ids, func(id string) bool {
+			return slices.ContainsFunc(a.caveats[id], func(c model.Caveat) bool { return c.Kind == "drift" })
+		}) {
+			robust = append(robust, strconv.Itoa(i+1))
+		}
 		var p any
 		if f.hasP {
 			p = num(f.p)
 		}
-		d.Rows = append(d.Rows, []any{f.rule, ruleIDs[f.rule], f.text, p, nullIfEmpty(rows.behind(f.section, f.srcs)), nullIfEmpty(sourcesText(f.srcs))})
+		d.Rows = append(d.Rows, []any{f.rule, ruleIDs[f.rule], f.text, p, nullIfEmpty(rows.behind(f.section, f.srcs)),
+			nullIfEmpty(boundedSources(f.srcs, maxFindingFiles)), nullIfEmpty(sourcesText(f.srcs))})
 	}
 	if len(all) == 0 {
 		d.Notes = append(d.Notes, "no rule fired")
@@ -144,9 +146,13 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns) (*Sec
 		d.Notes = append(d.Notes, fmt.Sprintf("tests made at alpha %g: %s; were no effect real, at most about %s of them would fire by chance",
 			r.Alpha, strings.Join(parts, ", "), Sig(float64(n)*r.Alpha)))
 	}
-	d.Notes = append(d.Notes, "rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined")
+	d.Notes = append(d.Notes, fmt.Sprintf("rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined, at most %d files (the CSV and JSON list every one)", maxFindingFiles))
 	n := &notes{list: d.Notes}
 	cv.to(n)
+	if len(robust) > 0 {
+		n.add(fmt.Sprintf("%s %s: the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not",
+			map[bool]string{true: "finding", false: "findings"}[len(robust) == 1], strings.Join(robust, ", ")))
+	}
 	d.Notes = n.list
 	return &Section{ID: "findings", Title: "Findings", Tables: []*report.Data{d}, Single: true}, nil
 }
@@ -210,10 +216,14 @@ func (a *analysis) idleCosts(sh *shared, r stats.FindingRules, t tested) []found
 				meds = append(meds, Sig(res.Medians[i]))
 				rates = append(rates, Sig(g.targetRPS))
 			}
-			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
-				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
+			within := ""
+			if pr := pairedCPU(gs[0], gs[len(gs)-1], fig.get); pr != nil {
+				within = fmt.Sprintf("; within trials, the highest rate's over the lowest's is %s (%s–%s, %d trials)", times(pr.Median), Sig(pr.Low), Sig(pr.High), pr.N)
+			}
+			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: within != "", text: fmt.Sprintf(
+				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s%s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
 				serverName(k.server), fig.name, orDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
-				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P))})
+				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P), within)})
 		}
 	}
 	return out
@@ -277,10 +287,11 @@ func (a *analysis) splits(sh *shared, r stats.FindingRules, t tested) []found {
 			}
 			gs, ns := loads[l], names[l]
 			lo, hi := res.Groups[0][0], res.Groups[len(res.Groups)-1][len(res.Groups[len(res.Groups)-1])-1]
-			out = append(out, found{rule: ruleSplit, p: res.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), text: fmt.Sprintf(
-				"At %s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs); Mann–Whitney %s taken alone, and %s for the partition, allowing for its choice among all (%d permutations); the dearest, %s, costs %s times what the cheapest, %s, does.",
+			w := withinText(gs[lo], gs[hi], fig)
+			out = append(out, found{rule: ruleSplit, p: res.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: w != "", text: fmt.Sprintf(
+				"At %s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs); Mann–Whitney %s taken alone, and %s for the partition, allowing for its choice among all (%d permutations); the dearest, %s, costs %s times what the cheapest, %s, does%s.",
 				splitLoad(gs), fig.name, len(res.Groups), groupsText(res, ns), gapsText(res), Sig(res.Cuts[0].Within),
-				pList(res.Cuts), pValue(res.P), stats.SplitPermutations, ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo])})
+				pList(res.Cuts), pValue(res.P), stats.SplitPermutations, ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo], w)})
 		}
 	}
 	return out
@@ -300,7 +311,7 @@ func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, name
 		groups = append(groups, "{"+strings.Join(g, ", ")+"}")
 	}
 	cheap, dear := rep.Groups[0][0], rep.Groups[len(rep.Groups)-1][len(rep.Groups[len(rep.Groups)-1])-1]
-	var at []string
+	var at, withins []string
 	var srcs []report.Source
 	ratioLo, ratioHi := math.Inf(1), math.Inf(-1)
 	for _, l := range rep.Loads {
@@ -317,6 +328,11 @@ func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, name
 		srcs = append(srcs, groupSources(loads[l]...)...)
 		ratio := res.Medians[slices.Index(names[l], dear)] / res.Medians[slices.Index(names[l], cheap)]
 		ratioLo, ratioHi = math.Min(ratioLo, ratio), math.Max(ratioHi, ratio)
+		if ci, di := slices.Index(names[l], cheap), slices.Index(names[l], dear); ci >= 0 && di >= 0 {
+			if w := withinText(loads[l][ci], loads[l][di], fig); w != "" {
+				withins = append(withins, splitLoad(loads[l])+w)
+			}
+		}
 	}
 	// The loads where the same servers ran and the split did not show.
 	var not []string
@@ -344,9 +360,27 @@ func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, name
 	if ratioHi > ratioLo && Sig(ratioHi) != ratio {
 		ratio += "–" + Sig(ratioHi)
 	}
-	return found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, text: fmt.Sprintf(
-		"%s per request splits the servers into %s at %d loads: %s%s; each load's gap is larger than the spread of medians within its groups, and named at one load the groups split again on the independent passes of the others, so the split is no accident of one load's noise; %s costs %s times what %s does.",
-		upperFirst(fig.name), strings.Join(groups, " and "), len(rep.Loads), strings.Join(at, "; "), notText, dear, ratio, cheap)}
+	return found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, paired: len(withins) > 0, text: fmt.Sprintf(
+		"%s per request splits the servers into %s at %d loads: %s%s; each load's gap is larger than the spread of medians within its groups, and named at one load the groups split again on the independent passes of the others, so the split is no accident of one load's noise; %s costs %s times what %s does%s.",
+		upperFirst(fig.name), strings.Join(groups, " and "), len(rep.Loads), strings.Join(at, "; "), notText, dear, ratio, cheap, withinList(withins))}
+}
+
+// withinText is the paired figure of dear against cheap on fig, where
+// they share trials: ", within trials ×1.40 (1.20–1.60, 5 trials)".
+func withinText(cheap, dear cpuGroup, fig figure) string {
+	p := pairedCPU(cheap, dear, fig.get)
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf(", within trials %s (%s–%s, %d trials)", times(p.Median), Sig(p.Low), Sig(p.High), p.N)
+}
+
+// withinList lists the paired figures of a split's loads.
+func withinList(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ws, "; ") + ")"
 }
 
 func upperFirst(s string) string {
@@ -464,9 +498,13 @@ func runSources(rs []runRow) []report.Source {
 }
 
 // tails applies stats.OutlierTails to the p99 of the servers at each
-// configuration of the rounds tables.
+// configuration of the rounds tables: one finding per server, listing
+// the loads at which its tail stands out.
 func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
-	var out []found
+	var order []string
+	by := map[string]*found{}
+	at := map[string][]string{}
+	one := map[string]string{} // the sentence of a server's first load
 	for _, g := range groupRuns(sh.rounds) {
 		var p99 [][]float64
 		for _, sv := range g.servers {
@@ -487,11 +525,29 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 					peers = append(peers, stats.Median(p))
 				}
 			}
-			out = append(out, found{rule: ruleTail, section: "rounds", srcs: runSources(g.runs[sv]), text: fmt.Sprintf(
-				"At %s, %s's p99 is %s ms where the other %d servers have %s–%s ms: even its lowest pass (%s ms) is above %s ms, their median plus %g times the median absolute deviation (%s ms).",
-				g.load(), serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
-				Sig(tl.LimitMS), r.TailMADs, Sig(tl.NoiseMS))})
+			if by[sv] == nil {
+				by[sv] = &found{rule: ruleTail, section: "rounds"}
+				order = append(order, sv)
+			}
+			by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
+			if len(at[sv]) == 0 {
+				one[sv] = fmt.Sprintf("At %s, %s's p99 is %s ms where the other %d servers have %s–%s ms: even its lowest pass (%s ms) is above %s ms, their median plus %g times the median absolute deviation (%s ms).",
+					g.load(), serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
+					Sig(tl.LimitMS), r.TailMADs, Sig(tl.NoiseMS))
+			}
+			at[sv] = append(at[sv], fmt.Sprintf("%s, %s ms (lowest pass %s ms, above %s ms; the other %d servers %s–%s ms)",
+				g.load(), Sig(tl.MedianMS), Sig(tl.MinMS), Sig(tl.LimitMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers))))
 		}
+	}
+	var out []found
+	for _, sv := range order {
+		fd := by[sv]
+		fd.text = one[sv]
+		if n := len(at[sv]); n > 1 {
+			fd.text = fmt.Sprintf("%s's p99 stands out at %d loads, even its lowest pass above the other servers' median plus %g times their median absolute deviation: at %s.",
+				serverName(sv), n, r.TailMADs, strings.Join(at[sv], "; at "))
+		}
+		out = append(out, *fd)
 	}
 	return out
 }
@@ -598,9 +654,13 @@ func runsWord(n int, tool string) string {
 }
 
 // errorsInOne applies stats.ErrorsInOneServer to each configuration of
-// the rounds and single-run tables.
+// the rounds and single-run tables: one finding per server, listing the
+// loads at which it alone failed.
 func (a *analysis) errorsInOne(sh *shared) []found {
-	var out []found
+	var order []string
+	by := map[string]*found{}
+	at := map[string][]string{}
+	first := map[string]string{} // the sentence of a server's first load
 	for _, g := range groupRuns(sh.rounds, sh.singles) {
 		var failed [][]int64
 		for _, sv := range g.servers {
@@ -620,9 +680,23 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 			nFailed += run.failed
 			nReq += run.requests
 		}
-		out = append(out, found{rule: ruleErrorsInOne, srcs: runSources(g.runs[sv]), text: fmt.Sprintf(
-			"At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
-			g.load(), serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)})
+		if by[sv] == nil {
+			by[sv] = &found{rule: ruleErrorsInOne}
+			order = append(order, sv)
+			first[sv] = fmt.Sprintf("At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
+				g.load(), serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)
+		}
+		by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
+		at[sv] = append(at[sv], fmt.Sprintf("%s, %d of %d over %s, the other %d servers none", g.load(), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1))
+	}
+	var out []found
+	for _, sv := range order {
+		fd := by[sv]
+		fd.text = first[sv]
+		if n := len(at[sv]); n > 1 {
+			fd.text = fmt.Sprintf("Only %s failed requests at %d loads: at %s: a fault of that server, not of the load.", serverName(sv), n, strings.Join(at[sv], "; at "))
+		}
+		out = append(out, *fd)
 	}
 	return out
 }
@@ -749,10 +823,13 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 	return out, nil
 }
 
-// ladderFindings reports each ladder with runs whose first step failed
-// (stats.FirstStepFailed).
+// ladderFindings reports the ladders with runs whose first step failed
+// (stats.FirstStepFailed): one finding per server, listing its ladders.
 func ladderFindings(ladders []ladderRuns) []found {
-	var out []found
+	var order []string
+	by := map[string]*found{}
+	at := map[string][]string{}
+	var rule stats.LadderRule
 	for _, l := range ladders {
 		var failed []string
 		var p95 []float64
@@ -776,14 +853,28 @@ func ladderFindings(ladders []ladderRuns) []found {
 		if len(failed) == 0 {
 			continue
 		}
-		rule := l.results[0].Rule
-		at := ""
+		rule = l.results[0].Rule
+		p := ""
 		if len(p95) > 0 {
-			at = fmt.Sprintf(" with a p95 of %s–%s ms", Sig(slices.Min(p95)), Sig(slices.Max(p95)))
+			p = fmt.Sprintf(" with a p95 of %s–%s ms", Sig(slices.Min(p95)), Sig(slices.Max(p95)))
 		}
-		out = append(out, found{rule: ruleLadder, section: "ladders", srcs: srcs, text: fmt.Sprintf(
-			"%s, %s: the first step (%s requests/s) already failed in %d of %d runs%s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
-			serverName(l.server), l.what, Sig(first), len(failed), len(l.results), at, rule.P95MS, rule.MaxErrorRate*100)})
+		if by[l.server] == nil {
+			by[l.server] = &found{rule: ruleLadder, section: "ladders"}
+			order = append(order, l.server)
+		}
+		by[l.server].srcs = append(by[l.server].srcs, srcs...)
+		at[l.server] = append(at[l.server], fmt.Sprintf("%s: the first step (%s requests/s) already failed in %d of %d runs%s", l.what, Sig(first), len(failed), len(l.results), p))
+	}
+	var out []found
+	for _, sv := range order {
+		fd := by[sv]
+		which := at[sv][0]
+		if len(at[sv]) > 1 {
+			which = fmt.Sprintf("in %d ladders: %s", len(at[sv]), strings.Join(at[sv], "; "))
+		}
+		fd.text = fmt.Sprintf("%s, %s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
+			serverName(sv), which, rule.P95MS, rule.MaxErrorRate*100)
+		out = append(out, *fd)
 	}
 	return out
 }
@@ -810,6 +901,30 @@ func pValue(p float64) string {
 
 // pct prints a fraction as a percentage with three significant figures.
 func pct(v float64) string { return Sig(v*100) + "%" }
+
+// maxFindingFiles is how many files a finding's runs name for people.
+const maxFindingFiles = 4
+
+// boundedSources is sourcesText naming at most max files, then "and N
+// more files".
+func boundedSources(srcs []report.Source, max int) string {
+	var files []string
+	for _, s := range srcs {
+		if !slices.Contains(files, s.File) {
+			files = append(files, s.File)
+		}
+	}
+	if len(files) <= max {
+		return sourcesText(srcs)
+	}
+	var kept []report.Source
+	for _, s := range srcs {
+		if slices.Contains(files[:max], s.File) {
+			kept = append(kept, s)
+		}
+	}
+	return fmt.Sprintf("%s; and %d more files", sourcesText(kept), len(files)-max)
+}
 
 // sourcesText joins sources as file:line,line,…; files apart by "; ",
 // runs of consecutive lines as a range.

@@ -35,6 +35,9 @@ type runRow struct {
 	// tool ("variant jwt"), empty when none does (see splitVariants).
 	split   map[string]string
 	variant string
+	// mode and block are the run's mode and block (run_groups), block
+	// "" where it has none.
+	mode, block string
 }
 
 // runRows reads the runs of the rounds (rounds true) or ranking table,
@@ -50,7 +53,7 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 			rps: r.RPS, mean: r.MeanMS, p50: r.P50MS, p95: r.P95MS, p99: r.P99MS,
 			failed: r.Failed, requests: r.Requests, corrected: r.Corrected,
 			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID, split: r.Split,
-			database: r.Database, groupID: r.GroupID}
+			database: r.Database, groupID: r.GroupID, mode: r.Mode, block: r.Block}
 	}
 	return out, nil
 }

@@ -1,0 +1,544 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/stats"
+)
+
+// The Summary: the answer first. For each comparison the records
+// support (per test and load: CPU per request, database CPU, throughput,
+// held rate, memory growth, cost), who leads and by how much, in a
+// sentence, from the figures the sections computed (the shared figures
+// and the sections' tables), with the caveats of the groups behind it
+// beside it in the words of the tables' footnotes.
+
+// A contender is one group (or stack) of a comparison.
+type contender struct {
+	// name names it in the sentence; row, where set, in its caveats
+	// (the name its tables give it)
+	name, row string
+	// value is the figure its table prints (a median); plus marks it
+	// as a lower bound (a ladder that still held at its last step).
+	value float64
+	plus  bool
+	// values are its passes, whose min–max range judges a tie where no
+	// paired figure exists; blocks the same by block (trial), for the
+	// paired one. Either may be empty.
+	values []float64
+	blocks map[string][]float64
+	// ids are the groups of the experiment behind it, for its caveats.
+	ids []string
+}
+
+// A contest is one comparison of the summary.
+type contest struct {
+	lead  string // what is compared, and at what load
+	unit  string // the unit of the values, after a space
+	money bool   // the values are dollars: $1,234
+	lower bool   // lower is better
+	// best says what the leader does: "uses the least"; ratio what the
+	// ratios are: "the others' over the leader's".
+	best, ratio string
+	cs          []contender
+	// note, where set, follows the bullet's sentences.
+	note string
+	// part, where set, names the contest within its bullet: contests
+	// of one lead in a row share a bullet ("on mariadb: …; on
+	// postgresql: …").
+	part string
+}
+
+// versus is a contender against the leader: the ratio of the worse to
+// the better (≥ 1 when the leader is ahead), its interval, and whether
+// the two are tied.
+type versus struct {
+	c              contender
+	ratio, lo, hi  float64
+	paired, ranged bool
+	trials         int
+	tied           bool
+}
+
+// against compares c with the leader: the paired figure (pairedBlocks,
+// the one the CPU tables print) where both share two or more blocks, a
+// tie when its interval includes 1; else the ratio of their medians, a
+// tie when the ranges of their passes overlap.
+func (k contest) against(leader, c contender) versus {
+	v := versus{c: c, lo: math.NaN(), hi: math.NaN()}
+	base, vs := leader, c
+	if !k.lower {
+		base, vs = c, leader
+	}
+	if p := pairedBlocks(base.blocks, vs.blocks); p != nil {
+		v.ratio, v.lo, v.hi, v.paired, v.trials = p.Median, p.Low, p.High, true, p.N
+		v.tied = !p.Excludes1()
+		return v
+	}
+	v.ratio = vs.value / base.value
+	if len(leader.values) > 0 && len(c.values) > 0 {
+		v.ranged = true
+		v.lo, v.hi = slices.Min(c.values), slices.Max(c.values)
+		v.tied = v.lo <= slices.Max(leader.values) && slices.Min(leader.values) <= v.hi
+	}
+	if leader.plus && c.plus && leader.value == c.value {
+		v.tied = true // both held every step asked: nothing tells them apart
+	}
+	return v
+}
+
+// valueText prints a contender's figure with its unit.
+func (k contest) valueText(c contender) string {
+	if k.money {
+		return money(c.value)
+	}
+	v := Sig(c.value)
+	if c.plus {
+		v += "+"
+	}
+	return v + k.unit
+}
+
+// ratioText prints a ratio with its interval: "×1.20 (1.05–1.50)".
+func ratioText(v versus) string {
+	t := times(v.ratio)
+	switch {
+	case v.paired:
+		t += fmt.Sprintf(" (%s–%s)", Sig(v.lo), Sig(v.hi))
+	}
+	return t
+}
+
+// sentence is the contest's verdict: who leads, who ties with the
+// leader, the next after them and the last, each with its ratio to the
+// leader; ok false where fewer than two contenders have a figure
+// (nothing to compare).
+//
+// how says what the ratios are: "within 5 trials", "medians", or "" (a
+// tie whose figures are all the same); the caller writes it once per
+// bullet.
+func (k contest) sentence() (text, how string, paired, tie, ok bool) {
+	var cs []contender
+	for _, c := range k.cs {
+		if !math.IsNaN(c.value) {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) < 2 {
+		return "", "", false, false, false
+	}
+	slices.SortStableFunc(cs, func(x, y contender) int {
+		if k.lower {
+			return cmpNaNLast(x.value, y.value)
+		}
+		return cmpNaNLast(y.value, x.value)
+	})
+	leader := cs[0]
+	var tied, rest []versus
+	trials, ranged := 0, false
+	for _, c := range cs[1:] {
+		v := k.against(leader, c)
+		if v.paired {
+			paired, trials = true, max(trials, v.trials)
+		}
+		ranged = ranged || v.ranged
+		if v.tied {
+			tied = append(tied, v)
+		} else {
+			rest = append(rest, v)
+		}
+	}
+	one := func(v versus) string {
+		if math.IsInf(v.ratio, 0) || math.IsNaN(v.ratio) {
+			return v.c.name + " at " + k.valueText(v.c) // a ratio to 0: the figure says it
+		}
+		return v.c.name + " " + ratioText(v)
+	}
+	var b strings.Builder
+	switch {
+	case len(rest) == 0:
+		last := cs[len(cs)-1]
+		switch {
+		case k.valueText(last) == k.valueText(leader):
+			fmt.Fprintf(&b, "a tie, all %d at %s", len(cs), k.valueText(leader))
+		case len(cs) == 2:
+			fmt.Fprintf(&b, "a tie: %s at %s and %s at %s", leader.name, k.valueText(leader), last.name, k.valueText(last))
+		default:
+			fmt.Fprintf(&b, "a tie, all %d from %s at %s to %s at %s", len(cs), leader.name, k.valueText(leader), last.name, k.valueText(last))
+		}
+	default:
+		if len(tied) == 0 {
+			fmt.Fprintf(&b, "%s %s, %s", leader.name, k.best, k.valueText(leader))
+		} else {
+			var with []string
+			for i, v := range tied {
+				if i == 2 {
+					with = append(with, fmt.Sprintf("%d more", len(tied)-2))
+					break
+				}
+				with = append(with, one(v))
+			}
+			fmt.Fprintf(&b, "%s at %s ties for the lead with %s", leader.name, k.valueText(leader), joinAnd(with))
+		}
+		fmt.Fprintf(&b, "; next %s", one(rest[0]))
+		if len(rest) > 1 {
+			fmt.Fprintf(&b, ", last %s", one(rest[len(rest)-1]))
+		}
+	}
+	switch {
+	case paired:
+		how = fmt.Sprintf("within %d trials", trials)
+	case len(rest) > 0 && ranged:
+		how = "from the medians"
+	}
+	return b.String(), how, paired, len(rest) == 0, true
+}
+
+// joinAnd joins "a", "a and b", "a, b and c".
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// summary writes the Summary section from the shared figures, the
+// ladder rows and the sections of res (the cost table); groupOf gives
+// the groups of a run read at a file and line.
+func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupOf map[report.Source][]string) *Section {
+	sec := &Section{ID: "summary", Title: "Summary", Single: true, Opening: true}
+	var contests []contest
+	contests = append(contests, cpuContests(sh.fixed)...)
+	contests = append(contests, throughputContests(sh.rounds)...)
+	contests = append(contests, ladderContests(ladders, groupOf)...)
+	contests = append(contests, memoryContest(sh.memory)...)
+	contests = append(contests, a.costContests(res, groupOf)...)
+	d := &report.Data{
+		Title: "Summary",
+		Columns: []report.Column{col("comparison", "comparison", nil), {Name: "summary", Title: "who leads, by how much", Wrap: 80},
+			{Name: "caveats", Title: "caveats", Wrap: 48}},
+	}
+	drift := false
+	for i := 0; i < len(contests); {
+		// The contests of one lead in a row are one bullet.
+		j := i
+		for j < len(contests) && contests[j].lead == contests[i].lead {
+			j++
+		}
+		cv := a.newCaveats()
+		cv.every = "every stack"
+		var parts []string
+		anyPaired, allTied := false, true
+		var hows []string
+		note := ""
+		for _, k := range contests[i:j] {
+			text, how, paired, tie, ok := k.sentence()
+			if !ok {
+				continue
+			}
+			if k.part != "" {
+				text = k.part + ": " + text
+			}
+			parts, hows = append(parts, text), append(hows, how)
+			anyPaired, allTied = anyPaired || paired, allTied && tie
+			for _, c := range k.cs {
+				cv.add(cmp.Or(c.row, c.name), c.ids)
+			}
+			if k.note != "" {
+				note = k.note
+			}
+		}
+		lead := contests[i].lead
+		i = j
+		if len(parts) == 0 {
+			continue
+		}
+		// How the ratios were made, once in the lead where every part
+		// made them alike, else after each part.
+		if h := slices.Compact(slices.DeleteFunc(slices.Clone(hows), func(h string) bool { return h == "" })); len(h) == 1 {
+			lead += ", " + h[0]
+		} else {
+			for p, h := range hows {
+				if h != "" {
+					parts[p] += " (" + h + ")"
+				}
+			}
+		}
+		text := strings.Join(parts, "; ") + "."
+		if strings.HasPrefix(text, "a tie") || strings.HasPrefix(text, "the ") {
+			text = upperFirst(text) // a sentence of wra's words, not a stack's name
+		}
+		bullet := report.Bullet{Lead: lead, Text: text}
+		if len(parts) > 1 && !allTied {
+			// One line per part: "stack + database: …", "database CPU
+			// on mariadb: …".
+			bullet.Text, bullet.Lines = "", parts
+		}
+		if note != "" {
+			bullet.Text = strings.TrimSpace(bullet.Text + " " + upperFirst(note) + ".")
+			text += " " + upperFirst(note) + "."
+		}
+		n := &notes{}
+		cv.to(n)
+		if anyPaired && cv.has("drift") {
+			drift = true
+			n.add("the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not")
+		}
+		bullet.Notes = n.list
+		sec.Bullets = append(sec.Bullets, bullet)
+		d.Rows = append(d.Rows, []any{lead, text, nullIfEmpty(strings.Join(n.list, "; "))})
+	}
+	if len(d.Rows) == 0 {
+		sec.Skipped = "no comparison: no load at which two or more stacks have figures"
+		return sec
+	}
+	d.DropEmpty("caveats")
+	sec.Remarks = append(sec.Remarks, "×: each stack against the leader, the worse figure over the better; within trials, the median of the per-trial ratios with the sign test's distribution-free interval in brackets, a tie where it includes 1; else the ratio of the medians, a tie where the passes' ranges overlap. The tables below hold every figure and its runs.")
+	if drift {
+		sec.Remarks = append(sec.Remarks, "A drift caveat beside a within-trial ratio: a drift of the machine's speed that all the runs of a trial share cancels in the ratio, so the ratio stands where the medians may not.")
+	}
+	d.Notes = sec.Remarks
+	sec.Tables = []*report.Data{d}
+	return sec
+}
+
+// cpuContenders are the groups of one load as contenders on the figure
+// get gives, with the paired figure by trial.
+func cpuContenders(gs []cpuGroup, get func(cpuRun) float64) []contender {
+	var out []contender
+	for _, g := range gs {
+		out = append(out, contender{name: g.name(), value: g.median(get), values: g.values(get), blocks: g.byBlock(get), ids: []string{g.id}})
+	}
+	return out
+}
+
+// cpuContests compare, at each fixed rate of a test, the stacks' total
+// CPU per request (the figure the CPU table sorts by), then on each
+// database with two or more stacks their database CPU per request.
+func cpuContests(fixed []cpuGroup) []contest {
+	var out []contest
+	for i := 0; i < len(fixed); {
+		j := i
+		for j < len(fixed) && fixed[j].test == fixed[i].test && fixed[j].targetRPS == fixed[i].targetRPS {
+			j++
+		}
+		gs := fixed[i:j]
+		load := fmt.Sprintf("%s at %s requests/s", orDash(gs[0].test), Sig(gs[0].targetRPS))
+		out = append(out, contest{lead: "CPU per request, " + load, part: "stack + database", unit: " µs", lower: true,
+			best: "uses the least", ratio: "the others' CPU over the leader's", cs: cpuContenders(gs, cpuRun.total)})
+		var dbs []string
+		byDB := map[string][]cpuGroup{}
+		for _, g := range gs {
+			if g.database == "" || math.IsNaN(g.median(func(r cpuRun) float64 { return r.dbUS })) {
+				continue
+			}
+			if _, ok := byDB[g.database]; !ok {
+				dbs = append(dbs, g.database)
+			}
+			byDB[g.database] = append(byDB[g.database], g)
+		}
+		for _, db := range dbs {
+			if len(byDB[db]) < 2 {
+				continue
+			}
+			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.dbUS })
+			for k := range cs {
+				cs[k].row, cs[k].name = cs[k].name, serverName(byDB[db][k].server)
+			}
+			out = append(out, contest{lead: "CPU per request, " + load, part: "database CPU on " + db, unit: " µs", lower: true,
+				best: "costs it least", ratio: "the others' database CPU over the leader's", cs: cs})
+		}
+		i = j
+	}
+	return out
+}
+
+// throughputContests compare the requests/s of the stacks at full speed,
+// per test, tool, variant and connections (the rows of the rounds
+// tables).
+func throughputContests(rows []runRow) []contest {
+	type key struct {
+		test, tool, variant string
+		conns               int64
+	}
+	var order []key
+	by := map[key][]contender{}
+	for i := 0; i < len(rows); {
+		j := i
+		for j < len(rows) && rows[j].groupID == rows[i].groupID {
+			j++
+		}
+		r0 := rows[i]
+		if r0.mode != "full-speed" {
+			i = j
+			continue
+		}
+		c := contender{name: rowName(r0.server, r0.database, ""), blocks: map[string][]float64{}, ids: []string{r0.groupID}}
+		for _, r := range rows[i:j] {
+			if math.IsNaN(r.rps) {
+				continue
+			}
+			c.values = append(c.values, r.rps)
+			if r.block != "" {
+				c.blocks[r.block] = append(c.blocks[r.block], r.rps)
+			}
+		}
+		c.value = stats.Summarize(c.values).Median
+		k := key{r0.test, r0.tool, r0.variant, r0.connections}
+		if _, ok := by[k]; !ok {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], c)
+		i = j
+	}
+	var out []contest
+	for _, k := range order {
+		what := k.tool
+		if k.variant != "" {
+			what += ", " + k.variant
+		}
+		load := "full speed"
+		if k.conns >= 0 {
+			load = fmt.Sprintf("%d connections", k.conns)
+		}
+		out = append(out, contest{lead: fmt.Sprintf("Throughput, %s (%s, %s)", orDash(k.test), what, load), unit: " requests/s",
+			best: "serves the most", ratio: "the leader's requests/s over the others'", cs: by[k]})
+	}
+	return out
+}
+
+// ladderContests compare the highest rate held of each ladder kind
+// (stats.MedianLadder, the ladders table's figure).
+func ladderContests(ladders []ladderRuns, groupOf map[report.Source][]string) []contest {
+	var order []string
+	by := map[string][]contender{}
+	for _, l := range ladders {
+		sum := stats.MedianLadder(l.results)
+		c := contender{name: serverName(l.server), value: sum.MedianHeldRPS, plus: sum.StillHolding}
+		for _, r := range l.results {
+			c.values = append(c.values, r.HighestHeldRPS)
+		}
+		for _, srcs := range l.srcs {
+			c.ids = appendGroups(c.ids, srcs, groupOf)
+		}
+		if _, ok := by[l.what]; !ok {
+			order = append(order, l.what)
+		}
+		by[l.what] = append(by[l.what], c)
+	}
+	var out []contest
+	for _, what := range order {
+		out = append(out, contest{lead: "Highest rate held", part: what, unit: " requests/s",
+			best: "holds the highest rate", ratio: "the leader's rate over the others'", cs: by[what],
+			note: "+: the last step asked still held, so the limit is higher"})
+	}
+	return out
+}
+
+// memoryContest compares the servers' memory growth per 1000 waiting
+// requests: the median of the passes' slopes, as the memory table
+// publishes it.
+func memoryContest(mem []memoryPasses) []contest {
+	var cs []contender
+	for _, m := range mem {
+		c := contender{name: serverName(m.server), value: m.row.PassSlopeMedianGiBPer1000}
+		for _, p := range m.passes {
+			if !math.IsNaN(p.SlopeGiBPer1000) {
+				c.values = append(c.values, p.SlopeGiBPer1000)
+			}
+		}
+		cs = append(cs, c)
+	}
+	if len(cs) < 2 {
+		return nil
+	}
+	return []contest{{lead: "Memory growth per 1000 waiting requests", unit: " GiB", lower: true,
+		best: "grows the least", ratio: "the others' slope over the leader's", cs: cs}}
+}
+
+// costContests compare the monthly cost of the stacks that held the
+// rate, per test, from the cost table.
+func (a *analysis) costContests(res *Result, groupOf map[report.Source][]string) []contest {
+	var d *report.Data
+	for _, sec := range res.Sections {
+		if sec.ID == "cost" && sec.Skipped == "" && len(sec.Tables) > 0 {
+			d = sec.Tables[0]
+		}
+	}
+	if d == nil {
+		return nil
+	}
+	at := func(name string) int {
+		return slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == name })
+	}
+	server, database, test, total, held := at("server"), at("database"), at("test"), at("total_usd_month"), at("held")
+	if server < 0 || total < 0 {
+		return nil
+	}
+	cell := func(row []any, i int) any {
+		if i < 0 {
+			return nil
+		}
+		if c, ok := row[i].(report.Cell); ok {
+			return c.Value
+		}
+		return row[i]
+	}
+	// Only the stacks that held the rate compete, unless fewer than two
+	// did.
+	nHeld := 0
+	for _, row := range d.Rows {
+		if h, ok := cell(row, held).(bool); ok && h {
+			nHeld++
+		}
+	}
+	note := fmt.Sprintf("%s, %g%% utilisation, from medians", a.opts.Price.Name, a.opts.Util*100)
+	if nHeld < 2 && held >= 0 {
+		note += fmt.Sprintf("; no two stacks were seen holding %s requests/s, so these extrapolate from lower rates", Sig(a.opts.RPS))
+	}
+	var order []string
+	by := map[string][]contender{}
+	for ri, row := range d.Rows {
+		if h, ok := cell(row, held).(bool); ok && !h && nHeld >= 2 {
+			continue
+		}
+		t := s(cell(row, test))
+		c := contender{name: rowName(s(cell(row, server)), s(cell(row, database)), ""), value: f(cell(row, total))}
+		if ri < len(d.RowSources) {
+			c.ids = appendGroups(nil, d.RowSources[ri], groupOf)
+		}
+		if _, ok := by[t]; !ok {
+			order = append(order, t)
+		}
+		by[t] = append(by[t], c)
+	}
+	var out []contest
+	for _, t := range order {
+		out = append(out, contest{lead: fmt.Sprintf("Cost per month at %s requests/s", Sig(a.opts.RPS)), part: "test " + orDash(t), money: true, lower: true, best: "costs the least",
+			ratio: "the others' cost over the leader's", cs: by[t]})
+	}
+	if len(out) > 0 {
+		out[len(out)-1].note = note
+	}
+	return out
+}
+
+// appendGroups adds to ids the groups of the runs read at srcs.
+func appendGroups(ids []string, srcs []report.Source, groupOf map[report.Source][]string) []string {
+	for _, src := range srcs {
+		for _, id := range groupOf[src] {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
