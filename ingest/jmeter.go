@@ -1,8 +1,11 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -47,10 +50,68 @@ const jtlPercentMethod = "Hyndman-Fan type 6 (Apache Commons Math Percentile, LE
 const jtlTransactionPrefix = "Number of samples in transaction : "
 
 // detectJTLCSV claims a CSV whose header has JMeter's timeStamp, elapsed,
-// label and success columns.
+// label and success columns, or a headerless JTL (jtlHeaderless).
 func detectJTLCSV(head []byte) bool {
 	h := headerFields(head, nil)
-	return h["timestamp"] && h["elapsed"] && h["label"] && h["success"]
+	return h["timestamp"] && h["elapsed"] && h["label"] && h["success"] || jtlHeaderless(head) > 0
+}
+
+// jtlDefaultColumns are the columns JMeter writes by default (3.1 on), in
+// the order it writes them; a JTL written with print_field_names=false
+// has no header and these columns.
+var jtlDefaultColumns = []string{"timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName",
+	"dataType", "success", "failureMessage", "bytes", "sentBytes", "grpThreads", "allThreads", "URL", "Latency",
+	"IdleTime", "Connect"}
+
+// jtlFixedColumns is how many of jtlDefaultColumns start every headerless
+// JTL of JMeter's default settings, whatever its version: JMeter writes
+// its columns in one fixed order, and before 3.1 the defaults differed
+// only after success (bytes without failureMessage, no sentBytes, URL,
+// IdleTime or Connect).
+const jtlFixedColumns = 8
+
+// jtlHeaderless returns the number of fields of a headerless JTL's first
+// row, or 0 when head does not start with one: at least jtlFixedColumns
+// fields, a timeStamp of epoch milliseconds (12 or 13 digits: 2001 to
+// 2286), a whole elapsed and a success of true or false.
+func jtlHeaderless(head []byte) int {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	r := csv.NewReader(bytes.NewReader(line))
+	r.LazyQuotes = true
+	rec, err := r.Read()
+	if err != nil || len(rec) < jtlFixedColumns {
+		return 0
+	}
+	digits := func(s string) bool {
+		return s != "" && strings.Trim(s, "0123456789") == ""
+	}
+	if n := len(rec[0]); n < 12 || n > 13 || !digits(rec[0]) || !digits(rec[1]) || rec[7] != "true" && rec[7] != "false" {
+		return 0
+	}
+	return len(rec)
+}
+
+// jtlSample is one sample of a JTL, from a CSV row or an XML element.
+type jtlSample struct {
+	label, kind string // kind: sampler, transaction or subsample
+	line        int
+	ts, ms      int64 // start, epoch ms; elapsed ms
+	success     bool
+	code        string // "" when not written
+	bytes       int64  // < 0 when not written
+	threads     int64
+}
+
+// jtlKind tells a Transaction Controller's own sample by its response
+// message; a sample nested in another (XML) is a subsample.
+func jtlKind(msg string, nested bool) string {
+	switch {
+	case strings.HasPrefix(msg, jtlTransactionPrefix):
+		return "transaction"
+	case nested:
+		return "subsample"
+	}
+	return "sampler"
 }
 
 // jtlRun gathers the samples of one label (and kind).
@@ -67,7 +128,64 @@ type jtlRun struct {
 	maxThreads   int64
 }
 
-// readJTLCSV reads a JMeter JTL CSV with its header: each label is a run
+// jtlLabels gathers the samples of a JTL by label and kind, in the order
+// of each one's first sample: the one definition of a JTL's runs, whatever
+// the JTL's form (CSV with or without header, XML).
+type jtlLabels struct {
+	runs  map[[2]string]*jtlRun
+	order []*jtlRun
+	codes bool // the JTL writes response codes
+}
+
+func newJTLLabels() *jtlLabels { return &jtlLabels{runs: map[[2]string]*jtlRun{}} }
+
+// add counts one sample; the caller has checked ts + ms for overflow.
+func (ls *jtlLabels) add(s *jtlSample) {
+	k := [2]string{s.label, s.kind}
+	j := ls.runs[k]
+	if j == nil {
+		j = &jtlRun{run: &model.Run{Tool: "jmeter", Line: s.line, Index: len(ls.order)}, first: math.MaxInt64, last: math.MinInt64}
+		runLabel(j.run, "request_name", s.label)
+		runLabel(j.run, "sample_kind", s.kind)
+		ls.runs[k] = j
+		ls.order = append(ls.order, j)
+	}
+	if !s.success {
+		j.failed++
+	}
+	j.first, j.last = min(j.first, s.ts), max(j.last, s.ts+s.ms)
+	j.elapsed = append(j.elapsed, float64(s.ms))
+	j.sum += float64(s.ms)
+	if s.code != "" && s.kind != "transaction" {
+		n, err := strconv.Atoi(s.code)
+		switch {
+		case err != nil:
+			j.noResponse++
+		case n >= 200 && n < 300:
+			j.n2xx++
+		default:
+			j.non2xx++
+		}
+	}
+	if s.bytes >= 0 {
+		j.bytes += s.bytes
+		j.hasBytes = true
+	}
+	j.maxThreads = max(j.maxThreads, s.threads)
+}
+
+// store computes and stores the runs, in the order of their first sample.
+func (ls *jtlLabels) store(sink model.Sink) error {
+	for _, j := range ls.order {
+		if err := sink.Run(j.finish(ls.codes)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readJTLCSV reads a JMeter JTL CSV, with its header or without
+// (jtlHeaderless: the default columns by position): each label is a run
 // (a Transaction Controller's rows a run of their own, label
 // sample_kind=transaction), in the order of its first sample, with its
 // statistics computed from its samples: requests the samples, errors
@@ -78,8 +196,23 @@ type jtlRun struct {
 // throughput), latency mean, max and percentiles (jtlPercentMethod) of
 // elapsed. The samples are held in memory, 8 bytes each, until the end.
 func readJTLCSV(in *Input, sink model.Sink) error {
-	t, err := newCSVTable(in, nil)
-	if err != nil {
+	br := bufio.NewReader(in.R)
+	head, _ := br.Peek(HeadBytes)
+	in2 := *in
+	in2.R = br
+	var t *csvTable
+	var err error
+	if n := jtlHeaderless(head); n > 0 {
+		cols := make([]string, n)
+		for i := range cols {
+			if i < jtlFixedColumns || n == len(jtlDefaultColumns) {
+				cols[i] = jtlDefaultColumns[i]
+			} else {
+				cols[i] = "column " + strconv.Itoa(i+1) // not known without the header
+			}
+		}
+		t = newCSVTableColumns(&in2, cols)
+	} else if t, err = newCSVTable(&in2, nil); err != nil {
 		return err
 	}
 	for _, c := range []string{"timestamp", "elapsed", "label", "success"} {
@@ -87,94 +220,75 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 			return Errorf(in.Name, 1, 0, "JMeter JTL: the header has no %s column", c)
 		}
 	}
-	type key struct {
-		label string
-		tc    bool
-	}
-	runs := map[key]*jtlRun{}
-	var order []*jtlRun
+	ls := newJTLLabels()
+	ls.codes = t.has("responsecode")
 	err = t.each("JMeter JTL", func(int) error {
-		label := t.rec[t.index["label"]] // as written: JMeter keeps its spaces
+		s := jtlSample{label: t.rec[t.index["label"]], line: t.line, bytes: -1} // the label as written: JMeter keeps its spaces
 		msg, _ := t.str("responsemessage")
-		k := key{label, strings.HasPrefix(msg, jtlTransactionPrefix)}
-		j := runs[k]
-		if j == nil {
-			j = &jtlRun{run: &model.Run{Tool: "jmeter", Line: t.line, Index: len(order)}, first: math.MaxInt64, last: math.MinInt64}
-			runLabel(j.run, "request_name", label)
-			if k.tc {
-				runLabel(j.run, "sample_kind", "transaction")
-			} else {
-				runLabel(j.run, "sample_kind", "sampler")
-			}
-			runs[k] = j
-			order = append(order, j)
-		}
-		ts, err := jtlWhole(t, "timestamp", "epoch milliseconds")
-		if err != nil {
+		s.kind = jtlKind(msg, false)
+		var err error
+		if s.ts, err = jtlWhole(t, "timestamp", "epoch milliseconds"); err != nil {
 			return err
 		}
-		ms, err := jtlWhole(t, "elapsed", "milliseconds")
-		if err != nil {
+		if s.ms, err = jtlWhole(t, "elapsed", "milliseconds"); err != nil {
 			return err
 		}
-		if ts > math.MaxInt64-ms {
-			return t.errAt("elapsed", "%d ms after a start of %d overflows", ms, ts)
+		if s.ts > math.MaxInt64-s.ms {
+			return t.errAt("elapsed", "%d ms after a start of %d overflows", s.ms, s.ts)
 		}
-		switch v, _ := t.str("success"); v {
-		case "true":
-		case "false":
-			j.failed++
-		default:
-			return t.errAt("success", "expected true or false, found %q", v)
+		v, _ := t.str("success")
+		if s.success, err = jtlBool(v); err != nil {
+			return t.errAt("success", "%v", err)
 		}
-		j.first, j.last = min(j.first, ts), max(j.last, ts+ms)
-		j.elapsed = append(j.elapsed, float64(ms))
-		j.sum += float64(ms)
-		if code, ok := t.str("responsecode"); ok && !k.tc {
-			n, err := strconv.Atoi(code)
-			switch {
-			case err != nil:
-				j.noResponse++
-			case n >= 200 && n < 300:
-				j.n2xx++
-			default:
-				j.non2xx++
-			}
-		}
+		s.code, _ = t.str("responsecode")
 		if b, ok, err := t.int("bytes"); err != nil {
 			return err
 		} else if ok && b >= 0 {
-			j.bytes += b
-			j.hasBytes = true
+			s.bytes = b
 		}
-		if n, ok, _ := t.int("allthreads"); ok {
-			j.maxThreads = max(j.maxThreads, n)
-		}
+		s.threads, _, _ = t.int("allthreads")
+		ls.add(&s)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, j := range order {
-		if err := sink.Run(j.finish(t.has("responsecode"))); err != nil {
-			return err
-		}
+	return ls.store(sink)
+}
+
+// jtlBool reads a success field.
+func jtlBool(v string) (bool, error) {
+	switch v {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
 	}
-	return nil
+	return false, fmt.Errorf("expected true or false, found %q", clipQuote(v))
 }
 
 // jtlWhole reads a whole number >= 0 of a JTL column.
 func jtlWhole(t *csvTable, col, what string) (int64, error) {
 	v, _ := t.str(col)
+	n, msg := jtlWholeText(v, col == "timestamp", what)
+	if msg != "" {
+		return 0, t.errAt(col, "%s", msg)
+	}
+	return n, nil
+}
+
+// jtlWholeText reads a JTL time: a whole number >= 0, or the message
+// that says what was found instead.
+func jtlWholeText(v string, timestamp bool, what string) (int64, string) {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {
 		hint := ""
-		if col == "timestamp" && strings.ContainsAny(v, "/-: ") {
+		if timestamp && strings.ContainsAny(v, "/-: ") {
 			hint = " (a formatted time: set jmeter.save.saveservice.timestamp_format=ms)"
 		}
-		return 0, t.errAt(col, "expected %s, a whole number >= 0, found %q%s", what, v, hint)
+		return 0, fmt.Sprintf("expected %s, a whole number >= 0, found %q%s", what, clipQuote(v), hint)
 	}
-	return n, nil
+	return n, ""
 }
 
 // finish computes a label's run from its samples.
@@ -183,7 +297,7 @@ func (j *jtlRun) finish(codes bool) *model.Run {
 	n := int64(len(j.elapsed))
 	r.Requests = model.Some(n)
 	r.Errors = model.Some(j.failed)
-	if codes && r.Labels["sample_kind"] == "sampler" {
+	if codes && r.Labels["sample_kind"] != "transaction" {
 		r.Responses2xx = model.Some(j.n2xx)
 		r.Non2xx = model.Some(j.non2xx)
 		runLabel(r, "no_response", strconv.FormatInt(j.noResponse, 10))
