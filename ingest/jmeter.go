@@ -7,13 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/stats"
 )
 
 // Apache JMeter writes its samples to a JTL file, CSV with a header by
@@ -91,17 +88,6 @@ func jtlHeaderless(head []byte) int {
 	return len(rec)
 }
 
-// jtlSample is one sample of a JTL, from a CSV row or an XML element.
-type jtlSample struct {
-	label, kind string // kind: sampler, transaction or subsample
-	line        int
-	ts, ms      int64 // start, epoch ms; elapsed ms
-	success     bool
-	code        string // "" when not written
-	bytes       int64  // < 0 when not written
-	threads     int64
-}
-
 // jtlKind tells a Transaction Controller's own sample by its response
 // message; a sample nested in another (XML) is a subsample.
 func jtlKind(msg string, nested bool) string {
@@ -112,76 +98,6 @@ func jtlKind(msg string, nested bool) string {
 		return "subsample"
 	}
 	return "sampler"
-}
-
-// jtlRun gathers the samples of one label (and kind).
-type jtlRun struct {
-	run          *model.Run
-	elapsed      []float64
-	sum          float64
-	first, last  int64 // earliest start and latest end, epoch ms
-	n2xx, non2xx int64
-	noResponse   int64
-	failed       int64
-	bytes        int64
-	hasBytes     bool
-	maxThreads   int64
-}
-
-// jtlLabels gathers the samples of a JTL by label and kind, in the order
-// of each one's first sample: the one definition of a JTL's runs, whatever
-// the JTL's form (CSV with or without header, XML).
-type jtlLabels struct {
-	runs  map[[2]string]*jtlRun
-	order []*jtlRun
-	codes bool // the JTL writes response codes
-}
-
-func newJTLLabels() *jtlLabels { return &jtlLabels{runs: map[[2]string]*jtlRun{}} }
-
-// add counts one sample; the caller has checked ts + ms for overflow.
-func (ls *jtlLabels) add(s *jtlSample) {
-	k := [2]string{s.label, s.kind}
-	j := ls.runs[k]
-	if j == nil {
-		j = &jtlRun{run: &model.Run{Tool: "jmeter", Line: s.line, Index: len(ls.order)}, first: math.MaxInt64, last: math.MinInt64}
-		runLabel(j.run, "request_name", s.label)
-		runLabel(j.run, "sample_kind", s.kind)
-		ls.runs[k] = j
-		ls.order = append(ls.order, j)
-	}
-	if !s.success {
-		j.failed++
-	}
-	j.first, j.last = min(j.first, s.ts), max(j.last, s.ts+s.ms)
-	j.elapsed = append(j.elapsed, float64(s.ms))
-	j.sum += float64(s.ms)
-	if s.code != "" && s.kind != "transaction" {
-		n, err := strconv.Atoi(s.code)
-		switch {
-		case err != nil:
-			j.noResponse++
-		case n >= 200 && n < 300:
-			j.n2xx++
-		default:
-			j.non2xx++
-		}
-	}
-	if s.bytes >= 0 {
-		j.bytes += s.bytes
-		j.hasBytes = true
-	}
-	j.maxThreads = max(j.maxThreads, s.threads)
-}
-
-// store computes and stores the runs, in the order of their first sample.
-func (ls *jtlLabels) store(sink model.Sink) error {
-	for _, j := range ls.order {
-		if err := sink.Run(j.finish(ls.codes)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // readJTLCSV reads a JMeter JTL CSV, with its header or without
@@ -289,41 +205,6 @@ func jtlWholeText(v string, timestamp bool, what string) (int64, string) {
 		return 0, fmt.Sprintf("expected %s, a whole number >= 0, found %q%s", what, clipQuote(v), hint)
 	}
 	return n, ""
-}
-
-// finish computes a label's run from its samples.
-func (j *jtlRun) finish(codes bool) *model.Run {
-	r := j.run
-	n := int64(len(j.elapsed))
-	r.Requests = model.Some(n)
-	r.Errors = model.Some(j.failed)
-	if codes && r.Labels["sample_kind"] != "transaction" {
-		r.Responses2xx = model.Some(j.n2xx)
-		r.Non2xx = model.Some(j.non2xx)
-		runLabel(r, "no_response", strconv.FormatInt(j.noResponse, 10))
-	}
-	span := j.last - j.first
-	r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
-	r.DurationS = model.Some(float64(span) / 1000)
-	if span > 0 {
-		r.RPS = model.Some(float64(n) * 1000 / float64(span))
-	}
-	slices.Sort(j.elapsed)
-	r.LatencyMeanMS = model.Some(j.sum / float64(n))
-	r.LatencyMaxMS = model.Some(j.elapsed[n-1])
-	runLabel(r, "latency_min_ms", fmtLabelNum(j.elapsed[0]))
-	for _, p := range jtlPercents {
-		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: stats.JMeterPercentile(j.elapsed, p)})
-	}
-	spectrumColumns(r)
-	runLabel(r, "percentile_method", jtlPercentMethod)
-	if j.hasBytes {
-		r.BytesRead = model.Some(j.bytes)
-	}
-	if j.maxThreads > 0 {
-		runLabel(r, "max_threads", strconv.FormatInt(j.maxThreads, 10))
-	}
-	return r
 }
 
 // jmeterStat is one entry of the dashboard's statistics.json.
