@@ -99,8 +99,63 @@ func TestArtilleryErrors(t *testing.T) {
 	})
 }
 
+// The console summaries (PROVENANCE.md): the numbers as printed; 1.x's
+// requests are Requests completed plus the Errors counts.
+func TestArtilleryText(t *testing.T) {
+	const d = "testdata/wild/artillery/"
+	for _, tc := range []loadToolCase{
+		// 452 completed + 548 ESOCKETTIMEDOUT.
+		{file: d + "coen241-2020-v1-four-tests-socket-timeouts-502.md", format: "artillery", runs: 3, run: 1,
+			requests: 1000, ok2xx: 452, non2xx: 0, errors: 548, rps: 7.66, p50: 37959.1, p99: 116222.5, mean: nullWant, max: 119551.3,
+			spectrum: 3, startLine: 372, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"requests_completed": "452", "error.ESOCKETTIMEDOUT": "548", "scenarios_launched": "1000", "artillery_layout": "1.x"}},
+		{file: d + "coen241-2020-v1-four-tests-socket-timeouts-502.md", format: "artillery", runs: 3, run: 2,
+			requests: 1500, ok2xx: 396, non2xx: 683, errors: 421, rps: 11.5, p50: 36191.8, p99: 111388, mean: nullWant, max: 112796.2,
+			spectrum: 3, startLine: 623, connections: nullWant, durationS: nullWant},
+		// Before 1.6: "RPS sent", "Request latency".
+		{file: d + "hisstori-api-2020-v1-rps-sent-periods-then-summary.md", format: "artillery",
+			requests: 2400, ok2xx: 1200, non2xx: 1200, errors: 0, rps: 39.39, p50: 101.4, p99: 875.7, mean: nullWant, max: 1785.4,
+			spectrum: 3, startLine: 117, connections: nullWant, durationS: nullWant},
+		// 2.x: the Metrics for period block above it is read over.
+		{file: d + "testkube-docs-2022-v2-period-then-summary.txt", format: "artillery",
+			requests: 6469, ok2xx: 6469, non2xx: 0, errors: 0, rps: 36, p50: 1, p99: 4, mean: nullWant, max: 17,
+			spectrum: 3, startLine: 38, connections: nullWant, durationS: nullWant,
+			labels: map[string]string{"http_responses": "6469", "vusers_failed": "0", "artillery_layout": "2.x"}},
+	} {
+		t.Run(filepath.Base(tc.file)+"#"+string(rune('0'+tc.run)), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+func TestArtilleryTextErrors(t *testing.T) {
+	v1 := readTestdata(t, "testdata/wild/artillery/hisstori-api-2020-v1-rps-sent-periods-then-summary.md")
+	v2 := readTestdata(t, "testdata/wild/artillery/testkube-docs-2022-v2-period-then-summary.txt")
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"empty", "artillery", "", `f.txt:1: artillery report ends early: expected "Summary report @ …"`},
+		{"periods only", "artillery", headLines(v2, 34),
+			`f.txt:1:1: no artillery report: expected "Summary report @ …", found "Phase started: Warm up (index: 0, duration: 6s) 08:21:22(+00…"`},
+		{"cut before requests", "artillery", headLines(v2, 42),
+			`f.txt:43: Artillery summary from line 38 ends before its "http.requests:" line`},
+		{"a unit in a count", "artillery", strings.Replace(v2, "........ 6469\nhttp.request_rate", "........ 6.5k\nhttp.request_rate", 1),
+			`f.txt:41:82: Artillery http.codes.200: expected a count, found "6.5k"`},
+		{"1.x bad latency", "artillery", strings.Replace(v1, "    median: 101.4", "    median: 101.4ms", 1),
+			`f.txt:125:13: Artillery median: expected a number >= 0, found "101.4ms"`},
+	})
+}
+
 func TestArtilleryDetection(t *testing.T) {
-	checkClaims(t, "artillery", always("artillery-json"), "artillery-json")
+	want := func(p string) string {
+		if strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".gz") {
+			return "artillery-json"
+		}
+		return "artillery"
+	}
+	checkClaims(t, "artillery", want, "artillery-json", "artillery")
+}
+
+func FuzzArtilleryText(f *testing.F) {
+	addWildSeeds(f, "artillery", "gatling", "notreport")
+	addFuzzSeeds(f, "testdata/wrk/wrk_plain*.txt")
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "artillery") })
 }
 
 func FuzzArtilleryJSON(f *testing.F) {
