@@ -276,7 +276,8 @@ func detectGatlingStats(head []byte) bool {
 // meanNumberOfRequestsPerSecond.total, latency_mean_ms
 // meanResponseTime, stdev standardDeviation, max maxResponseTime,
 // percentiles1..4 as p50, p75, p95, p99 (gatlingPctLevels). The global
-// run is request_name "Global Information" with aggregated=true; a
+// run is request_name its name ("Global Information", "All Requests")
+// with aggregated=true; a
 // request is request_name its name and request_group its group path.
 func readGatlingStats(in *Input, sink model.Sink) error {
 	var top map[string]json.RawMessage
@@ -285,7 +286,7 @@ func readGatlingStats(in *Input, sink model.Sink) error {
 		return err
 	}
 	var runs []*model.Run
-	add := func(st *gatlingStats, name, group string, line int) error {
+	add := func(st *gatlingStats, name, group string, line int, all bool) error {
 		r, err := gatlingStatsRun(in.Name, line, st)
 		if err != nil {
 			return err
@@ -295,8 +296,8 @@ func readGatlingStats(in *Input, sink model.Sink) error {
 		if group != "" {
 			runLabel(r, "request_group", group)
 		}
-		if len(runs) == 0 && name == "Global Information" {
-			runLabel(r, "aggregated", "true")
+		if all {
+			runLabel(r, "aggregated", "true") // "Global Information", "All Requests" from 3.9
 		}
 		runs = append(runs, r)
 		return nil
@@ -310,7 +311,7 @@ func readGatlingStats(in *Input, sink model.Sink) error {
 		if st.Name != nil {
 			name = *st.Name
 		}
-		if err := add(&st, name, "", line); err != nil {
+		if err := add(&st, name, "", line, true); err != nil {
 			return err
 		}
 	} else {
@@ -327,7 +328,7 @@ func readGatlingStats(in *Input, sink model.Sink) error {
 			}
 			switch {
 			case root || n.Type == "REQUEST":
-				if err := add(n.Stats, n.Name, group, line); err != nil {
+				if err := add(n.Stats, n.Name, group, line, root); err != nil {
 					return err
 				}
 			case n.Type == "GROUP":

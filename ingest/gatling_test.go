@@ -51,6 +51,19 @@ func TestGatlingWild(t *testing.T) {
 	}
 }
 
+// The root of the report is the run of all requests whatever Gatling
+// named it: "Global Information", "All Requests" in later versions.
+func TestGatlingStatsRootName(t *testing.T) {
+	js := readTestdata(t, "testdata/wild/gatling/ppppp-2021-v3.5-stats.json")
+	c, err := readAsFormat(t, "gatling-stats-json", "f.json", strings.ReplaceAll(js, `"Global Information"`, `"All Requests"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.Runs[0]; r.Labels["request_name"] != "All Requests" || r.Labels["aggregated"] != "true" || c.Runs[1].Labels["aggregated"] != "" {
+		t.Errorf("root %v, first request %v", r.Labels, c.Runs[1].Labels)
+	}
+}
+
 // The runs computed from simulation.log equal, name by name, the report
 // Gatling wrote from the same log: counts and max exactly, the mean and
 // percentiles 50, 75, 95, 99 once rounded to whole ms as Gatling prints
