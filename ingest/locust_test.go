@@ -95,10 +95,12 @@ func TestLocustDetection(t *testing.T) {
 		switch {
 		case strings.Contains(p, "history"):
 			return "locust-history-csv"
+		case strings.HasSuffix(p, ".txt"):
+			return "locust-console"
 		}
 		return "locust-stats-csv"
 	}
-	checkClaims(t, "locust", want, "locust-stats-csv")
+	checkClaims(t, "locust", want, "locust-stats-csv", "locust-console")
 }
 
 func FuzzLocustStats(f *testing.F) {
