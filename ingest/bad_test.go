@@ -90,7 +90,7 @@ var streamFormats = map[string]bool{
 	"k6-ndjson": true, "k6-csv": true, "hey-csv": true, "ab-gnuplot-tsv": true,
 	"vegeta-results-csv": true, "vegeta-results-json": true, "vegeta-results-gob": true,
 	"memory-csv": true, "calibration-csv": true, "records-csv": true,
-	"jmeter-jtl-csv": true,
+	"jmeter-jtl-csv": true, "jmeter-jtl-xml": true, "locust-history-csv": true,
 }
 
 // jsonDocuments are read as one JSON document: their errors name the

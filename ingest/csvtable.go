@@ -69,6 +69,22 @@ func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
 	return t, nil
 }
 
+// newCSVTableColumns reads a comma-separated file without a header, whose
+// columns are named by cols (as a header would name them).
+func newCSVTableColumns(in *Input, cols []string) *csvTable {
+	r := csv.NewReader(in.R)
+	r.ReuseRecord = true
+	r.FieldsPerRecord = 0
+	t := &csvTable{in: in, r: r, index: map[string]int{}}
+	for i, c := range cols {
+		name := strings.ToLower(c)
+		t.index[name] = i
+		t.header = append(t.header, name)
+		t.raw = append(t.raw, c)
+	}
+	return t
+}
+
 func (t *csvTable) csvErr(err error) error { return csvError(t.in.Name, err, len(t.header)) }
 
 // has reports whether the header has a column.

@@ -1,16 +1,16 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/stats"
 )
 
 // Apache JMeter writes its samples to a JTL file, CSV with a header by
@@ -47,27 +47,61 @@ const jtlPercentMethod = "Hyndman-Fan type 6 (Apache Commons Math Percentile, LE
 const jtlTransactionPrefix = "Number of samples in transaction : "
 
 // detectJTLCSV claims a CSV whose header has JMeter's timeStamp, elapsed,
-// label and success columns.
+// label and success columns, or a headerless JTL (jtlHeaderless).
 func detectJTLCSV(head []byte) bool {
 	h := headerFields(head, nil)
-	return h["timestamp"] && h["elapsed"] && h["label"] && h["success"]
+	return h["timestamp"] && h["elapsed"] && h["label"] && h["success"] || jtlHeaderless(head) > 0
 }
 
-// jtlRun gathers the samples of one label (and kind).
-type jtlRun struct {
-	run          *model.Run
-	elapsed      []float64
-	sum          float64
-	first, last  int64 // earliest start and latest end, epoch ms
-	n2xx, non2xx int64
-	noResponse   int64
-	failed       int64
-	bytes        int64
-	hasBytes     bool
-	maxThreads   int64
+// jtlDefaultColumns are the columns JMeter writes by default (3.1 on), in
+// the order it writes them; a JTL written with print_field_names=false
+// has no header and these columns.
+var jtlDefaultColumns = []string{"timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName",
+	"dataType", "success", "failureMessage", "bytes", "sentBytes", "grpThreads", "allThreads", "URL", "Latency",
+	"IdleTime", "Connect"}
+
+// jtlFixedColumns is how many of jtlDefaultColumns start every headerless
+// JTL of JMeter's default settings, whatever its version: JMeter writes
+// its columns in one fixed order, and before 3.1 the defaults differed
+// only after success (bytes without failureMessage, no sentBytes, URL,
+// IdleTime or Connect).
+const jtlFixedColumns = 8
+
+// jtlHeaderless returns the number of fields of a headerless JTL's first
+// row, or 0 when head does not start with one: at least jtlFixedColumns
+// fields, a timeStamp of epoch milliseconds (12 or 13 digits: 2001 to
+// 2286), a whole elapsed and a success of true or false.
+func jtlHeaderless(head []byte) int {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	r := csv.NewReader(bytes.NewReader(line))
+	r.LazyQuotes = true
+	rec, err := r.Read()
+	if err != nil || len(rec) < jtlFixedColumns {
+		return 0
+	}
+	digits := func(s string) bool {
+		return s != "" && strings.Trim(s, "0123456789") == ""
+	}
+	if n := len(rec[0]); n < 12 || n > 13 || !digits(rec[0]) || !digits(rec[1]) || rec[7] != "true" && rec[7] != "false" {
+		return 0
+	}
+	return len(rec)
 }
 
-// readJTLCSV reads a JMeter JTL CSV with its header: each label is a run
+// jtlKind tells a Transaction Controller's own sample by its response
+// message; a sample nested in another (XML) is a subsample.
+func jtlKind(msg string, nested bool) string {
+	switch {
+	case strings.HasPrefix(msg, jtlTransactionPrefix):
+		return "transaction"
+	case nested:
+		return "subsample"
+	}
+	return "sampler"
+}
+
+// readJTLCSV reads a JMeter JTL CSV, with its header or without
+// (jtlHeaderless: the default columns by position): each label is a run
 // (a Transaction Controller's rows a run of their own, label
 // sample_kind=transaction), in the order of its first sample, with its
 // statistics computed from its samples: requests the samples, errors
@@ -78,8 +112,23 @@ type jtlRun struct {
 // throughput), latency mean, max and percentiles (jtlPercentMethod) of
 // elapsed. The samples are held in memory, 8 bytes each, until the end.
 func readJTLCSV(in *Input, sink model.Sink) error {
-	t, err := newCSVTable(in, nil)
-	if err != nil {
+	br := bufio.NewReader(in.R)
+	head, _ := br.Peek(HeadBytes)
+	in2 := *in
+	in2.R = br
+	var t *csvTable
+	var err error
+	if n := jtlHeaderless(head); n > 0 {
+		cols := make([]string, n)
+		for i := range cols {
+			if i < jtlFixedColumns || n == len(jtlDefaultColumns) {
+				cols[i] = jtlDefaultColumns[i]
+			} else {
+				cols[i] = "column " + strconv.Itoa(i+1) // not known without the header
+			}
+		}
+		t = newCSVTableColumns(&in2, cols)
+	} else if t, err = newCSVTable(&in2, nil); err != nil {
 		return err
 	}
 	for _, c := range []string{"timestamp", "elapsed", "label", "success"} {
@@ -87,129 +136,75 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 			return Errorf(in.Name, 1, 0, "JMeter JTL: the header has no %s column", c)
 		}
 	}
-	type key struct {
-		label string
-		tc    bool
-	}
-	runs := map[key]*jtlRun{}
-	var order []*jtlRun
+	ls := newJTLLabels()
+	ls.codes = t.has("responsecode")
 	err = t.each("JMeter JTL", func(int) error {
-		label := t.rec[t.index["label"]] // as written: JMeter keeps its spaces
+		s := jtlSample{label: t.rec[t.index["label"]], line: t.line, bytes: -1} // the label as written: JMeter keeps its spaces
 		msg, _ := t.str("responsemessage")
-		k := key{label, strings.HasPrefix(msg, jtlTransactionPrefix)}
-		j := runs[k]
-		if j == nil {
-			j = &jtlRun{run: &model.Run{Tool: "jmeter", Line: t.line, Index: len(order)}, first: math.MaxInt64, last: math.MinInt64}
-			runLabel(j.run, "request_name", label)
-			if k.tc {
-				runLabel(j.run, "sample_kind", "transaction")
-			} else {
-				runLabel(j.run, "sample_kind", "sampler")
-			}
-			runs[k] = j
-			order = append(order, j)
-		}
-		ts, err := jtlWhole(t, "timestamp", "epoch milliseconds")
-		if err != nil {
+		s.kind = jtlKind(msg, false)
+		var err error
+		if s.ts, err = jtlWhole(t, "timestamp", "epoch milliseconds"); err != nil {
 			return err
 		}
-		ms, err := jtlWhole(t, "elapsed", "milliseconds")
-		if err != nil {
+		if s.ms, err = jtlWhole(t, "elapsed", "milliseconds"); err != nil {
 			return err
 		}
-		if ts > math.MaxInt64-ms {
-			return t.errAt("elapsed", "%d ms after a start of %d overflows", ms, ts)
+		if s.ts > math.MaxInt64-s.ms {
+			return t.errAt("elapsed", "%d ms after a start of %d overflows", s.ms, s.ts)
 		}
-		switch v, _ := t.str("success"); v {
-		case "true":
-		case "false":
-			j.failed++
-		default:
-			return t.errAt("success", "expected true or false, found %q", v)
+		v, _ := t.str("success")
+		if s.success, err = jtlBool(v); err != nil {
+			return t.errAt("success", "%v", err)
 		}
-		j.first, j.last = min(j.first, ts), max(j.last, ts+ms)
-		j.elapsed = append(j.elapsed, float64(ms))
-		j.sum += float64(ms)
-		if code, ok := t.str("responsecode"); ok && !k.tc {
-			n, err := strconv.Atoi(code)
-			switch {
-			case err != nil:
-				j.noResponse++
-			case n >= 200 && n < 300:
-				j.n2xx++
-			default:
-				j.non2xx++
-			}
-		}
+		s.code, _ = t.str("responsecode")
 		if b, ok, err := t.int("bytes"); err != nil {
 			return err
 		} else if ok && b >= 0 {
-			j.bytes += b
-			j.hasBytes = true
+			s.bytes = b
 		}
-		if n, ok, _ := t.int("allthreads"); ok {
-			j.maxThreads = max(j.maxThreads, n)
-		}
+		s.threads, _, _ = t.int("allthreads")
+		ls.add(&s)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, j := range order {
-		if err := sink.Run(j.finish(t.has("responsecode"))); err != nil {
-			return err
-		}
+	return ls.store(sink)
+}
+
+// jtlBool reads a success field.
+func jtlBool(v string) (bool, error) {
+	switch v {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
 	}
-	return nil
+	return false, fmt.Errorf("expected true or false, found %q", clipQuote(v))
 }
 
 // jtlWhole reads a whole number >= 0 of a JTL column.
 func jtlWhole(t *csvTable, col, what string) (int64, error) {
 	v, _ := t.str(col)
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
-		hint := ""
-		if col == "timestamp" && strings.ContainsAny(v, "/-: ") {
-			hint = " (a formatted time: set jmeter.save.saveservice.timestamp_format=ms)"
-		}
-		return 0, t.errAt(col, "expected %s, a whole number >= 0, found %q%s", what, v, hint)
+	n, msg := jtlWholeText(v, col == "timestamp", what)
+	if msg != "" {
+		return 0, t.errAt(col, "%s", msg)
 	}
 	return n, nil
 }
 
-// finish computes a label's run from its samples.
-func (j *jtlRun) finish(codes bool) *model.Run {
-	r := j.run
-	n := int64(len(j.elapsed))
-	r.Requests = model.Some(n)
-	r.Errors = model.Some(j.failed)
-	if codes && r.Labels["sample_kind"] == "sampler" {
-		r.Responses2xx = model.Some(j.n2xx)
-		r.Non2xx = model.Some(j.non2xx)
-		runLabel(r, "no_response", strconv.FormatInt(j.noResponse, 10))
+// jtlWholeText reads a JTL time: a whole number >= 0, or the message
+// that says what was found instead.
+func jtlWholeText(v string, timestamp bool, what string) (int64, string) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		hint := ""
+		if timestamp && strings.ContainsAny(v, "/-: ") {
+			hint = " (a formatted time: set jmeter.save.saveservice.timestamp_format=ms)"
+		}
+		return 0, fmt.Sprintf("expected %s, a whole number >= 0, found %q%s", what, clipQuote(v), hint)
 	}
-	span := j.last - j.first
-	r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
-	r.DurationS = model.Some(float64(span) / 1000)
-	if span > 0 {
-		r.RPS = model.Some(float64(n) * 1000 / float64(span))
-	}
-	slices.Sort(j.elapsed)
-	r.LatencyMeanMS = model.Some(j.sum / float64(n))
-	r.LatencyMaxMS = model.Some(j.elapsed[n-1])
-	runLabel(r, "latency_min_ms", fmtLabelNum(j.elapsed[0]))
-	for _, p := range jtlPercents {
-		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: stats.JMeterPercentile(j.elapsed, p)})
-	}
-	spectrumColumns(r)
-	runLabel(r, "percentile_method", jtlPercentMethod)
-	if j.hasBytes {
-		r.BytesRead = model.Some(j.bytes)
-	}
-	if j.maxThreads > 0 {
-		runLabel(r, "max_threads", strconv.FormatInt(j.maxThreads, 10))
-	}
-	return r
+	return n, ""
 }
 
 // jmeterStat is one entry of the dashboard's statistics.json.

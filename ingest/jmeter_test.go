@@ -1,7 +1,11 @@
 package ingest
 
 import (
+	"encoding/csv"
+	"encoding/xml"
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -59,6 +63,133 @@ func TestJMeterWild(t *testing.T) {
 			labels: map[string]string{"request_name": "Total", "aggregated": "true"}},
 	} {
 		t.Run(filepath.Base(tc.file)+"#"+string(rune('0'+tc.run)), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+// JTLs in XML and without header read into the runs of the CSV reader
+// (the reference values computed from the same samples by a separate
+// script: Python's ElementTree and csv modules, type 6 written out).
+func TestJMeterJTLXMLAndHeaderless(t *testing.T) {
+	const d = "testdata/wild/jmeter/"
+	for _, tc := range []loadToolCase{
+		// Two labels of 4 <httpSample/>: Home from 1296846792004 to
+		// 1296846947645 (1296846947144 + 501), so 4 / 155.641 s.
+		{file: d + "jenkins-perf-plugin-2011-xml-two-labels.jtl", format: "jmeter-jtl-xml", runs: 2, run: 0,
+			requests: 4, ok2xx: 4, non2xx: 0, errors: 0, rps: perSecond(4000, 155641), p50: 7659, p99: 15902, mean: 7930.25, max: 15902,
+			spectrum: 5, durationS: 155.641, startLine: 3, connections: nullWant,
+			labels: map[string]string{"request_name": "Home", "sample_kind": "sampler", "latency_min_ms": "501", "no_response": "0"}},
+		// <assertionResult> children are not samples.
+		{file: d + "jenkins-perf-plugin-2011-xml-assertion-results.jtl", format: "jmeter-jtl-xml", runs: 2, run: 1,
+			requests: 4, ok2xx: 4, non2xx: 0, errors: 0, rps: perSecond(4000, 2385), p50: 358, p99: 420, mean: 340.5, max: 420,
+			spectrum: 5, durationS: 2.385, startLine: 39, connections: nullWant,
+			labels: map[string]string{"request_name": "Workgroup"}},
+		// s="false" with rc="200": a failed sample (an assertion) that
+		// was answered.
+		{file: d + "jenkins-perf-plugin-2017-xml-dummy-sampler-failed.jtl", format: "jmeter-jtl-xml",
+			requests: 2, ok2xx: 2, non2xx: 0, errors: 1, rps: perSecond(2000, 799), p50: 393.5, p99: 454, mean: 393.5, max: 454,
+			spectrum: 5, durationS: 0.799, startLine: 3, connections: nullWant,
+			labels: map[string]string{"request_name": "jp@gc - Dummy Sampler", "max_threads": "1"}},
+		// The page samples, and their embedded resources nested in them,
+		// a run of their own kind: 488 of 498 answered 304.
+		{file: d + "hailstorm-2017-xml-embedded-resources-498-samples.jtl.gz", format: "jmeter-jtl-xml", runs: 18, run: 0,
+			requests: 100, ok2xx: 100, non2xx: 0, errors: 0, rps: perSecond(100000, 165747), p50: 40, p99: 5567.72, mean: 595.41, max: 5568,
+			spectrum: 5, durationS: 165.747, startLine: 3, connections: nullWant,
+			labels: map[string]string{"request_name": "Landing Page", "sample_kind": "sampler", "max_threads": "10"}},
+		{file: d + "hailstorm-2017-xml-embedded-resources-498-samples.jtl.gz", format: "jmeter-jtl-xml", runs: 18, run: 2,
+			requests: 498, ok2xx: 10, non2xx: 488, errors: 0, rps: perSecond(498000, 175847), p50: 1, p99: 29.039999999999964, mean: 4.283132530120482, max: 71,
+			spectrum: 5, durationS: 175.847, startLine: 5, connections: nullWant,
+			labels: map[string]string{"request_name": "http://ec2-34-202-232-160.compute-1.amazonaws.com/stylesheets/bootstrap.css", "sample_kind": "subsample"}},
+		// No header: JMeter 2.x's 10 default columns, read by position.
+		{file: d + "jenkins-perf-plugin-2014-headerless-10-columns.jtl", format: "jmeter-jtl-csv", runs: 3, run: 2,
+			requests: 1, ok2xx: 1, non2xx: 0, errors: 0, rps: perSecond(1000, 2204), p50: 2204, p99: 2204, mean: 2204, max: 2204,
+			spectrum: 5, durationS: 2.204, startLine: 3, connections: nullWant,
+			labels: map[string]string{"request_name": "GET /ordermgmt/pre-logout"}},
+	} {
+		t.Run(filepath.Base(tc.file)+"#"+string(rune('0'+tc.run)), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+// The same samples give the same runs whatever the JTL's form: a JTL
+// with its header, the same rows without it, and the same samples as XML.
+func TestJMeterJTLFormsAgree(t *testing.T) {
+	jtl := readTestdata(t, "testdata/wild/jmeter/tdc2020-transaction-controller-embedded-resources.jtl")
+	header, rows, _ := strings.Cut(jtl, "\n")
+	var x strings.Builder
+	x.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testResults version=\"1.2\">\n")
+	cols := strings.Split(header, ",")
+	r, err := csv.NewReader(strings.NewReader(jtl)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	esc := func(v string) string {
+		var b strings.Builder
+		xml.EscapeText(&b, []byte(v))
+		return `"` + b.String() + `"`
+	}
+	for _, rec := range r[1:] {
+		f := map[string]string{}
+		for i, h := range cols {
+			f[h] = rec[i]
+		}
+		fmt.Fprintf(&x, "<httpSample t=%s ts=%s s=%s lb=%s rc=%s rm=%s by=%s na=%s/>\n",
+			esc(f["elapsed"]), esc(f["timeStamp"]), esc(f["success"]), esc(f["label"]), esc(f["responseCode"]), esc(f["responseMessage"]), esc(f["bytes"]), esc(f["allThreads"]))
+	}
+	x.WriteString("</testResults>\n")
+	var got [3]*model.Collector
+	for i, in := range []struct{ format, text string }{{"jmeter-jtl-csv", jtl}, {"jmeter-jtl-csv", rows}, {"jmeter-jtl-xml", x.String()}} {
+		if f := Detect([]byte(in.text)); f == nil || f.Name != in.format {
+			t.Fatalf("form %d detected as %v, want %s", i, f, in.format)
+		}
+		var err error
+		if got[i], err = readAsFormat(t, in.format, "f.jtl", in.text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i < 3; i++ {
+		if len(got[i].Runs) != len(got[0].Runs) || len(got[0].Runs) != 29 {
+			t.Fatalf("form %d: %d runs, the CSV %d", i, len(got[i].Runs), len(got[0].Runs))
+		}
+		for j, a := range got[0].Runs {
+			b := got[i].Runs[j]
+			a.Line, b.Line = 0, 0
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("form %d run %d:\n got %+v\nwant %+v", i, j, b, a)
+			}
+		}
+	}
+}
+
+func TestJMeterJTLXMLErrors(t *testing.T) {
+	x := readTestdata(t, "testdata/wild/jmeter/jenkins-perf-plugin-2011-xml-assertion-results.jtl")
+	two := readTestdata(t, "testdata/wild/jmeter/jenkins-perf-plugin-2011-xml-two-labels.jtl")
+	checkLoadToolErrors(t, []loadToolErrorCase{
+		{"empty", "jmeter-jtl-xml", "", "f.txt:1: JMeter JTL XML: expected the <testResults> element"},
+		{"other root", "jmeter-jtl-xml", "<?xml version=\"1.0\"?>\n<jmeterTestPlan version=\"1.2\">\n</jmeterTestPlan>\n",
+			"f.txt:2:1: JMeter JTL XML: expected the <testResults> element, found <jmeterTestPlan>"},
+		{"no sample", "jmeter-jtl-xml", "<testResults version=\"1.2\">\n</testResults>\n", "f.txt:2: JMeter JTL XML holds no sample"},
+		{"cut inside a sample", "jmeter-jtl-xml", headLines(x, 10),
+			"f.txt:10: JMeter JTL XML ends inside the sample that starts at line 3"},
+		{"bad elapsed", "jmeter-jtl-xml", strings.Replace(two, `t="14720"`, `t="14.7s"`, 1),
+			`f.txt:3:1: <httpSample lb="Home">: t: expected milliseconds, a whole number >= 0, found "14.7s"`},
+		{"formatted time", "jmeter-jtl-xml", strings.Replace(two, `ts="1296846793179"`, `ts="2011/02/04 19:13:13"`, 1),
+			`f.txt:3:1: <httpSample lb="Home">: ts: expected epoch milliseconds, a whole number >= 0, found "2011/02/04 19:13:13" (a formatted time: set jmeter.save.saveservice.timestamp_format=ms)`},
+		{"no success", "jmeter-jtl-xml", strings.Replace(two, ` s="true"`, ``, 1),
+			`f.txt:3:1: <httpSample lb="Home">: no s attribute: expected the sample's success, true or false`},
+		{"bad success", "jmeter-jtl-xml", strings.Replace(two, ` s="true"`, ` s="yes"`, 1),
+			`f.txt:3:1: <httpSample lb="Home">: s: expected true or false, found "yes"`},
+		{"broken markup", "jmeter-jtl-xml", strings.Replace(two, `by="771065"/>`, `by="771065">`, 1),
+			"f.txt:11: JMeter JTL XML: element <httpSample> closed by </testResults>"},
+		{"headerless bad success", "jmeter-jtl-csv", strings.Replace(readTestdata(t, "testdata/wild/jmeter/jenkins-perf-plugin-2014-headerless-10-columns.jtl"), "inventory,200,OK,Thread Group 1-1,text,true", "inventory,200,OK,Thread Group 1-1,text,yes", 1),
+			`f.txt:2:72: success: expected true or false, found "yes"`},
+	})
+	// A JTL still being written (no </testResults>) is read up to its last
+	// whole sample.
+	c, err := readAsFormat(t, "jmeter-jtl-xml", "f.jtl", headLines(two, 6)+`<httpSample t="1" lt="1" ts="1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 2 || c.Runs[0].Requests.V+c.Runs[1].Requests.V != 4 {
+		t.Errorf("%d runs of %v and %v samples, want 4 samples", len(c.Runs), c.Runs[0].Requests, c.Runs[len(c.Runs)-1].Requests)
 	}
 }
 
@@ -216,16 +347,25 @@ func TestJMeterDetection(t *testing.T) {
 			return "jmeter-statistics-json"
 		case strings.HasSuffix(p, ".csv"):
 			return "jmeter-aggregate-csv"
+		case strings.Contains(p, "-xml-"):
+			return "jmeter-jtl-xml"
 		}
 		return "jmeter-jtl-csv"
 	}
-	checkClaims(t, "jmeter", want, "jmeter-jtl-csv", "jmeter-statistics-json", "jmeter-aggregate-csv")
+	checkClaims(t, "jmeter", want, "jmeter-jtl-csv", "jmeter-jtl-xml", "jmeter-statistics-json", "jmeter-aggregate-csv")
 }
 
 func FuzzJMeterJTL(f *testing.F) {
 	addWildSeeds(f, "jmeter", "locust", "notreport")
 	addFuzzSeeds(f, "testdata/hey/*.csv", "testdata/k6/*.csv", "testdata/records/*.csv")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "jmeter-jtl-csv", "jmeter-aggregate-csv") })
+}
+
+func FuzzJMeterJTLXML(f *testing.F) {
+	addWildSeeds(f, "jmeter", "notreport")
+	addFuzzSeeds(f, "testdata/hdrhistogram/*", "testdata/k6/*.json")
+	f.Add([]byte("<testResults>\n<sample t=\"1\" ts=\"2\" s=\"true\" lb=\"a\"><sample t=\"1\" ts=\"2\" s=\"false\" lb=\"a\"/></sample>"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "jmeter-jtl-xml") })
 }
 
 func FuzzJMeterStatistics(f *testing.F) {

@@ -85,10 +85,22 @@ func TestLocustErrors(t *testing.T) {
 	})
 }
 
-// Locust's other CSV files (in notreport/), and other tools' CSVs, are
-// not its statistics.
+// Locust's statistics and history tables are claimed by their own
+// readers, and other tools' CSVs (and Locust's failures table, in
+// notreport/) are not taken for its statistics. The head of a history
+// written before the first request, in notreport/, is claimed by the
+// history reader and refused (TestLocustHistoryErrors).
 func TestLocustDetection(t *testing.T) {
-	checkClaims(t, "locust", always("locust-stats-csv"), "locust-stats-csv")
+	want := func(p string) string {
+		switch {
+		case strings.Contains(p, "history"):
+			return "locust-history-csv"
+		case strings.HasSuffix(p, ".txt"):
+			return "locust-console"
+		}
+		return "locust-stats-csv"
+	}
+	checkClaims(t, "locust", want, "locust-stats-csv", "locust-console")
 }
 
 func FuzzLocustStats(f *testing.F) {

@@ -77,6 +77,11 @@ type Manifest struct {
 	// as round does (a run number, a pass): left out of label_keys and
 	// listed in the run's replicate_keys label.
 	Replicates []string `toml:"replicates"`
+	// HeadingLabel names the label that a Markdown heading fills in a
+	// file of several reports, each under its own heading (## PHP —
+	// Swoole 6.2 (port 9501), then its report): "server" when unset, ""
+	// for none (see readReports).
+	HeadingLabel *string `toml:"heading_label"`
 	// Tables are layouts wra analyze publishes beside its own tables, as
 	// wra table lays them out; ingesting does not depend on them.
 	Tables []TableLayout `toml:"tables"`
@@ -316,7 +321,7 @@ func (m *Manifest) design() design {
 		return design{blocks: DefaultBlocks}
 	}
 	// the display of the labels' values tells no experiments apart
-	d := design{noSplit: append(slices.Clone(m.NoSplit), model.DisplayLabel), blocks: m.Blocks, replicates: m.Replicates}
+	d := design{noSplit: append(slices.Clone(m.NoSplit), model.DisplayLabel), blocks: m.Blocks, replicates: m.Replicates, heading: m.HeadingLabel}
 	if len(d.blocks) == 0 {
 		d.blocks = DefaultBlocks
 	}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,12 +76,19 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 	var runs []*model.Run
 	other, otherText := 0, ""
 	end, endText := 0, "" // the first line after the last report
+	var headings []reportHeading
+	heading := reportHeading{}
 	for l.Scan() {
 		t := strings.TrimSpace(l.Text())
-		if t == "" {
+		if t == "" || isFence(t) {
 			continue
 		}
 		if !f.begins(t) {
+			if h, ok := markdownHeading(t); ok {
+				heading = reportHeading{text: h, line: l.Line()}
+			} else {
+				heading = reportHeading{}
+			}
 			if other == 0 {
 				other, otherText = l.Line(), t
 			}
@@ -96,6 +104,8 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		}
 		r.Index = len(runs)
 		runs = append(runs, r)
+		headings = append(headings, heading)
+		heading = reportHeading{}
 		end = 0
 		for l.Scan() {
 			if t := strings.TrimSpace(l.Text()); t != "" {
@@ -114,8 +124,18 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		}
 		return Errorf(in.Name, other, 1, "no %s report: expected %s, found %q", f.tool, f.first, clipQuote(otherText))
 	}
+	settings := f.settings
+	if key := sinkHeadingLabel(sink); key != "" && len(runs) > 1 && !slices.ContainsFunc(headings, func(h reportHeading) bool { return h.line == 0 }) {
+		for i, r := range runs {
+			if err := r.SetLabel(key, headings[i].text); err != nil {
+				return Errorf(in.Name, headings[i].line, 1, "the heading above the report of line %d fills the label %s (wra.toml heading_label): %v", r.Line, key, err)
+			}
+			runLabel(r, "heading_line", strconv.Itoa(headings[i].line))
+		}
+		settings = append(slices.Clip(settings), key)
+	}
 	if len(runs) > 1 {
-		numberRounds(runs, f.settings, sink)
+		numberRounds(runs, settings, sink)
 	}
 	for _, r := range runs {
 		if err := sink.Run(r); err != nil {
@@ -123,6 +143,42 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		}
 	}
 	return nil
+}
+
+// reportHeading is the Markdown heading just above a report: only blank
+// lines and code fences between them.
+type reportHeading struct {
+	text string
+	line int // 0: none
+}
+
+// markdownHeading reads an ATX heading ("## PHP — Swoole 6.2 (port
+// 9501)"): its text without the marks and closing hashes. A line of
+// key=value settings after the marks ("### … server=go round=1 cmd:
+// wrk …", a script's log) names no report and is not one.
+func markdownHeading(t string) (string, bool) {
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	if n < 1 || n > 6 || len(t) == n || t[n] != ' ' && t[n] != '\t' {
+		return "", false
+	}
+	h := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[n:]), "#"))
+	return h, h != "" && !strings.Contains(h, "=")
+}
+
+// isFence reports whether a trimmed line opens or closes a Markdown code
+// block (```bash, ~~~).
+func isFence(t string) bool { return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") }
+
+// sinkHeadingLabel is the label a report's heading fills: the manifest's
+// heading_label, DefaultHeadingLabel without one.
+func sinkHeadingLabel(sink model.Sink) string {
+	if g, ok := sink.(*guardSink); ok {
+		sink = g.Sink
+	}
+	if ls, ok := sink.(*labelSink); ok {
+		return ls.design.headingLabel()
+	}
+	return DefaultHeadingLabel
 }
 
 // article is "a" or "an" before a tool's name.

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -205,5 +207,118 @@ func TestWrkHarnessLog(t *testing.T) {
 		if got := fmtLabelNum(float64(r.Round.V)); !r.Round.Valid || got != rounds[i] {
 			t.Errorf("run %d: round %v, the log says %s", i, showOptI(r.Round), rounds[i])
 		}
+	}
+}
+
+// A write-up that pastes several reports, each under a Markdown heading
+// naming the server: each heading fills the label the manifest names
+// (server by default), and the reports are servers, not rounds of one.
+func TestReportsUnderHeadings(t *testing.T) {
+	ab := readTestdata(t, "testdata/ab/ab_keepalive_go2_ping_n10000_c20.txt")
+	writeUp := "# Results\n\nSame machine, same flags.\n\n## PHP — Swoole 6.2 (port 9501)\n\n```\n" + ab + "```\n\n## Go — net/http (port 8080)\n\n" + ab
+	read := func(key *string, in string) (*model.Collector, error) {
+		c := &model.Collector{}
+		sink := &guardSink{name: "f.md", Sink: &labelSink{Sink: c, design: design{heading: key}, name: "f.md"}}
+		return c, formatByName(t, "ab").Read(&Input{Name: "f.md", R: strings.NewReader(in)}, sink)
+	}
+	c, err := read(nil, writeUp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(c.Runs))
+	}
+	for i, want := range []struct {
+		server string
+		line   string
+	}{{"PHP — Swoole 6.2 (port 9501)", "5"}, {"Go — net/http (port 8080)", strings.TrimSpace(strconv.Itoa(10 + strings.Count(ab, "\n")))}} {
+		r := c.Runs[i]
+		if r.Server != want.server || r.Labels["heading_line"] != want.line {
+			t.Errorf("run %d: server %q heading_line %s, want %q %s", i, r.Server, r.Labels["heading_line"], want.server, want.line)
+		}
+		expectI(t, "round", r.Round, 1)
+	}
+
+	// The manifest names another label, or none.
+	test := "test"
+	c, err = read(&test, writeUp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Runs[0].Test != "PHP — Swoole 6.2 (port 9501)" || c.Runs[0].Server != "" {
+		t.Errorf("heading_label = test: test %q server %q", c.Runs[0].Test, c.Runs[0].Server)
+	}
+	none := ""
+	c, err = read(&none, writeUp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Runs[0].Server != "" || c.Runs[1].Round.V != 2 {
+		t.Errorf("heading_label = \"\": server %q, second round %v; want none and round 2", c.Runs[0].Server, showOptI(c.Runs[1].Round))
+	}
+
+	// A report without a heading just above it (a line of text between
+	// them) leaves the file's reports unlabelled: rounds of one test.
+	c, err = read(nil, strings.Replace(writeUp, "## Go — net/http (port 8080)\n", "## Go — net/http (port 8080)\nThen Go:\n", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Runs[0].Server != "" || c.Runs[1].Round.V != 2 {
+		t.Errorf("one report without heading: server %q, second round %v", c.Runs[0].Server, showOptI(c.Runs[1].Round))
+	}
+
+	// A heading that cannot fill the label named is an error at it.
+	conns := "connections"
+	if _, err := read(&conns, writeUp); err == nil || err.Error() != `f.md:5:1: the heading above the report of line 8 fills the label connections (wra.toml heading_label): label connections="PHP — Swoole 6.2 (port 9501)": want a whole number` {
+		t.Errorf("heading_label = connections: %v", err)
+	}
+
+	// Real write-ups: four Gatling blocks under "#" headings, five wrk
+	// runs under "#" headings with their commands between.
+	for _, w := range []struct {
+		file    string
+		servers []string
+	}{
+		{"testdata/wild/gatling/test-microservice-frameworks-2020-headings-classic.md", []string{
+			":: Spring Boot :: (v2.3.3.RELEASE) Started DemoApplication in 2.159 seconds (JVM running for 2.63)",
+			"powered by Quarkus 1.7.0.Final) started in 1.098s. Listening on: http://0.0.0.0:8080",
+			"micronaut version:2.0.1 Startup completed in 1370ms. Server Running: http://DESKTOP-NF90OD6:8080",
+			"Helidon SE 2.0.1 features: [Config, Health, Metrics, WebServer]"}},
+	} {
+		c := &model.Collector{}
+		if _, err := ReadFile(w.file, c); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Runs) != len(w.servers) {
+			t.Fatalf("%s: %d runs, want %d", w.file, len(c.Runs), len(w.servers))
+		}
+		for i, r := range c.Runs {
+			if r.Server != w.servers[i] || r.Round.V != 1 {
+				t.Errorf("%s run %d: server %q round %v, want %q round 1", w.file, i, r.Server, showOptI(r.Round), w.servers[i])
+			}
+		}
+	}
+}
+
+// wra.toml's heading_label names the label a heading fills, through the
+// walker as a user ingests a folder.
+func TestHeadingLabelFromManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "writeup")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := readTestdata(t, "testdata/wild/gatling/test-microservice-frameworks-2020-headings-classic.md")
+	for name, content := range map[string]string{"results.md": src, ManifestName: "heading_label = \"test\"\n[labels]\nserver = \"jvm-frameworks\"\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, st := ingestDir(t, dir)
+	if f := res["results.md"]; f.Status != Loaded {
+		t.Fatalf("results.md: %s %v", f.Status, f.Err)
+	}
+	runs := st.loads["writeup/results.md"].Runs
+	if len(runs) != 4 || runs[3].Test != "Helidon SE 2.0.1 features: [Config, Health, Metrics, WebServer]" || runs[3].Server != "jvm-frameworks" {
+		t.Errorf("%d runs; last test %q server %q", len(runs), runs[3].Test, runs[3].Server)
 	}
 }

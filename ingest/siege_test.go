@@ -80,7 +80,15 @@ func TestSiegeErrors(t *testing.T) {
 	})
 }
 
-func TestSiegeDetection(t *testing.T) { checkClaims(t, "siege", always("siege"), "siege") }
+func TestSiegeDetection(t *testing.T) {
+	want := func(p string) string {
+		if strings.HasSuffix(p, ".log") {
+			return "siege-log"
+		}
+		return "siege"
+	}
+	checkClaims(t, "siege", want, "siege", "siege-log")
+}
 
 func FuzzSiege(f *testing.F) {
 	addWildSeeds(f, "siege", "notreport", "ab", "wrk")

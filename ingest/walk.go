@@ -463,6 +463,19 @@ var DefaultBlocks = []string{"trial"}
 // design is what a manifest says of the roles of labels.
 type design struct {
 	noSplit, blocks, replicates []string
+	heading                     *string // HeadingLabel
+}
+
+// DefaultHeadingLabel is the label a report's heading fills where the
+// manifest does not name one.
+const DefaultHeadingLabel = "server"
+
+// headingLabel is the label a report's heading fills, "" for none.
+func (d design) headingLabel() string {
+	if d.heading == nil {
+		return DefaultHeadingLabel
+	}
+	return *d.heading
 }
 
 // factor reports whether label k tells experiments apart.

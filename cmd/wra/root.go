@@ -129,8 +129,8 @@ func newRootCmd(e *env, g *globals) *cobra.Command {
 		Use:   "wra",
 		Short: "Published numbers from the raw records of web-server benchmarks",
 		Long: `wra loads the raw records of web-server benchmarks (wrk2, wrk, ab,
-bombardier, k6, hey, oha, vegeta, Locust, JMeter, autocannon, siege and
-h2load reports, harness CSV records, memory series, calibration files) into a DuckDB store, and computes from there the
+bombardier, k6, hey, oha, vegeta, Locust, JMeter, Gatling, Artillery,
+autocannon, siege and h2load reports, harness CSV records, memory series, calibration files) into a DuckDB store, and computes from there the
 numbers people publish: medians of passes and their spreads, CPU per
 request, memory growth per waiting request, held-rate ladders,
 calibration drift and what a load costs per month.

@@ -1,0 +1,181 @@
+package ingest
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/stats"
+)
+
+// Logs of one line per request (JMeter's JTL, Gatling's simulation.log)
+// are read into a run per request name, with the statistics computed
+// from the requests: sampleRuns is that one computation, for every
+// such log.
+
+// sampleMethod is how a tool's own report computes the percentiles of
+// its samples, which its runs follow so that wra's figures equal the
+// tool's.
+type sampleMethod struct {
+	tool     string
+	percents []float64
+	pct      func(sorted []float64, percent float64) float64
+	name     string // label percentile_method
+	// kindLabel names the label that the second part of a run's key
+	// fills (JMeter: sample_kind; Gatling: request_group, not set
+	// when empty).
+	kindLabel string
+}
+
+// jtlMethod is JMeter's: its dashboard's percentiles (type 6).
+var jtlMethod = &sampleMethod{tool: "jmeter", percents: jtlPercents, pct: stats.JMeterPercentile, name: jtlPercentMethod, kindLabel: "sample_kind"}
+
+// jtlSample is one sample (request) of a log.
+type jtlSample struct {
+	label, kind string // kind: the second part of the run's key
+	line        int
+	ts, ms      int64 // start, epoch ms; elapsed ms
+	success     bool
+	code        string // "" when not written
+	bytes       int64  // < 0 when not written
+	threads     int64
+}
+
+// jtlRun gathers the samples of one label (and kind).
+type jtlRun struct {
+	run          *model.Run
+	elapsed      []float64
+	sum          float64
+	first, last  int64 // earliest start and latest end, epoch ms
+	n2xx, non2xx int64
+	noResponse   int64
+	failed       int64
+	bytes        int64
+	hasBytes     bool
+	maxThreads   int64
+}
+
+// jtlLabels gathers the samples of a log by label and kind, in the
+// order of each one's first sample, and, where total is set, every
+// sample in a run of all of them, stored first.
+type jtlLabels struct {
+	method *sampleMethod
+	runs   map[[2]string]*jtlRun
+	order  []*jtlRun
+	total  *jtlRun
+	codes  bool // the log writes response codes
+}
+
+func newJTLLabels() *jtlLabels { return newSampleRuns(jtlMethod) }
+
+func newSampleRuns(m *sampleMethod) *jtlLabels {
+	return &jtlLabels{method: m, runs: map[[2]string]*jtlRun{}}
+}
+
+func (ls *jtlLabels) newRun(line int) *jtlRun {
+	return &jtlRun{run: &model.Run{Tool: ls.method.tool, Line: line}, first: math.MaxInt64, last: math.MinInt64}
+}
+
+// withTotal adds the run of all samples, named name (label aggregated).
+func (ls *jtlLabels) withTotal(name string, line int) {
+	ls.total = ls.newRun(line)
+	runLabel(ls.total.run, "request_name", name)
+	runLabel(ls.total.run, "aggregated", "true")
+}
+
+// add counts one sample; the caller has checked ts + ms for overflow.
+func (ls *jtlLabels) add(s *jtlSample) {
+	k := [2]string{s.label, s.kind}
+	j := ls.runs[k]
+	if j == nil {
+		j = ls.newRun(s.line)
+		runLabel(j.run, "request_name", s.label)
+		if s.kind != "" {
+			runLabel(j.run, ls.method.kindLabel, s.kind)
+		}
+		ls.runs[k] = j
+		ls.order = append(ls.order, j)
+	}
+	j.add(s)
+	if ls.total != nil {
+		ls.total.add(s)
+	}
+}
+
+func (j *jtlRun) add(s *jtlSample) {
+	if !s.success {
+		j.failed++
+	}
+	j.first, j.last = min(j.first, s.ts), max(j.last, s.ts+s.ms)
+	j.elapsed = append(j.elapsed, float64(s.ms))
+	j.sum += float64(s.ms)
+	if s.code != "" && s.kind != "transaction" {
+		n, err := strconv.Atoi(s.code)
+		switch {
+		case err != nil:
+			j.noResponse++
+		case n >= 200 && n < 300:
+			j.n2xx++
+		default:
+			j.non2xx++
+		}
+	}
+	if s.bytes >= 0 {
+		j.bytes += s.bytes
+		j.hasBytes = true
+	}
+	j.maxThreads = max(j.maxThreads, s.threads)
+}
+
+// store computes and stores the runs, in the order of their first sample
+// (the run of all samples first).
+func (ls *jtlLabels) store(sink model.Sink) error {
+	order := ls.order
+	if ls.total != nil {
+		order = append([]*jtlRun{ls.total}, order...)
+	}
+	for i, j := range order {
+		j.run.Index = i
+		if err := sink.Run(j.finish(ls.method, ls.codes)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish computes a label's run from its samples.
+func (j *jtlRun) finish(m *sampleMethod, codes bool) *model.Run {
+	r := j.run
+	n := int64(len(j.elapsed))
+	r.Requests = model.Some(n)
+	r.Errors = model.Some(j.failed)
+	if codes && r.Labels["sample_kind"] != "transaction" {
+		r.Responses2xx = model.Some(j.n2xx)
+		r.Non2xx = model.Some(j.non2xx)
+		runLabel(r, "no_response", strconv.FormatInt(j.noResponse, 10))
+	}
+	span := j.last - j.first
+	r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
+	r.DurationS = model.Some(float64(span) / 1000)
+	if span > 0 {
+		r.RPS = model.Some(float64(n) * 1000 / float64(span))
+	}
+	slices.Sort(j.elapsed)
+	r.LatencyMeanMS = model.Some(j.sum / float64(n))
+	r.LatencyMaxMS = model.Some(j.elapsed[n-1])
+	runLabel(r, "latency_min_ms", fmtLabelNum(j.elapsed[0]))
+	for _, p := range m.percents {
+		r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: m.pct(j.elapsed, p)})
+	}
+	spectrumColumns(r)
+	runLabel(r, "percentile_method", m.name)
+	if j.hasBytes {
+		r.BytesRead = model.Some(j.bytes)
+	}
+	if j.maxThreads > 0 {
+		runLabel(r, "max_threads", strconv.FormatInt(j.maxThreads, 10))
+	}
+	return r
+}
