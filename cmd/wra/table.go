@@ -27,7 +27,7 @@ type tableOptions struct {
 func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.metric, "metric", "m", "", "the figure of each cell: a column of run_figures (rps, latency_p99_ms, cpu_user_us, ...)")
-	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps} ({latency_p99_ms})"`)
+	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps:,.0f} ({latency_p99_ms:.1f})"; a format after the colon, a fallback after |, [ ] drops a part whose figure is missing`)
 	f.StringSliceVar(&o.rows, "row", nil, "the keys of the rows: columns or labels, comma-separated (server,database)")
 	f.StringSliceVar(&o.cols, "col", nil, "the keys of the columns: columns or labels, comma-separated (connections)")
 	f.StringVar(&o.where, "where", "", `a SQL condition on the columns of run_figures, e.g. "test = 'one'"`)
@@ -52,8 +52,8 @@ that agree on every label but round. A label that varies beyond the keys
 being pooled, and a footnote names it. In csv and json every cell is a
 number, one column per column-key value and figure.`,
 		Example: `  wra table --metric rps --row server --col connections --where "tool = 'ab' AND test = 'waiting'"
-  wra table --cell "{rps} ({latency_p99_ms})" --row server --col target_rps --where "tool = 'wrk2' AND test = 'one'" --format markdown
-  wra table --cell "{cpu_user_us} + {cpu_kernel_us}; {cpu_db_us}" --row server --col test,target_rps --where "tool = 'wrk2'"
+  wra table --cell "{rps:,.0f} ({latency_p99_ms:.1f})" --row server --col target_rps --where "tool = 'wrk2' AND test = 'one'" --format markdown
+  wra table --cell "{cpu_user_us:.0f} + {cpu_kernel_us:.0f}[; {cpu_db_us:.0f}]" --row server --col test,target_rps --where "tool = 'wrk2'"
   wra table --metric highest_held_rps --row server --col tool`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
