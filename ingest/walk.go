@@ -246,6 +246,13 @@ func collect(root string) ([]job, error) {
 			if man.Ignored(rel) {
 				return filepath.SkipDir
 			}
+			if _, err := os.Stat(filepath.Join(p, ReportMarker)); err == nil {
+				// wra analyze's own report, written inside the folder
+				// it read: not records.
+				jobs = append(jobs, job{path: p, source: path.Join(prefix, rel), rel: rel, man: man,
+					skip: "a report wra analyze wrote (it holds " + ReportMarker + "), not records"})
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		j := job{path: p, source: path.Join(prefix, rel), rel: rel, man: man}
@@ -283,6 +290,12 @@ func collect(root string) ([]job, error) {
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].source < jobs[b].source })
 	return jobs, err
 }
+
+// ReportMarker is the file wra analyze leaves in the folder of its report
+// (the key of its cache): a folder that holds one is skipped, so that a
+// report written inside the folder it was made from is not read back as
+// records.
+const ReportMarker = ".wra-analysis-key"
 
 // ingestFile loads one file; the error is for what stops the ingest.
 func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult, error) {

@@ -99,3 +99,42 @@ func TestBatchLeavesPointStreamsToTheScanner(t *testing.T) {
 		t.Errorf("no samples stored for the NDJSON stream")
 	}
 }
+
+// A report wra analyze wrote inside the folder it read (its folder holds
+// ReportMarker) is skipped as a whole, with its reason, even under
+// --strict; the records beside it load.
+func TestWalkSkipsOwnReport(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bench")
+	report := filepath.Join(dir, "wra-report")
+	if err := os.MkdirAll(filepath.Join(report, "tables"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "wrk2", "wrk2_U_go2_wait5_R1000.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{
+		filepath.Join(dir, "run.txt"):                  b,
+		filepath.Join(report, ReportMarker):            []byte("key\n"),
+		filepath.Join(report, "index.html"):            []byte("<!doctype html>\n"),
+		filepath.Join(report, "tables", "rounds.csv"):  []byte("server,rps\ngo,1000\n"),
+		filepath.Join(report, "tables", "rounds.json"): []byte(`[{"server":"go","rps":1000}]`),
+	} {
+		if err := os.WriteFile(name, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Ingest(context.Background(), &batchStore{}, []string{dir}, Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Source+" "+f.Status.String()+" "+f.Reason)
+	}
+	want := []string{"bench/run.txt loaded ", "bench/wra-report skipped a report wra analyze wrote (it holds .wra-analysis-key), not records"}
+	sort.Strings(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("results\n%q\nwant\n%q", got, want)
+	}
+}

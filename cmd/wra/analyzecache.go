@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
@@ -19,7 +20,7 @@ import (
 // same options, the same wra binary) prints them and leaves the folder as
 // it is.
 const (
-	cacheKeyFile = ".wra-analysis-key"
+	cacheKeyFile = ingest.ReportMarker
 	cacheNotes   = ".wra-analysis-notes"
 )
 
