@@ -301,7 +301,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		return sec
 	}
 	d.DropEmpty("caveats")
-	sec.Remarks = append(sec.Remarks, "×: each stack against the leader, the worse figure over the better; within trials, the median of the per-trial ratios with the sign test's distribution-free interval in brackets, a tie where it includes 1; else the ratio of the medians, a tie where the passes' ranges overlap. The tables below hold every figure and its runs.")
+	sec.Remarks = append(sec.Remarks, "×: each stack against the leader, the worse figure over the better; within trials, the median of the per-trial ratios with the sign test's distribution-free interval in parentheses, a tie where it includes 1; else the ratio of the medians, a tie where the passes' ranges overlap. The tables below hold every figure and its runs.")
 	if drift {
 		sec.Remarks = append(sec.Remarks, "A drift caveat beside a within-trial ratio: a drift of the machine's speed that all the runs of a trial share cancels in the ratio, so the ratio stands where the medians may not.")
 	}
