@@ -624,12 +624,12 @@ func serverName(s string) string {
 	return s
 }
 
-// rounded is a figure of a row with the text people read: at the
-// precision the spread of its rounds supports (report.Rounded);
-// lo and hi are the range of the rounds (passes) behind it.
+// rounded is a figure of a row with the range of the rounds (passes)
+// behind it, lo to hi: people read it at the one precision its column's
+// spreads support (report.RoundColumns).
 func rounded(x, lo, hi float64) any {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil
 	}
-	return report.Cell{Value: x, Text: report.Rounded(x, lo, hi)}
+	return report.Cell{Value: x, Spread: &report.Spread{Lo: lo, Hi: hi}}
 }
