@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -219,7 +220,7 @@ func joinAnd(parts []string) string {
 func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupOf map[report.Source][]string) *Section {
 	sec := &Section{ID: "summary", Title: "Summary", Single: true, Opening: true}
 	var contests []contest
-	contests = append(contests, cpuContests(sh.fixed)...)
+	contests = append(contests, cpuContests(sh.fixed, a.disp)...)
 	contests = append(contests, throughputContests(sh.rounds)...)
 	contests = append(contests, ladderContests(ladders, groupOf)...)
 	contests = append(contests, memoryContest(sh.memory)...)
@@ -342,8 +343,9 @@ func cpuContenders(gs []cpuGroup, get func(cpuRun) float64) []contender {
 
 // cpuContests compare, at each fixed rate of a test, the stacks' total
 // CPU per request (the figure the CPU table sorts by), then on each
-// database with two or more stacks their database CPU per request.
-func cpuContests(fixed []cpuGroup) []contest {
+// database with two or more stacks their database CPU per request, the
+// database named as the manifest names it (disp).
+func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 	var out []contest
 	for i := 0; i < len(fixed); {
 		j := i
@@ -373,7 +375,7 @@ func cpuContests(fixed []cpuGroup) []contest {
 			for k := range cs {
 				cs[k].serverOnly = true
 			}
-			out = append(out, contest{lead: "CPU per request, " + load, part: "database CPU on " + db, unit: " µs", lower: true,
+			out = append(out, contest{lead: "CPU per request, " + load, part: "database CPU on " + disp.Name("database", db), unit: " µs", lower: true,
 				best: "costs it least", ratio: "the others' database CPU over the leader's", cs: cs})
 		}
 		i = j
