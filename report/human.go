@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,11 +76,48 @@ func Thousands(d string) string {
 // CPU time of 54.4 µs with rounds from 52.9 to 56.1 prints "54"; the
 // integer digits are always printed (31,710.4 requests/s is "31,710").
 // Without a spread (one round, or lo and hi NaN or equal) it is Sig3.
+// It is the Precision of a column of one figure.
 func Rounded(x, lo, hi float64) string {
+	var p Precision
+	p.Add(x, lo, hi)
+	return p.Format(x)
+}
+
+// Precision is the one precision a column of figures is printed at by
+// default: the finest that any of its figures needs under Rounded's rule
+// (each figure with the spread of its rounds), applied to every figure
+// of the column, so that a column reads "2.00 | 2.01 | 3.00", as authors
+// print one, never "2.00 | 2.0 | 3". No figure prints beyond three
+// significant figures (its integer digits kept), the most the rule gives
+// any figure: in a column that spans magnitudes, 9.8 beside 698 (not
+// 698.3). The zero Precision has seen no figure: it prints each figure
+// as Rounded without a spread (Sig3).
+type Precision struct {
+	decimals int
+	set      bool
+}
+
+// Add widens p to the decimals figure x, with its rounds from lo to hi,
+// needs (none for NaN or an infinity).
+func (p *Precision) Add(x, lo, hi float64) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return
+	}
+	if d := roundedDecimals(x, hi-lo); !p.set || d > p.decimals {
+		p.decimals, p.set = d, true
+	}
+}
+
+// Format prints x at p's decimals, thousands grouped with commas.
+func (p Precision) Format(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
-	return Thousands(strconv.FormatFloat(x, 'f', roundedDecimals(x, hi-lo), 64))
+	d := roundedDecimals(x, math.NaN()) // three significant figures
+	if p.set {
+		d = min(d, p.decimals)
+	}
+	return Thousands(strconv.FormatFloat(x, 'f', d, 64))
 }
 
 // roundedDecimals is the number of decimals Rounded prints x with, given
@@ -96,13 +134,61 @@ func roundedDecimals(x, spread float64) int {
 	return max(digits, 1-mag) // two significant figures at least
 }
 
+// A Spread is the range of the rounds behind a median: a Cell whose
+// Spread is set is printed for people at the one Precision of its
+// column's cells with a Spread (RoundColumns).
+type Spread struct{ Lo, Hi float64 }
+
+// RoundColumns is d with the text of every Cell that carries a Spread
+// set at its column's Precision; d itself is left as it is. Every human
+// format prints through it.
+func RoundColumns(d *Data) *Data {
+	var out *Data
+	for c := range d.Columns {
+		var p Precision
+		found := false
+		for _, row := range d.Rows {
+			if cell, ok := row[c].(Cell); ok && cell.Spread != nil {
+				if x, ok := cell.Value.(float64); ok {
+					p.Add(x, cell.Spread.Lo, cell.Spread.Hi)
+					found = true
+				}
+			}
+		}
+		if !found {
+			continue
+		}
+		if out == nil {
+			cp := *d
+			cp.Rows = make([][]any, len(d.Rows))
+			for r, row := range d.Rows {
+				cp.Rows[r] = slices.Clone(row)
+			}
+			out = &cp
+		}
+		for _, row := range out.Rows {
+			if cell, ok := row[c].(Cell); ok && cell.Spread != nil {
+				if x, ok := cell.Value.(float64); ok {
+					cell.Text = p.Format(x)
+					row[c] = cell
+				}
+			}
+		}
+	}
+	if out == nil {
+		return d
+	}
+	return out
+}
+
 // A NumberFormat is how a figure is printed for people, written as in
 // Python's and Rust's format strings: [+][,][.precision][type], type
 // one of f (fixed decimals), e (scientific), g (significant figures,
 // trailing zeros dropped), % (a fraction as a percentage, fixed) and d (a
 // whole number). A precision without a type is fixed decimals, as in Rust
 // ({:.1}); "," groups thousands (f, d and %); "+" signs positive numbers.
-// The zero NumberFormat (an empty spec) is the default: Rounded.
+// The zero NumberFormat (an empty spec) is the default: the column's
+// Precision.
 type NumberFormat struct {
 	Spec      string // as written
 	Plus      bool
@@ -184,19 +270,19 @@ func ParseNumberFormat(spec string) (NumberFormat, error) {
 	return f, nil
 }
 
-// Default reports whether f is the default format (Rounded).
+// Default reports whether f is the default format (a Precision).
 func (f NumberFormat) Default() bool { return f.Type == 0 }
 
-// Format prints x; lo and hi are the range of the rounds behind it, which
-// only the default format reads.
-func (f NumberFormat) Format(x, lo, hi float64) string {
+// Format prints x; p is the Precision of its column, which only the
+// default format reads.
+func (f NumberFormat) Format(x float64, p Precision) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	var s string
 	switch f.Type {
 	case 0:
-		s = Rounded(x, lo, hi)
+		s = p.Format(x)
 	case 'f', 'd':
 		s = strconv.FormatFloat(x, 'f', f.Precision, 64)
 	case '%':

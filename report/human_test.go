@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -40,7 +41,7 @@ func TestNumberFormat(t *testing.T) {
 			t.Errorf("%q: %v", c.spec, err)
 			continue
 		}
-		if got := f.Format(c.x, math.NaN(), math.NaN()); got != c.want {
+		if got := f.Format(c.x, Precision{}); got != c.want {
 			t.Errorf("format(%v, %q) = %q, want %q", c.x, c.spec, got, c.want)
 		}
 	}
@@ -87,9 +88,50 @@ func TestRounded(t *testing.T) {
 			t.Errorf("Rounded(%v, %v, %v) = %q, want %q", c.x, c.lo, c.hi, got, c.want)
 		}
 	}
-	// The default NumberFormat is Rounded.
+	// The default NumberFormat prints at the column's Precision.
+	var p Precision
+	p.Add(1.99, 1.8, 2.3)
 	f, err := ParseNumberFormat("")
-	if err != nil || !f.Default() || f.Format(1.99, 1.8, 2.3) != "2.0" {
+	if err != nil || !f.Default() || f.Format(1.99, p) != "2.0" {
 		t.Errorf("default: %v %+v", err, f)
+	}
+}
+
+// A column prints all its figures at the finest precision any of them
+// needs: the p99 of four rows, two of whose rounds spread wider, reads
+// 2.00, 2.01, 3.04, 3.00, not 2.00, 2.0, 3.0, 3.00; a figure of another
+// magnitude keeps to three significant figures.
+func TestRoundColumns(t *testing.T) {
+	cell := func(x, lo, hi float64) any { return Cell{Value: x, Spread: &Spread{Lo: lo, Hi: hi}} }
+	d := &Data{
+		Columns: []Column{{Name: "server"}, {Name: "p99_ms"}},
+		Rows: [][]any{
+			{"a", cell(2.001, 1.99, 2.01)},
+			{"b", MarkBest(cell(2.014, 1.8, 2.3))},
+			{"c", cell(3.04, 2.7, 3.3)},
+			{"d", cell(3.0, 2.99, 3.01)},
+			{"e", nil},
+			{"f", cell(698.3, 645.2, 868.1)}, // never beyond three figures
+
+		},
+	}
+	var b strings.Builder
+	if err := Write(&b, d, Markdown); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| a | 2.00 |", "| b | **2.01** |", "| c | 3.04 |", "| d | 3.00 |", "| f | 698 |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := Write(&b, d, CSV); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "b,2.014\n") {
+		t.Errorf("CSV is not exact:\n%s", b.String())
+	}
+	if c := d.Rows[0][1].(Cell); c.Text != "" {
+		t.Errorf("the table itself was changed: %+v", c)
 	}
 }

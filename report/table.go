@@ -57,6 +57,10 @@ type Cell struct {
 	Value any
 	Best  bool
 	Text  string
+	// Spread, when set, is the range of the rounds behind a median
+	// Value (a float64): people read Value at the one Precision of its
+	// column (RoundColumns), in place of Text.
+	Spread *Spread
 }
 
 // MarkBest is v marked as the best of its column, keeping the text of a
@@ -252,8 +256,11 @@ func isNumber(v any) bool {
 // forMachines is d without its people-only columns.
 func forMachines(d *Data) *Data { return keepColumns(d, func(c Column) bool { return !c.People }) }
 
-// forPeople is d without its machine-only columns.
-func forPeople(d *Data) *Data { return keepColumns(d, func(c Column) bool { return !c.Machine }) }
+// forPeople is d without its machine-only columns, its figures with a
+// spread at their column's one precision (RoundColumns).
+func forPeople(d *Data) *Data {
+	return RoundColumns(keepColumns(d, func(c Column) bool { return !c.Machine }))
+}
 
 // keepColumns is d with the columns keep accepts.
 func keepColumns(d *Data, keep func(Column) bool) *Data {

@@ -225,7 +225,7 @@ func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pal := report.NewPalette(servers...)
+	pal := analysisPalette(servers, a.disp)
 	for _, sec := range res.Sections {
 		for _, f := range sec.Figures {
 			switch c := f.Figure.(type) {

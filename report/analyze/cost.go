@@ -78,7 +78,7 @@ func (a *analysis) cost() (*Section, error) {
 		d.Rows = append(d.Rows, []any{e.Stack.Server, nullIfEmpty(e.Stack.Database), nullIfEmpty(e.Stack.Test), nullIfEmpty(e.Stack.Variant), e.StackVCPU, e.StackGiB, string(x.p.MemoryFrom),
 			e.StackUSDMonth, e.DBVCPU, e.DBUSDMonth, e.TotalUSDMonth, x.p.Held})
 		d.RowSources = append(d.RowSources, x.src)
-		stacks = append(stacks, report.CostStack{Server: chartLabel(e.Stack, priced), StackUSD: e.StackUSDMonth, DBUSD: e.DBUSDMonth})
+		stacks = append(stacks, report.CostStack{Server: chartLabel(e.Stack, priced, a.disp), StackUSD: e.StackUSDMonth, DBUSD: e.DBUSDMonth})
 	}
 	n.add(fmt.Sprintf("an amortised resource price, not a bill: vCPUs = CPU seconds per request × %s requests/s / %g utilisation; memory = base + slope × requests in flight (Little's law: rps × (wait %v + median p50 of the passes)); × 730 hours at $%s per vCPU-hour and $%s per GiB-hour (%s, as of %s)",
 		Sig(a.opts.RPS), a.opts.Util, a.opts.Wait, strconv.FormatFloat(a.opts.Price.VCPUHourUSD, 'g', 6, 64),
@@ -95,18 +95,19 @@ func (a *analysis) cost() (*Section, error) {
 }
 
 // chartLabel names a stack in the cost plot by its server, and by its
-// database and test where the stacks priced differ in them.
-func chartLabel(s cost.Stack, all []cost.Priced) string {
+// database and test where the stacks priced differ in them, as the
+// manifest names them (disp).
+func chartLabel(s cost.Stack, all []cost.Priced, disp model.Display) string {
 	dbs, tests, variants := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, in := range all {
 		dbs[in.Stack.Database], tests[in.Stack.Test], variants[in.Stack.Variant] = true, true, true
 	}
-	out := s.Server
+	out := disp.Name("server", s.Server)
 	if len(dbs) > 1 {
-		out += " " + cmp.Or(s.Database, "(no database)")
+		out += " " + cmp.Or(disp.Name("database", s.Database), "(no database)")
 	}
 	if len(tests) > 1 {
-		out += " " + orDash(s.Test)
+		out += " " + orDash(disp.Name("test", s.Test))
 	}
 	if len(variants) > 1 {
 		out += " " + cmp.Or(s.Variant, "(no variant)")

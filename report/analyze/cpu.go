@@ -140,13 +140,19 @@ func pairedCPU(base, g cpuGroup, get func(cpuRun) float64) *stats.Paired {
 	return pairedBlocks(base.byBlock(get), g.byBlock(get))
 }
 
-// byBlock is the figure get gives of each pass, by the pass's block;
-// passes without a block or a figure are left out.
+// byBlock is the figure get gives of each pass, by the pass's block
+// (byBlock).
 func (g *cpuGroup) byBlock(get func(cpuRun) float64) map[string][]float64 {
+	return byBlock(g.runs, func(r cpuRun) string { return r.block }, get)
+}
+
+// byBlock is the figure get gives of each run, by the run's block, the
+// input of pairedBlocks; runs without a block or a figure are left out.
+func byBlock[R any](runs []R, block func(R) string, get func(R) float64) map[string][]float64 {
 	m := map[string][]float64{}
-	for _, r := range g.runs {
-		if v := get(r); r.block != "" && !math.IsNaN(v) {
-			m[r.block] = append(m[r.block], v)
+	for _, r := range runs {
+		if b, v := block(r), get(r); b != "" && !math.IsNaN(v) {
+			m[b] = append(m[b], v)
 		}
 	}
 	return m

@@ -3,6 +3,7 @@ package analyze
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
@@ -11,7 +12,8 @@ import (
 // display shows the values of labels in the tables as the manifest names
 // them ([labels.<key>] names; machines still read the values) and orders
 // the rows of a table by its server column as the manifest orders the
-// servers, but for rankings, whose order is the ranking.
+// servers, but for rankings, whose order is the ranking; and names the
+// servers of the figures so too (displayFigure).
 func (a *analysis) display(res *Result) {
 	if len(a.disp) == 0 {
 		return
@@ -20,7 +22,70 @@ func (a *analysis) display(res *Result) {
 		for _, d := range sec.Tables {
 			displayTable(d, a.disp)
 		}
+		for _, f := range sec.Figures {
+			displayFigure(f.Figure, a.disp)
+		}
 	}
+}
+
+// displayFigure shows the servers of a figure as the manifest names
+// them: the categories of a bar chart, and the series of the other plots
+// with the legend entries that start with the server ("go: one, wrk2,
+// …"); where the manifest orders the servers, categories and series
+// follow its order. A series' colour follows its server's name, so the
+// report's palette is made of the names (analysisPalette).
+func displayFigure(fig report.Figure, disp model.Display) {
+	switch c := fig.(type) {
+	case *report.BarChart:
+		orderByServer(c.Groups, disp, func(g report.BarGroup) string { return g.Label })
+		for i := range c.Groups {
+			c.Groups[i].Label = disp.Name("server", c.Groups[i].Label)
+		}
+	case *report.LadderChart:
+		nameSeries(c.Series, disp, func(s *report.LadderSeries) (*string, *string) { return &s.Server, &s.Label })
+	case *report.RateChart:
+		nameSeries(c.Series, disp, func(s *report.RateSeries) (*string, *string) { return &s.Server, &s.Label })
+	case *report.SpectrumChart:
+		nameSeries(c.Spectra, disp, func(s *report.Spectrum) (*string, *string) { return &s.Server, &s.Label })
+	case *report.MemoryChart:
+		nameSeries(c.Series, disp, func(s *report.MemorySeries) (*string, *string) { return &s.Server, nil })
+	}
+}
+
+// nameSeries orders the series of a plot by their server (orderByServer)
+// and names each one's server, and the server at the start of its legend
+// entry ("go: one, wrk2, …"; label nil for none), as the manifest does.
+func nameSeries[T any](xs []T, disp model.Display, fields func(*T) (server, label *string)) {
+	orderByServer(xs, disp, func(x T) string { s, _ := fields(&x); return *s })
+	for i := range xs {
+		server, label := fields(&xs[i])
+		name := disp.Name("server", *server)
+		if p := serverName(*server) + ": "; label != nil && strings.HasPrefix(*label, p) {
+			*label = serverName(name) + ": " + (*label)[len(p):]
+		}
+		*server = name
+	}
+}
+
+// orderByServer orders xs stably by their server as the manifest orders
+// the servers; as they are where it gives them no order.
+func orderByServer[T any](xs []T, disp model.Display, server func(T) string) {
+	if disp.Ordered("server") {
+		slices.SortStableFunc(xs, func(x, y T) int { return disp.Compare("server", server(x), server(y)) })
+	}
+}
+
+// analysisPalette is the palette of every plot of the report: one colour
+// per server, given to the servers' display names in the manifest's
+// order of the servers (else the order given).
+func analysisPalette(servers []string, disp model.Display) *report.Palette {
+	servers = slices.Clone(servers)
+	orderByServer(servers, disp, func(s string) string { return s })
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = disp.Name("server", s)
+	}
+	return report.NewPalette(names...)
 }
 
 func displayTable(d *report.Data, disp model.Display) {

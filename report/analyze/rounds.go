@@ -162,9 +162,10 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 		if d == nil {
 			return
 		}
+		pairedFastest(d, n, marks)
 		a.orderByFirstLoad(d, n, marks)
 		a.markBest(d, n, marks)
-		d.DropEmpty("database", "target_rps", "connections", "p99_ms")
+		d.DropEmpty("database", "target_rps", "connections", "p99_ms", "vs_fastest_ratio", "vs_fastest_low", "vs_fastest_high", "vs_fastest_coverage", "vs_fastest_trials")
 		cv.to(n)
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
@@ -187,6 +188,8 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 					col("server", "server", nil), col("database", "database", nil), col("connections", "connections", nil), col("target_rps", "target rps", Sig),
 					col("rounds", "rounds", nil), col("rps", "requests/s", Sig), col("rps_min", "min", Sig), col("rps_max", "max", Sig),
 					col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
+					col("vs_fastest_ratio", "vs fastest, within trials", times), col("vs_fastest_low", "low", Sig), col("vs_fastest_high", "high", Sig),
+					{Name: "vs_fastest_coverage", Machine: true}, {Name: "vs_fastest_trials", Machine: true},
 				},
 			}
 			if len(split) > 0 {
@@ -216,11 +219,13 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than %g%%)", serverName(r0.server), r0.connections, failed, requests, 100*a.opts.MaxErrorRate))
 		}
 		d.Rows = append(d.Rows, []any{r0.server, nullIfEmpty(r0.database), connsText(r0.connections), num(r0.targetRPS), int64(sum.N),
-			rounded(sum.Median, sum.Min, sum.Max), rounded(sum.Min, sum.Min, sum.Max), rounded(sum.Max, sum.Min, sum.Max), rounded(p99Med, p99Sum.Min, p99Sum.Max), failed})
+			rounded(sum.Median, sum.Min, sum.Max), rounded(sum.Min, sum.Min, sum.Max), rounded(sum.Max, sum.Min, sum.Max), rounded(p99Med, p99Sum.Min, p99Sum.Max), failed,
+			nil, nil, nil, nil, nil}) // vs fastest: pairedFastest
 		cv.add(rowName(r0.server, r0.database, "")+" "+loadName(loadKey(r0)), []string{r0.groupID})
 		d.RowSources = append(d.RowSources, srcs)
 		marks = append(marks, bestRow{load: loadKey(r0), name: rowName(r0.server, r0.database, ""), fixedRate: !math.IsNaN(r0.targetRPS),
-			rps: stats.Entry{Values: rps, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}})
+			rps: stats.Entry{Values: rps, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift},
+			rpsByBlock: byBlock(g.runs, func(r runRow) string { return r.block }, func(r runRow) float64 { return r.rps })})
 		// A fixed-rate run's requests/s is its target: only runs at full
 		// speed are drawn, one chart per test, a series per tool and
 		// connections.
@@ -249,6 +254,40 @@ type bestRow struct {
 	name      string
 	fixedRate bool
 	rps, p99  stats.Entry
+	// rpsByBlock are the requests/s of the rounds by their block (trial)
+	rpsByBlock map[string][]float64
+}
+
+// pairedFastest fills the "vs fastest, within trials" cells of a rounds
+// table (its last five columns): at each load at full speed, each row's
+// requests/s over the fastest row's (the highest median) in each trial
+// both ran in (pairedBlocks, the figure of the CPU tables); empty where
+// the rows share fewer than two trials, and for fixed-rate rows, whose
+// requests/s is their target.
+func pairedFastest(d *report.Data, n *notes, rows []bestRow) {
+	fastest := map[string]int{}
+	for i, r := range rows {
+		if r.fixedRate || len(r.rps.Values) == 0 {
+			continue
+		}
+		if j, ok := fastest[r.load]; !ok || stats.Median(r.rps.Values) > stats.Median(rows[j].rps.Values) {
+			fastest[r.load] = i
+		}
+	}
+	paired := false
+	for i, r := range rows {
+		j, ok := fastest[r.load]
+		if !ok || j == i || r.fixedRate {
+			continue
+		}
+		if p := pairedBlocks(rows[j].rpsByBlock, r.rpsByBlock); p != nil {
+			paired = true
+			copy(d.Rows[i][len(d.Rows[i])-5:], []any{num(p.Median), num(p.Low), num(p.High), num(p.Coverage), int64(p.N)})
+		}
+	}
+	if paired {
+		n.add("vs fastest, within trials: the row's requests/s over the fastest row's at the same load, in each trial both ran in, median over the trials, low to high the sign test's distribution-free interval of the median ratio; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this compares rows where the medians alone are swamped by drift")
+	}
 }
 
 // testName is a test in a file name: "no-test" without a test label.
@@ -585,12 +624,12 @@ func serverName(s string) string {
 	return s
 }
 
-// rounded is a figure of a row with the text people read: at the
-// precision the spread of its rounds supports (report.Rounded);
-// lo and hi are the range of the rounds (passes) behind it.
+// rounded is a figure of a row with the range of the rounds (passes)
+// behind it, lo to hi: people read it at the one precision its column's
+// spreads support (report.RoundColumns).
 func rounded(x, lo, hi float64) any {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil
 	}
-	return report.Cell{Value: x, Text: report.Rounded(x, lo, hi)}
+	return report.Cell{Value: x, Spread: &report.Spread{Lo: lo, Hi: hi}}
 }

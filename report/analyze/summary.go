@@ -1,12 +1,12 @@
 package analyze
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -20,8 +20,12 @@ import (
 
 // A contender is one group (or stack) of a comparison.
 type contender struct {
-	// name names it in the sentence; row, where set, in its caveats
-	// (the name its tables give it)
+	// server and database are its stack; serverOnly where its contest
+	// is of one database, so that the sentence names the server alone.
+	server, database string
+	serverOnly       bool
+	// name names it in the sentence, row in its caveats, both with the
+	// manifest's display names (analysis.nameContenders).
 	name, row string
 	// value is the figure its table prints (a median); plus marks it
 	// as a lower bound (a ladder that still held at its last step).
@@ -216,11 +220,12 @@ func joinAnd(parts []string) string {
 func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupOf map[report.Source][]string) *Section {
 	sec := &Section{ID: "summary", Title: "Summary", Single: true, Opening: true}
 	var contests []contest
-	contests = append(contests, cpuContests(sh.fixed)...)
+	contests = append(contests, cpuContests(sh.fixed, a.disp)...)
 	contests = append(contests, throughputContests(sh.rounds)...)
 	contests = append(contests, ladderContests(ladders, groupOf)...)
 	contests = append(contests, memoryContest(sh.memory)...)
 	contests = append(contests, a.costContests(res, groupOf)...)
+	a.nameContenders(contests)
 	d := &report.Data{
 		Title: "Summary",
 		Columns: []report.Column{col("comparison", "comparison", nil), {Name: "summary", Title: "who leads, by how much", Wrap: 80},
@@ -250,7 +255,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			parts, hows = append(parts, text), append(hows, how)
 			anyPaired, allTied = anyPaired || paired, allTied && tie
 			for _, c := range k.cs {
-				cv.add(cmp.Or(c.row, c.name), c.ids)
+				cv.add(c.row, c.ids)
 			}
 			if k.note != "" {
 				note = k.note
@@ -310,20 +315,37 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 	return sec
 }
 
+// nameContenders names the contenders of the contests by the display
+// names the manifest gives their server and database ([labels.server]
+// names), the names the tables show.
+func (a *analysis) nameContenders(contests []contest) {
+	for i := range contests {
+		for j := range contests[i].cs {
+			c := &contests[i].cs[j]
+			c.row = rowName(a.disp.Name("server", c.server), a.disp.Name("database", c.database), "")
+			c.name = c.row
+			if c.serverOnly {
+				c.name = serverName(a.disp.Name("server", c.server))
+			}
+		}
+	}
+}
+
 // cpuContenders are the groups of one load as contenders on the figure
 // get gives, with the paired figure by trial.
 func cpuContenders(gs []cpuGroup, get func(cpuRun) float64) []contender {
 	var out []contender
 	for _, g := range gs {
-		out = append(out, contender{name: g.name(), value: g.median(get), values: g.values(get), blocks: g.byBlock(get), ids: []string{g.id}})
+		out = append(out, contender{server: g.server, database: g.database, value: g.median(get), values: g.values(get), blocks: g.byBlock(get), ids: []string{g.id}})
 	}
 	return out
 }
 
 // cpuContests compare, at each fixed rate of a test, the stacks' total
 // CPU per request (the figure the CPU table sorts by), then on each
-// database with two or more stacks their database CPU per request.
-func cpuContests(fixed []cpuGroup) []contest {
+// database with two or more stacks their database CPU per request, the
+// database named as the manifest names it (disp).
+func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 	var out []contest
 	for i := 0; i < len(fixed); {
 		j := i
@@ -351,9 +373,9 @@ func cpuContests(fixed []cpuGroup) []contest {
 			}
 			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.dbUS })
 			for k := range cs {
-				cs[k].row, cs[k].name = cs[k].name, serverName(byDB[db][k].server)
+				cs[k].serverOnly = true
 			}
-			out = append(out, contest{lead: "CPU per request, " + load, part: "database CPU on " + db, unit: " µs", lower: true,
+			out = append(out, contest{lead: "CPU per request, " + load, part: "database CPU on " + disp.Name("database", db), unit: " µs", lower: true,
 				best: "costs it least", ratio: "the others' database CPU over the leader's", cs: cs})
 		}
 		i = j
@@ -381,7 +403,7 @@ func throughputContests(rows []runRow) []contest {
 			i = j
 			continue
 		}
-		c := contender{name: rowName(r0.server, r0.database, ""), blocks: map[string][]float64{}, ids: []string{r0.groupID}}
+		c := contender{server: r0.server, database: r0.database, blocks: map[string][]float64{}, ids: []string{r0.groupID}}
 		for _, r := range rows[i:j] {
 			if math.IsNaN(r.rps) {
 				continue
@@ -422,7 +444,7 @@ func ladderContests(ladders []ladderRuns, groupOf map[report.Source][]string) []
 	by := map[string][]contender{}
 	for _, l := range ladders {
 		sum := stats.MedianLadder(l.results)
-		c := contender{name: serverName(l.server), value: sum.MedianHeldRPS, plus: sum.StillHolding}
+		c := contender{server: l.server, value: sum.MedianHeldRPS, plus: sum.StillHolding}
 		for _, r := range l.results {
 			c.values = append(c.values, r.HighestHeldRPS)
 		}
@@ -449,7 +471,7 @@ func ladderContests(ladders []ladderRuns, groupOf map[report.Source][]string) []
 func memoryContest(mem []memoryPasses) []contest {
 	var cs []contender
 	for _, m := range mem {
-		c := contender{name: serverName(m.server), value: m.row.PassSlopeMedianGiBPer1000}
+		c := contender{server: m.server, value: m.row.PassSlopeMedianGiBPer1000}
 		for _, p := range m.passes {
 			if !math.IsNaN(p.SlopeGiBPer1000) {
 				c.values = append(c.values, p.SlopeGiBPer1000)
@@ -511,7 +533,7 @@ func (a *analysis) costContests(res *Result, groupOf map[report.Source][]string)
 			continue
 		}
 		t := s(cell(row, test))
-		c := contender{name: rowName(s(cell(row, server)), s(cell(row, database)), ""), value: f(cell(row, total))}
+		c := contender{server: s(cell(row, server)), database: s(cell(row, database)), value: f(cell(row, total))}
 		if ri < len(d.RowSources) {
 			c.ids = appendGroups(nil, d.RowSources[ri], groupOf)
 		}

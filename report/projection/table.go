@@ -168,6 +168,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	sortKey := map[int]float64{}
 	firstVals := make([][][]float64, len(cols.texts)) // per column, per row: the rounds of the first figure
 	holding := map[[2]int]bool{}                      // column, row: a ladder cell whose median is a lower bound
+	var pending []pendingCell
 	for ri, rt := range rows.texts {
 		var row []any
 		for i, v := range rows.vals[rt] {
@@ -212,27 +213,26 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 				if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && !math.IsNaN(fg.median) {
 					sortKey[ri] = fg.median
 				}
-				cf := cellFigure{median: fg.median, min: fg.min, max: fg.max, missing: math.IsNaN(fg.median)}
-				if spec.Spread && fg.n > 1 {
-					f := p.tmpl.fields[fi].format
-					cf.text = f.Format(fg.median, fg.min, fg.max) + " [" + f.Format(fg.min, fg.min, fg.max) + "–" + f.Format(fg.max, fg.min, fg.max) + "]"
-				}
-				figs = append(figs, cf)
+				figs = append(figs, cellFigure{median: fg.median, min: fg.min, max: fg.max, missing: math.IsNaN(fg.median), spread: spec.Spread && fg.n > 1})
 				machine = append(machine, value(fg.median))
 				if spec.Spread {
 					machine = append(machine, value(fg.min), value(fg.max), int64(fg.n))
 				}
 			}
+			// The text is rendered once every cell's figures are
+			// known: each field prints at one precision per column.
 			switch {
 			case simple && machine[0] == nil:
 				row = append(row, nil)
 			case simple:
-				row = append(row, report.Cell{Value: machine[0], Text: p.tmpl.render(figs)})
+				pending = append(pending, pendingCell{row: ri, col: len(row), column: ci, figs: figs})
+				row = append(row, report.Cell{Value: machine[0]})
 			case len(cr) == 0:
 				row = append(row, nil)
 				row = append(row, make([]any, len(machine))...)
 			default:
-				row = append(row, p.tmpl.render(figs))
+				pending = append(pending, pendingCell{row: ri, col: len(row), column: ci, figs: figs})
+				row = append(row, nil)
 				row = append(row, machine...)
 			}
 			for _, r := range cr {
@@ -243,6 +243,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 		d.Rows = append(d.Rows, row)
 		d.RowSources = append(d.RowSources, srcs)
 	}
+	p.renderCells(d, pending, len(cols.texts), simple)
 	n.add("each cell is the median (type 7) of its rounds: the runs that agree on every label but round")
 	p.markBest(d, n, firstVals, holding, len(spec.Rows), rows.texts)
 	switch {
@@ -266,6 +267,41 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	p.driftNote(n, runs)
 	d.Notes = n.list
 	return d
+}
+
+// pendingCell is a cell of d.Rows[row][col], in column column of the
+// layout, whose text waits for the figures of its whole column.
+type pendingCell struct {
+	row, col, column int
+	figs             []cellFigure
+}
+
+// renderCells writes the text of the cells: each field of the template
+// at the one Precision its figures need in that column (the finest any
+// of them needs), as people print a column.
+func (p *projector) renderCells(d *report.Data, cells []pendingCell, columns int, simple bool) {
+	precs := make([][]report.Precision, columns)
+	for i := range precs {
+		precs[i] = make([]report.Precision, len(p.tmpl.fields))
+	}
+	for _, c := range cells {
+		for fi, fg := range c.figs {
+			fg.addTo(&precs[c.column][fi])
+		}
+	}
+	for _, c := range cells {
+		for fi := range c.figs {
+			c.figs[fi].column = &precs[c.column][fi]
+		}
+		text := p.tmpl.render(c.figs)
+		if simple {
+			cell := d.Rows[c.row][c.col].(report.Cell)
+			cell.Text = text
+			d.Rows[c.row][c.col] = cell
+			continue
+		}
+		d.Rows[c.row][c.col] = text
+	}
 }
 
 // sortRows orders the rows by their keys, highest first (lowest first

@@ -13,7 +13,7 @@ import (
 // carry a format after a colon and a fallback after a bar,
 // {name:format|fallback}: "{rps:,.0f}", "{cpu_db_us:.0f|–}" (see
 // report.NumberFormat); a figure without a format is printed at the
-// precision the spread of its rounds supports (report.Rounded), and a
+// one precision of its column (report.Precision), and a
 // missing figure prints its fallback, or "–" when it has none. A part in
 // square brackets is dropped whole when a figure in it is missing:
 // "{cpu_user_us:.0f} + {cpu_kernel_us:.0f}[; {cpu_db_us:.0f}]" prints
@@ -40,11 +40,39 @@ type field struct {
 }
 
 // cellFigure is what a field prints: a median with the range of its
-// rounds, or ready text (a ladder cell); missing when there is none.
+// rounds (followed by that range where spread is set), or ready text (a
+// ladder cell); missing when there is none. column, when set, is the
+// one Precision of the field in the figure's column (a table sets it);
+// without it the figure is printed at the precision its own spread
+// supports.
 type cellFigure struct {
 	median, min, max float64
 	text             string
 	missing          bool
+	spread           bool
+	column           *report.Precision
+}
+
+// precision is the Precision the default format prints fg at.
+func (fg cellFigure) precision() report.Precision {
+	if fg.column != nil {
+		return *fg.column
+	}
+	var p report.Precision
+	fg.addTo(&p)
+	return p
+}
+
+// addTo widens p to what fg's printed figures need.
+func (fg cellFigure) addTo(p *report.Precision) {
+	if fg.missing || fg.text != "" {
+		return
+	}
+	p.Add(fg.median, fg.min, fg.max)
+	if fg.spread {
+		p.Add(fg.min, fg.min, fg.max)
+		p.Add(fg.max, fg.min, fg.max)
+	}
 }
 
 // TemplateError is a cell template that cannot be read: Pos is the
@@ -196,5 +224,9 @@ func (f field) print(fg cellFigure) string {
 	case fg.text != "":
 		return fg.text
 	}
-	return f.format.Format(fg.median, fg.min, fg.max)
+	p := fg.precision()
+	if fg.spread {
+		return f.format.Format(fg.median, p) + " [" + f.format.Format(fg.min, p) + "–" + f.format.Format(fg.max, p) + "]"
+	}
+	return f.format.Format(fg.median, p)
 }
