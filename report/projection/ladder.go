@@ -68,7 +68,7 @@ func (p *projector) ladder(runs []run) stats.LadderSummary {
 		}
 		results = append(results, stats.LadderResult{HighestHeldRPS: held, HighestHeldAchievedRPS: p.num(r, AchievedMetric),
 			StillHolding: p.value(r, "still_holding") == true,
-			StepRPS: p.num(r, "step_rps")})
+			StepRPS:      p.num(r, "step_rps")})
 	}
 	return stats.MedianLadder(results)
 }
