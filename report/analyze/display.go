@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"cmp"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -189,4 +191,68 @@ func cellValue(v any) any {
 		return c.Value
 	}
 	return v
+}
+
+// orderByKey orders a table's rows, when the manifest gives the servers
+// no order, by a figure of each row (keys, one per row), best first (the
+// highest when higherFirst), keeping the order of equal ones and putting
+// a row without the figure last; rows of one value of the column within
+// (a test, say; "" for none) stay together, in the order the values come.
+// what names the figure in the footnote.
+func (a *analysis) orderByKey(d *report.Data, n *notes, keys []float64, higherFirst bool, within, what string) {
+	if a.disp.Ordered("server") || len(d.Rows) < 2 || len(keys) != len(d.Rows) {
+		return
+	}
+	group := make([]int, len(d.Rows))
+	if c := slices.IndexFunc(d.Columns, func(col report.Column) bool { return col.Name == within }); c >= 0 {
+		seen := map[string]int{}
+		for i, row := range d.Rows {
+			v := report.Exact(row[c])
+			if _, ok := seen[v]; !ok {
+				seen[v] = len(seen)
+			}
+			group[i] = seen[v]
+		}
+	}
+	order := make([]int, len(d.Rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		if c := cmp.Compare(group[x], group[y]); c != 0 {
+			return c
+		}
+		kx, ky := keys[x], keys[y]
+		switch {
+		case math.IsNaN(kx) || math.IsNaN(ky):
+			return cmp.Compare(b2i(math.IsNaN(kx)), b2i(math.IsNaN(ky)))
+		case higherFirst:
+			return cmp.Compare(ky, kx)
+		}
+		return cmp.Compare(kx, ky)
+	})
+	rows := make([][]any, len(order))
+	var srcs [][]report.Source
+	for j, i := range order {
+		rows[j] = d.Rows[i]
+		if len(d.RowSources) == len(d.Rows) {
+			srcs = append(srcs, d.RowSources[i])
+		}
+	}
+	d.Rows = rows
+	if srcs != nil {
+		d.RowSources = srcs
+	}
+	best := "lowest first"
+	if higherFirst {
+		best = "highest first"
+	}
+	n.add(fmt.Sprintf("rows in order of their %s, %s; [labels.server] order = [...] in wra.toml sets another", what, best))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

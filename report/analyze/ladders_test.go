@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -190,6 +191,44 @@ func TestSummaryLadderUnknownFigures(t *testing.T) {
 	} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+}
+
+// Without an order in the manifest, rows follow their figure, not the
+// alphabet: the ladder that held more comes first (within its test), and
+// the server whose memory grows least; the footnote says so.
+func TestRowsFollowTheirFigure(t *testing.T) {
+	const ladders = `server,database,test,round,target_rps,rps,latency_p95_ms,requests,errors
+alpha,postgresql,page,1,100,100,20,1000,0
+alpha,postgresql,page,1,200,200,70,2000,0
+beta,postgresql,page,1,100,100,10,1000,0
+beta,postgresql,page,1,200,200,30,2000,0
+`
+	memory := "server,pass,concurrency,wait_ms,memory_mb\n"
+	for _, s := range []struct {
+		name  string
+		slope float64
+	}{{"alpha", 0.05}, {"beta", 0.01}} {
+		for pass := 1; pass <= 3; pass++ {
+			for _, c := range []int{0, 1000, 2000} {
+				memory += fmt.Sprintf("%s,%d,%d,100,%g\n", s.name, pass, c, 10+s.slope*float64(c)+float64(pass)*0.1)
+			}
+		}
+	}
+	st := newStore(t, nil, map[string]string{"steps/ladders.csv": ladders, "memory/series.csv": memory})
+	res := run(t, st, analyze.DefaultOptions())
+	fixed := table(t, section(t, res, "ladders"), "Held-rate ladders from fixed-rate runs")
+	mem := table(t, section(t, res, "memory"), "Memory growth")
+	for _, tc := range []struct {
+		d    *report.Data
+		note string
+	}{{fixed, "rows in order of their median highest step held, highest first"}, {mem, "rows in order of their median pass slope, lowest first"}} {
+		if got := []any{cell(t, tc.d, 0, "server"), cell(t, tc.d, 1, "server")}; !slices.Equal(got, []any{"beta", "alpha"}) {
+			t.Errorf("%s: rows %v, want beta then alpha", tc.d.Title, got)
+		}
+		if !strings.Contains(strings.Join(tc.d.Notes, "\n"), tc.note) {
+			t.Errorf("%s: notes lack %q: %v", tc.d.Title, tc.note, tc.d.Notes)
 		}
 	}
 }

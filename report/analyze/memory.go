@@ -117,6 +117,7 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 			},
 		}
 		var chart []report.MemorySeries
+		var keys []float64
 		for _, m := range mem {
 			for i, fit := range m.passes {
 				for _, w := range fit.Warnings {
@@ -131,12 +132,14 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 				rounded(r.PassSlopeMinGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000), rounded(r.PassSlopeMaxGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
 				num(pooled.SlopeGiBPer1000), num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
 			d.RowSources = append(d.RowSources, m.srcs)
+			keys = append(keys, r.PassSlopeMedianGiBPer1000)
 			series := report.MemorySeries{Server: m.server, Points: m.points}
 			if !math.IsNaN(pooled.SlopeGiBPer1000) {
 				series.Fit = &report.MemoryFit{SlopeMBPerRequest: pooled.SlopeGiBPer1000 * 1024 / 1000, InterceptMB: pooled.InterceptGiB * 1024}
 			}
 			chart = append(chart, series)
 		}
+		a.orderByKey(d, n, keys, false, "", "median pass slope")
 		n.add("median pass slope: the median of the passes' least-squares slopes (min and max beside it), the figure to publish; pooled fit: the least-squares slope of all passes' points together, the figure the cost model prices memory with (memory from \"pooled fit\"); Theil–Sen, base and R² are of all passes pooled; 1 GiB = 1024 MiB")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
