@@ -79,14 +79,21 @@ func BenchmarkAnalyze(b *testing.B) {
 	}
 }
 
-func BenchmarkStartup(b *testing.B) {
-	bin := os.Getenv("WRA_BIN")
-	if bin == "" {
-		bin = filepath.Join(b.TempDir(), "wra")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			b.Fatalf("go build: %v\n%s", err, out)
-		}
+// benchBinary is the wra binary at WRA_BIN, else one built with go build.
+func benchBinary(b *testing.B) string {
+	b.Helper()
+	if bin := os.Getenv("WRA_BIN"); bin != "" {
+		return bin
 	}
+	bin := filepath.Join(b.TempDir(), "wra")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func BenchmarkStartup(b *testing.B) {
+	bin := benchBinary(b)
 	for _, args := range [][]string{{"--help"}, {"version"}} {
 		b.Run(strings.Join(args, " "), func(b *testing.B) {
 			var cpu time.Duration
@@ -118,13 +125,7 @@ func BenchmarkStartup(b *testing.B) {
 // analyze and compare alone on a large one. With WRA_BENCH_MAX_RSS_MIB
 // set, a run whose peak is above it fails the benchmark.
 func BenchmarkPeakMemory(b *testing.B) {
-	bin := os.Getenv("WRA_BIN")
-	if bin == "" {
-		bin = filepath.Join(b.TempDir(), "wra")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			b.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
+	bin := benchBinary(b)
 	maxMiB := math.Inf(1)
 	if v := os.Getenv("WRA_BENCH_MAX_RSS_MIB"); v != "" {
 		var err error
