@@ -244,14 +244,19 @@ func (s *Store) connect(ctx context.Context) error {
 	}
 }
 
+// memoryLimit is DuckDB's memory_limit as the store sets it.
+func (s *Store) memoryLimit() string {
+	if s.opts.MemoryLimit == "" {
+		return DefaultMemoryLimit
+	}
+	return s.opts.MemoryLimit
+}
+
 // limits are the DSN settings that bound DuckDB's memory: memory_limit
 // and the temporary directory it spills to. Each process runs one query
 // at a time on one connection, so DuckDB's threads share that one bound.
 func (s *Store) limits() string {
-	limit, tmp := s.opts.MemoryLimit, s.opts.TempDirectory
-	if limit == "" {
-		limit = DefaultMemoryLimit
-	}
+	limit, tmp := s.memoryLimit(), s.opts.TempDirectory
 	if tmp == "" {
 		tmp = s.path + ".tmp"
 	}

@@ -204,6 +204,18 @@ func TestMemoryLimit(t *testing.T) {
 		t.Errorf("temp_directory = %q, want %q", got, filepath.Join(dir, "spill"))
 	}
 	s.Close()
+	// A query beyond the limit that cannot spill says which limit and how
+	// to raise it.
+	s, err = Open(ctx, path, Options{ReadOnly: true, MemoryLimit: "8MiB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Query(ctx, `SELECT len(list(x)) FROM range(20000000) t(x)`)
+	if err == nil || !strings.Contains(err.Error(), "Out of Memory Error") ||
+		!strings.HasSuffix(err.Error(), "(the store's memory limit is 8MiB: give more with --memory-limit or WRA_MEMORY_LIMIT)") {
+		t.Errorf("a query beyond 8MiB: %v, want DuckDB's out of memory error and the limit", err)
+	}
+	s.Close()
 	_, err = Open(ctx, path, Options{MemoryLimit: "lots"})
 	if err == nil || !strings.Contains(err.Error(), `memory limit "lots": expected a size such as 512MiB`) {
 		t.Errorf("Open with memory limit lots: %v, want a memory limit error", err)
