@@ -95,7 +95,7 @@ func (c completer) store(cmd *cobra.Command, fn func(context.Context, *store.Sto
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	st, err := store.Open(ctx, c.g.db, store.Options{ReadOnly: true})
+	st, err := store.Open(ctx, c.g.db, store.Options{ReadOnly: true, MemoryLimit: c.g.memoryLimit})
 	if err != nil {
 		return nil
 	}

@@ -33,6 +33,7 @@ func TestNoGoInternalsInErrors(t *testing.T) {
 		{db, []string{"compare", "--alpha", "abc", "--by", "server", "--base", "a", "--vs", "b"}, exitUsage, `wra: --alpha "abc": expected a number, such as 0.05 or 1000`},
 		{db, []string{"table", "-m", "rps", "--spread=maybe"}, exitUsage, `wra: --spread "maybe": expected true or false`},
 		{db, []string{"--lock-timeout", "soon", "sql", "SELECT 1"}, exitUsage, `wra: --lock-timeout "soon": expected a duration, such as 500ms, 30s or 2m`},
+		{db, []string{"--memory-limit", "lots", "sql", "SELECT 1"}, exitUsage, `wra: --memory-limit "lots": expected a size such as 512MiB or 2GB`},
 		{db, []string{"cost", "--rps", "100", "--wait", "5x"}, exitUsage, `wra: --wait "5x": expected a duration`},
 		{filepath.Join(dir, "none.duckdb"), []string{"sql", "SELECT 1"}, exitError, "wra: no store at " + filepath.Join(dir, "none.duckdb") + " (run wra ingest first"},
 		{notDB, []string{"sql", "SELECT 1"}, exitError, "wra: store " + notDB + `: IO Error: The file "` + notDB + `" exists, but it is not a valid DuckDB database file!`},

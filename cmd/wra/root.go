@@ -43,6 +43,7 @@ type globals struct {
 	format      string
 	quiet       bool
 	lockTimeout string
+	memoryLimit string
 	env         *env // the process's outside world, for the store's hooks
 }
 
@@ -164,6 +165,11 @@ the rest loaded), 130 interrupted.`,
 	pf.StringVar(&g.format, "format", "", "output format of rows: table, csv, json, markdown or html (default table on a terminal, csv otherwise)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no progress or summary on stderr")
 	pf.StringVar(&g.lockTimeout, "lock-timeout", "0s", "how long to wait while another wra holds the store, e.g. 30s")
+	memDefault := store.DefaultMemoryLimit
+	if v := e.getenv("WRA_MEMORY_LIMIT"); v != "" {
+		memDefault = v
+	}
+	pf.StringVar(&g.memoryLimit, "memory-limit", memDefault, "DuckDB's memory limit, beyond which queries spill to the store's .tmp folder, e.g. 1GiB (from $WRA_MEMORY_LIMIT when set)")
 	root.AddCommand(
 		newIngestCmd(e, g),
 		newAnalyzeCmd(e, g),
@@ -201,7 +207,7 @@ func (g *globals) openStore(ctx context.Context, readOnly bool) (*store.Store, e
 	if err != nil {
 		return nil, usagef("--lock-timeout %q: %v", g.lockTimeout, err)
 	}
-	opts := store.Options{ReadOnly: readOnly, LockTimeout: d}
+	opts := store.Options{ReadOnly: readOnly, LockTimeout: d, MemoryLimit: g.memoryLimit}
 	if e := g.env; e != nil {
 		if opts.BeforeCommit, err = testHold(e); err != nil {
 			return nil, err
@@ -212,5 +218,9 @@ func (g *globals) openStore(ctx context.Context, readOnly bool) (*store.Store, e
 			}
 		}
 	}
-	return store.Open(ctx, g.db, opts)
+	st, err := store.Open(ctx, g.db, opts)
+	if errors.Is(err, store.ErrMemoryLimit) {
+		return nil, usagef("--memory-limit %q: expected a size such as 512MiB or 2GB", g.memoryLimit)
+	}
+	return st, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -53,7 +54,8 @@ func (s *Store) Query(ctx context.Context, query string, args ...any) (*Table, e
 
 // each is the one way the store reads: it runs query and hands every row
 // to fn, each value typed by Value. The slice is fn's to keep.
-func (s *Store) each(ctx context.Context, query string, args []any, fn func(row []any) error) ([]Column, error) {
+func (s *Store) each(ctx context.Context, query string, args []any, fn func(row []any) error) (cols []Column, err error) {
+	defer func() { err = s.outOfMemory(err) }()
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -63,7 +65,7 @@ func (s *Store) each(ctx context.Context, query string, args []any, fn func(row 
 	if err != nil {
 		return nil, err
 	}
-	cols := make([]Column, len(types))
+	cols = make([]Column, len(types))
 	for i, t := range types {
 		cols[i] = Column{Name: t.Name(), Type: t.DatabaseTypeName()}
 	}
@@ -91,9 +93,18 @@ func (s *Store) each(ctx context.Context, query string, args []any, fn func(row 
 func (s *Store) exec(ctx context.Context, stmt string, args ...any) (int64, error) {
 	res, err := s.db.ExecContext(ctx, stmt, args...)
 	if err != nil {
-		return 0, err
+		return 0, s.outOfMemory(err)
 	}
 	return res.RowsAffected()
+}
+
+// outOfMemory adds to DuckDB's "Out of Memory Error" the limit it ran
+// into and how to raise it; any other error is returned as it is.
+func (s *Store) outOfMemory(err error) error {
+	if err == nil || !strings.Contains(err.Error(), "Out of Memory Error") {
+		return err
+	}
+	return fmt.Errorf("%w (the store's memory limit is %s: give more with --memory-limit or WRA_MEMORY_LIMIT)", err, s.memoryLimit())
 }
 
 // Value turns a value as DuckDB's driver gives it into one of: nil (NULL),

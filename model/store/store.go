@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
@@ -48,7 +49,20 @@ type Options struct {
 	// transaction back. Fault tests use it to hold a load open while they
 	// hurt the process; nothing else should set it.
 	BeforeCommit func(ctx context.Context, t Txn) error
+	// MemoryLimit is DuckDB's memory_limit for the store's buffers, in
+	// DuckDB's size syntax ("384MiB", "1GB"); DefaultMemoryLimit when
+	// empty. Work beyond it spills to TempDirectory.
+	MemoryLimit string
+	// TempDirectory is where DuckDB spills what does not fit in
+	// MemoryLimit; the store's path with ".tmp" appended when empty.
+	TempDirectory string
 }
+
+// DefaultMemoryLimit bounds DuckDB's buffers when Options.MemoryLimit is
+// empty: whatever the store holds, wra's queries run within it (spilling
+// to the temporary directory), so that a process's memory does not grow
+// with the store.
+const DefaultMemoryLimit = "256MiB"
 
 // Txn describes a load's open transaction to Options.BeforeCommit.
 type Txn struct {
@@ -67,6 +81,10 @@ type Store struct {
 
 // ErrNewerStore is returned for a store written by a newer wra.
 var ErrNewerStore = errors.New("store was written by a newer wra")
+
+// ErrMemoryLimit is returned for an Options.MemoryLimit DuckDB cannot
+// read.
+var ErrMemoryLimit = errors.New("memory limit")
 
 // BusyError says that another process holds the store.
 type BusyError struct {
@@ -180,7 +198,7 @@ func (e driverMessage) Error() string {
 func (e driverMessage) Unwrap() error { return e.err }
 
 func (s *Store) connect(ctx context.Context) error {
-	dsn := s.path + "?autoinstall_known_extensions=false&autoload_known_extensions=false"
+	dsn := s.path + "?autoinstall_known_extensions=false&autoload_known_extensions=false" + s.limits()
 	if s.opts.ReadOnly {
 		dsn += "&access_mode=READ_ONLY"
 	}
@@ -199,6 +217,9 @@ func (s *Store) connect(ctx context.Context) error {
 			return nil
 		}
 		msg := err.Error()
+		if strings.Contains(msg, "memory_limit") {
+			return fmt.Errorf("%w %q: expected a size such as 512MiB or 2GB (DuckDB says: %v)", ErrMemoryLimit, s.opts.MemoryLimit, driverMessage{err})
+		}
 		if !strings.Contains(msg, "Could not set lock") && !strings.Contains(msg, "Conflicting lock") {
 			// The driver's prefix names Go's database/sql, not the
 			// store: the message is DuckDB's.
@@ -221,6 +242,25 @@ func (s *Store) connect(ctx context.Context) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// memoryLimit is DuckDB's memory_limit as the store sets it.
+func (s *Store) memoryLimit() string {
+	if s.opts.MemoryLimit == "" {
+		return DefaultMemoryLimit
+	}
+	return s.opts.MemoryLimit
+}
+
+// limits are the DSN settings that bound DuckDB's memory: memory_limit
+// and the temporary directory it spills to. Each process runs one query
+// at a time on one connection, so DuckDB's threads share that one bound.
+func (s *Store) limits() string {
+	limit, tmp := s.memoryLimit(), s.opts.TempDirectory
+	if tmp == "" {
+		tmp = s.path + ".tmp"
+	}
+	return "&memory_limit=" + url.QueryEscape(limit) + "&temp_directory=" + url.QueryEscape(tmp)
 }
 
 // open opens the database with the store's log storage registered.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wra-bench/wra/model"
@@ -162,5 +163,61 @@ func TestBeforeCommit(t *testing.T) {
 	}
 	if got := count(t, s, `SELECT count(*) FROM runs`); got != 3 {
 		t.Errorf("runs = %d, want 3 (a, c, d)", got)
+	}
+}
+
+// TestMemoryLimit: the store opens with DuckDB's memory_limit bounded
+// (DefaultMemoryLimit, or Options.MemoryLimit) and a temporary directory
+// beside the store to spill to; a limit DuckDB cannot read is refused
+// with the value given.
+func TestMemoryLimit(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	setting := func(s *Store, name string) string {
+		t.Helper()
+		row, err := s.queryRow(ctx, `SELECT current_setting('`+name+`')`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Text(row[0])
+	}
+	path := filepath.Join(dir, "m.duckdb")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := setting(s, "memory_limit"); got != "256.0 MiB" {
+		t.Errorf("default memory_limit = %q, want 256.0 MiB (DefaultMemoryLimit %s)", got, DefaultMemoryLimit)
+	}
+	if got := setting(s, "temp_directory"); got != path+".tmp" {
+		t.Errorf("temp_directory = %q, want %q", got, path+".tmp")
+	}
+	s.Close()
+	s, err = Open(ctx, path, Options{ReadOnly: true, MemoryLimit: "1GiB", TempDirectory: filepath.Join(dir, "spill")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := setting(s, "memory_limit"); got != "1.0 GiB" {
+		t.Errorf("memory_limit = %q, want 1.0 GiB", got)
+	}
+	if got := setting(s, "temp_directory"); got != filepath.Join(dir, "spill") {
+		t.Errorf("temp_directory = %q, want %q", got, filepath.Join(dir, "spill"))
+	}
+	s.Close()
+	// A query beyond the limit that cannot spill says which limit and how
+	// to raise it.
+	s, err = Open(ctx, path, Options{ReadOnly: true, MemoryLimit: "8MiB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Query(ctx, `SELECT len(list(x)) FROM range(20000000) t(x)`)
+	if err == nil || !strings.Contains(err.Error(), "Out of Memory Error") ||
+		!strings.HasSuffix(err.Error(), "(the store's memory limit is 8MiB: give more with --memory-limit or WRA_MEMORY_LIMIT)") {
+		t.Errorf("a query beyond 8MiB: %v, want DuckDB's out of memory error and the limit", err)
+	}
+	s.Close()
+	_, err = Open(ctx, path, Options{MemoryLimit: "lots"})
+	if err == nil || !strings.Contains(err.Error(), `memory limit "lots": expected a size such as 512MiB`) {
+		t.Errorf("Open with memory limit lots: %v, want a memory limit error", err)
 	}
 }

@@ -308,7 +308,7 @@ func splitLoad(gs []cpuGroup) string {
 func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, names [][]string, results []stats.SplitResult) found {
 	var groups []string
 	for _, g := range rep.Groups {
-		groups = append(groups, "{"+strings.Join(g, ", ")+"}")
+		groups = append(groups, "{"+listed(g)+"}")
 	}
 	cheap, dear := rep.Groups[0][0], rep.Groups[len(rep.Groups)-1][len(rep.Groups[len(rep.Groups)-1])-1]
 	var at, withins []string
@@ -322,7 +322,7 @@ func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, name
 			for _, k := range g {
 				meds = append(meds, Sig(res.Medians[k]))
 			}
-			gs = append(gs, strings.Join(meds, ", "))
+			gs = append(gs, listed(meds))
 		}
 		at = append(at, fmt.Sprintf("%s (%s µs, Mann–Whitney %s)", splitLoad(loads[l]), strings.Join(gs, " | "), pList(res.Cuts)))
 		srcs = append(srcs, groupSources(loads[l]...)...)
@@ -383,6 +383,24 @@ func withinList(ws []string) string {
 	return " (" + strings.Join(ws, "; ") + ")"
 }
 
+// A finding names up to maxListed subjects (servers, their medians) in
+// one list; a longer list names the first listedHead and counts the rest.
+const (
+	maxListed  = 12
+	listedHead = 8
+)
+
+// listed joins items with commas, all of them up to maxListed and beyond
+// that the first listedHead and "and N more": a finding stays readable,
+// and bounded in length, however many servers a store holds. Its runs
+// column still cites every run.
+func listed(items []string) string {
+	if len(items) <= maxListed {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:listedHead], ", "), len(items)-listedHead)
+}
+
 func upperFirst(s string) string {
 	if s == "" {
 		return s
@@ -397,7 +415,7 @@ func groupsText(res stats.SplitResult, names []string) string {
 		for _, k := range g {
 			parts = append(parts, fmt.Sprintf("%s %s µs", names[k], Sig(res.Medians[k])))
 		}
-		gs = append(gs, "{"+strings.Join(parts, ", ")+"}")
+		gs = append(gs, "{"+listed(parts)+"}")
 	}
 	return strings.Join(gs, " and ")
 }
@@ -813,7 +831,7 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 			case 0:
 				covered = fmt.Sprintf("no run with a start time began %s; the runs between them are suspect", span)
 			default:
-				covered = fmt.Sprintf("the %d runs that started %s (%s) are suspect", len(rows), span, strings.Join(servers, ", "))
+				covered = fmt.Sprintf("the %d runs that started %s (%s) are suspect", len(rows), span, listed(servers))
 			}
 		}
 		out = append(out, found{rule: ruleDrift, section: "calibration", srcs: srcs, text: fmt.Sprintf(

@@ -80,7 +80,7 @@ CREATE OR REPLACE MACRO ladder_block(labels) AS
 -- database is the database of those runs (runs.database): one per
 -- fixed-rate ladder run, which the partition above keeps apart.
 CREATE OR REPLACE MACRO ladder_steps(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
-WITH req AS (
+WITH req AS NOT MATERIALIZED (
     SELECT
         run_id,
         json_extract_string(tags, '$.step') AS step,
@@ -98,7 +98,7 @@ sampled AS (
         run_id,
         step,
         TRY_CAST(step AS DOUBLE) AS target_rps,
-        (count(*) / 2) * 1e6 / nullif(epoch_us(max(ts)) - quantile_cont(epoch_us(ts), 0.5), 0) AS later_half_rps,
+        max(ts) AS last_ts,
         quantile_cont(value, 0.95) AS p95,
         count(*) FILTER (WHERE failed) / count(*) AS error_rate,
         count(*) AS requests,
@@ -106,12 +106,25 @@ sampled AS (
     FROM req
     GROUP BY run_id, step
 ),
+-- the median time of a step's requests, for the rate of its later half:
+-- only of the steps whose requests asked cannot come from stages, so
+-- that the times of every request are not held for the others
+unstaged AS (
+    SELECT s.run_id, s.step FROM sampled s LEFT JOIN runs r USING (run_id)
+    WHERE k6_stage_requests(r.labels->>'stages', s.target_rps) IS NULL
+),
+half AS (
+    SELECT run_id, step, quantile_cont(epoch_us(ts), 0.5) AS median_us
+    FROM req SEMI JOIN unstaged USING (run_id, step)
+    GROUP BY run_id, step
+),
 tagged AS (
     SELECT 'samples' AS kind, r.server, r.test, r.tool, r.database, s.run_id AS run, s.step, s.target_rps,
-           coalesce(s.requests / k6_stage_requests(r.labels->>'stages', s.target_rps) * s.target_rps, s.later_half_rps) AS achieved_rps,
+           coalesce(s.requests / k6_stage_requests(r.labels->>'stages', s.target_rps) * s.target_rps,
+                    (s.requests / 2) * 1e6 / nullif(epoch_us(s.last_ts) - h.median_us, 0)) AS achieved_rps,
            s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round, s.run_id,
            'step' AS failures_from, CAST(NULL AS DOUBLE) AS run_error_rate
-    FROM sampled s LEFT JOIN runs r USING (run_id)
+    FROM sampled s LEFT JOIN runs r USING (run_id) LEFT JOIN half h USING (run_id, step)
 ),
 streamed AS (
     SELECT DISTINCT r.server, r.database, r.test, r.round, ladder_block(r.labels) AS block
