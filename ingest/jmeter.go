@@ -136,7 +136,7 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 			return Errorf(in.Name, 1, 0, "JMeter JTL: the header has no %s column", c)
 		}
 	}
-	ls := newJTLLabels()
+	ls := newJTLLabels(sink)
 	ls.codes = t.has("responsecode")
 	err = t.each("JMeter JTL", func(int) error {
 		s := jtlSample{label: t.rec[t.index["label"]], line: t.line, bytes: -1} // the label as written: JMeter keeps its spaces
@@ -157,14 +157,14 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 			return t.errAt("success", "%v", err)
 		}
 		s.code, _ = t.str("responsecode")
+		s.thread, _ = t.str("threadname")
 		if b, ok, err := t.int("bytes"); err != nil {
 			return err
 		} else if ok && b >= 0 {
 			s.bytes = b
 		}
 		s.threads, _, _ = t.int("allthreads")
-		ls.add(&s)
-		return nil
+		return ls.add(&s)
 	})
 	if err != nil {
 		return err
