@@ -424,3 +424,27 @@ func TestJMeterJTLSamples(t *testing.T) {
 		}
 	}
 }
+
+// noBulkSink has a bulk loader that declines, as a store sink without
+// its connection does.
+type noBulkSink struct{ *model.Collector }
+
+func (noBulkSink) BulkSamples(int, *model.BulkInput) (*model.BulkResult, error) {
+	return nil, model.ErrBulkUnsupported
+}
+
+// A JTL CSV whose sink declines to scan it is read again, its samples
+// streamed: the same runs and samples as without a bulk loader.
+func TestJMeterJTLBulkDeclined(t *testing.T) {
+	const f = "testdata/wild/jmeter/http-jmeter-report-2019-non-http-failures.jtl.gz"
+	want, got := &model.Collector{}, noBulkSink{&model.Collector{}}
+	if _, err := ReadFile(f, want); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(f, got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 24 || len(got.Samples) != 24 || !reflect.DeepEqual(got.Runs, want.Runs) || !reflect.DeepEqual(got.Samples, want.Samples) {
+		t.Errorf("declined: %d runs, samples of %d; want the %d runs and samples of %d of a Collector, equal", len(got.Runs), len(got.Samples), len(want.Runs), len(want.Samples))
+	}
+}

@@ -27,7 +27,7 @@ import (
 // child elements.
 
 func init() {
-	register(&Format{Name: "jmeter-jtl-xml", Priority: 15, Detect: detectJTLXML, Read: readJTLXML})
+	register(&Format{Name: "jmeter-jtl-xml", Priority: 15, Detect: detectJTLXML, Read: readJTLXML, Bulk: true})
 }
 
 // detectJTLXML claims a document whose root element is <testResults>,

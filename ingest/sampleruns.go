@@ -57,6 +57,7 @@ type jtlSample struct {
 // jtlRun gathers the samples of one label (and kind).
 type jtlRun struct {
 	run          *model.Run
+	key          [2]string // label and kind
 	elapsed      []float64
 	sum          float64
 	first, last  int64 // earliest start and latest end, epoch ms
@@ -77,6 +78,8 @@ type jtlLabels struct {
 	order  []*jtlRun
 	total  *jtlRun
 	codes  bool // the log writes response codes
+	// samples counts the samples added.
+	samples int64
 	// sink gets each sample where method.metric is set.
 	sink model.Sink
 	tags *json.Encoder // writes the tags of a sample to buf
@@ -115,6 +118,7 @@ func (ls *jtlLabels) add(s *jtlSample) error {
 	j := ls.runs[k]
 	if j == nil {
 		j = ls.newRun(s.line)
+		j.key = k
 		j.run.Index = len(ls.order) // as store numbers them
 		if ls.total != nil {
 			j.run.Index++
@@ -127,6 +131,7 @@ func (ls *jtlLabels) add(s *jtlSample) error {
 		ls.order = append(ls.order, j)
 	}
 	j.add(s)
+	ls.samples++
 	if ls.total != nil {
 		ls.total.add(s)
 	}
@@ -134,6 +139,16 @@ func (ls *jtlLabels) add(s *jtlSample) error {
 		return nil
 	}
 	return ls.sink.Sample(j.run.Index, ls.sample(s))
+}
+
+// bulkRuns are the runs of the samples by label and kind, for the
+// store's scanner.
+func (ls *jtlLabels) bulkRuns() []model.BulkRun {
+	out := make([]model.BulkRun, len(ls.order))
+	for i, j := range ls.order {
+		out[i] = model.BulkRun{Label: j.key[0], Kind: j.key[1], Index: j.run.Index}
+	}
+	return out
 }
 
 // sample is s as a row of samples: ts its start, value its elapsed ms,

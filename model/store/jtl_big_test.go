@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
 )
 
@@ -54,9 +57,9 @@ func writeBigJTL(t testing.TB, path string, n int) int64 {
 // TestJTLBigStreamsSamples loads a JTL of 500,000 samples: every sample
 // lands in samples, in the run of its label, and the Go heap stays far
 // below the file's size while it loads (runtime.MemStats, sampled every
-// few milliseconds, with GOGC=20): the samples stream to the store as they are read,
-// and what Go keeps is each sample's elapsed time (8 bytes) for the
-// label's percentiles.
+// few milliseconds, with GOGC=20): the Go reader keeps each sample's
+// elapsed time (8 bytes) for its label's percentiles, and DuckDB's CSV
+// scanner inserts the rows.
 func TestJTLBigStreamsSamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and loads a JTL of 500,000 samples")
@@ -107,7 +110,7 @@ func TestJTLBigStreamsSamples(t *testing.T) {
 
 	db := store.SQLDB(s)
 	var n, runs, mismatched, failed int
-	if err := db.QueryRow(`SELECT count(*), count(DISTINCT run_id), count_if(status = 500), ` +
+	if err := db.QueryRow(`SELECT count(*), count(DISTINCT run_id), count_if(status = 500), `+
 		`count_if(json_extract_string(tags, '$.success') = 'false') FROM samples WHERE metric = 'http_req_duration'`).Scan(&n, &runs, &mismatched, &failed); err != nil {
 		t.Fatal(err)
 	}
@@ -128,5 +131,95 @@ func TestJTLBigStreamsSamples(t *testing.T) {
 	// elapsed times takes 4 MB (8 MB while a slice grows).
 	if limit := size / 4; grew > limit {
 		t.Errorf("the Go heap grew by %d bytes while loading, want at most a quarter of the %d-byte file", grew, size)
+	}
+}
+
+// TestJTLBulkMatchesGoReader loads JTL CSVs into the store, whose CSV
+// scanner inserts their samples, and reads them with the Go reader into
+// a Collector: the samples are the same rows, in the same runs (by label
+// and kind), with the same tags, text for text. The files are those of
+// the test data and small ones of the shapes where two CSV readers could
+// differ: blank lines, CRLF, no final newline, quoted fields with commas,
+// quotes and newlines, spaces around fields, an empty label, no header.
+func TestJTLBulkMatchesGoReader(t *testing.T) {
+	const d = "../../ingest/testdata/wild/jmeter/"
+	files := []string{d + "perfaction-2020-one-label-100-samples.jtl", d + "http-jmeter-report-2019-non-http-failures.jtl.gz",
+		d + "tdc2020-transaction-controller-embedded-resources.jtl", d + "jenkins-perf-plugin-2014-headerless-10-columns.jtl",
+		d + "jmeterresult-2020-13000-samples.jtl.gz"}
+	h := "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes\n"
+	r1 := "1597798959524,205,A,200,OK,T 1-1,text,true,,1613\n"
+	r2 := "1597798959525,7,\"B, \"\"q\"\" <&>\",500,\"multi\nline\",T 1-2,text,false,\"x\ny\",10\n"
+	tmp := t.TempDir()
+	for _, c := range []struct{ name, body string }{
+		{"blank-lines.jtl", h + r1 + "\n" + r2 + "\n\n"},
+		{"crlf.jtl", "timeStamp,elapsed,label,success\r\n1597798959524,205,A,true\r\n1597798959525,3,A,false\r\n"},
+		{"no-final-newline.jtl", h + r1 + r2[:len(r2)-1]},
+		{"spaces.jtl", "timeStamp,elapsed,label,responseCode,threadName,success\n 1597798959524 , 5 , A ,200 , T 1 , true \n"},
+		{"empty-label.jtl", h + "1597798959524,205,,Non HTTP response code: x,OK,,text,false,,1613\n"},
+		{"headerless.jtl", r1 + "1597798959526,9,A,204,\"Number of samples in transaction : 1, number of failing samples : 0\",T 1-1,text,true,,1\n"},
+	} {
+		p := filepath.Join(tmp, c.name)
+		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) { compareJTLSamples(t, file) })
+	}
+}
+
+func compareJTLSamples(t *testing.T, file string) {
+	c := &model.Collector{}
+	if f, err := ingest.ReadFile(file, c); err != nil || f.Name != "jmeter-jtl-csv" {
+		t.Fatalf("%v %v", f, err)
+	}
+	var want []string
+	for _, r := range c.Runs {
+		for _, s := range c.Samples[r.Index] {
+			status := "NULL"
+			if s.Status.Valid {
+				status = strconv.FormatInt(s.Status.V, 10)
+			}
+			want = append(want, fmt.Sprintf("%s|%s|%d|%s|%v|%s|%s", r.Labels["request_name"], r.Labels["sample_kind"],
+				s.TS.UnixMicro(), s.Metric, s.Value, status, s.Tags))
+		}
+	}
+	s := openStore(t, t.TempDir())
+	res, err := ingest.Ingest(context.Background(), s, []string{file}, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr := res.Files[0]; fr.Status != ingest.Loaded || fr.Err != nil {
+		t.Fatalf("%v %v", fr.Status, fr.Err)
+	}
+	rows, err := store.SQLDB(s).Query(`SELECT r.labels->>'request_name', r.labels->>'sample_kind', epoch_us(s.ts), s.metric, s.value, ` +
+		`coalesce(s.status::VARCHAR, 'NULL'), s.tags::VARCHAR FROM samples s JOIN runs r USING (run_id)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var label, kind, metric, status, tags string
+		var ts int64
+		var v float64
+		if err := rows.Scan(&label, &kind, &ts, &metric, &v, &status, &tags); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s|%s|%d|%s|%v|%s|%s", label, kind, ts, metric, v, status, tags))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("%d samples in the store, %d read by the Go reader", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("sample %d of the sorted rows:\nstore %s\nGo    %s", i, got[i], want[i])
+		}
 	}
 }
