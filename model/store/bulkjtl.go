@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func jtlInsertSQL(in *model.BulkInput, runID func(int) string) (string, error) {
 	tags = append(tags, `CASE WHEN kind <> 'sampler' THEN '"sample_kind":' || to_json(kind) END`)
 	runs := make([]string, len(in.Runs))
 	for i, r := range in.Runs {
-		runs[i] = "(" + sqlString(r.Label) + ", " + sqlString(r.Kind) + ", " + sqlString(runID(r.Index)) + ")"
+		runs[i] = "(" + sqlText(r.Label) + ", " + sqlString(r.Kind) + ", " + sqlText(runID(r.Index)) + ")"
 	}
 	comp := "'none'"
 	if in.Gzip {
@@ -78,4 +79,11 @@ func jtlInsertSQL(in *model.BulkInput, runID func(int) string) (string, error) {
 		`FROM read_csv(` + sqlString(in.Path) + `, header = ` + strconv.FormatBool(!in.NoHeader) + `, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
 		csvReadOptions + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})) ` +
 		`JOIN (VALUES ` + strings.Join(runs, ", ") + `) AS r(label, kind, run_id) USING (label, kind)`, nil
+}
+
+// sqlText is any text, NUL bytes included (which end a quoted literal
+// for DuckDB's parser), as an SQL expression: its bytes in base64,
+// decoded.
+func sqlText(v string) string {
+	return "decode(from_base64('" + base64.StdEncoding.EncodeToString([]byte(v)) + "'))"
 }
