@@ -128,12 +128,17 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 		return err
 	}
 	if bulk {
-		bi := &model.BulkInput{Name: in.Name, Path: in.Path, Format: "jmeter-jtl-csv", Gzip: in.Gzip,
-			Columns: t.header, NoHeader: t.noHeader, Runs: ls.bulkRuns()}
-		res, err := b.BulkSamples(0, bi)
+		var res *model.BulkResult
+		err := model.ErrBulkUnsupported
+		if !ls.lone {
+			bi := &model.BulkInput{Name: in.Name, Path: in.Path, Format: "jmeter-jtl-csv", Gzip: in.Gzip,
+				Columns: t.header, NoHeader: t.noHeader, Runs: ls.bulkRuns()}
+			res, err = b.BulkSamples(0, bi)
+		}
 		switch {
 		case errors.Is(err, model.ErrBulkUnsupported):
-			// Read again, each sample to the sink.
+			// Read again, each sample to the sink: the sink has no
+			// scanner, or the file is one its scanner refuses (lone).
 			err := readAgain(in, func(in *Input) (err error) {
 				ls, _, err = scanJTLCSV(in, sink)
 				return err
@@ -181,6 +186,9 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 	ls := newJTLLabels(samples)
 	ls.codes = t.has("responsecode")
 	err = t.each("JMeter JTL", func(int) error {
+		for _, f := range t.rec {
+			ls.lone = ls.lone || strings.IndexByte(f, '\r') >= 0
+		}
 		s := jtlSample{label: t.rec[t.index["label"]], line: t.line, bytes: -1} // the label as written: JMeter keeps its spaces
 		msg, _ := t.str("responsemessage")
 		s.kind = jtlKind(msg, false)

@@ -80,6 +80,10 @@ type jtlLabels struct {
 	codes  bool // the log writes response codes
 	// samples counts the samples added.
 	samples int64
+	// lone is set when a field holds a carriage return (not one before
+	// a newline, which the CSV reader drops), which DuckDB's CSV scanner
+	// refuses: the Go reader then streams the samples itself.
+	lone bool
 	// sink gets each sample where method.metric is set.
 	sink model.Sink
 	tags *json.Encoder // writes the tags of a sample to buf
