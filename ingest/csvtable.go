@@ -19,9 +19,12 @@ type csvTable struct {
 	r      *csv.Reader
 	header []string // canonical names, "" for columns kept as labels
 	raw    []string // header as written
-	index  map[string]int
-	rec    []string
-	line   int
+	// noHeader tells that the columns were named by the caller: the
+	// file has no header row.
+	noHeader bool
+	index    map[string]int
+	rec      []string
+	line     int
 }
 
 // newCSVTable reads the header of a comma-separated file. aliases maps a
@@ -75,7 +78,7 @@ func newCSVTableColumns(in *Input, cols []string) *csvTable {
 	r := csv.NewReader(in.R)
 	r.ReuseRecord = true
 	r.FieldsPerRecord = 0
-	t := &csvTable{in: in, r: r, index: map[string]int{}}
+	t := &csvTable{in: in, r: r, index: map[string]int{}, noHeader: true}
 	for i, c := range cols {
 		name := strings.ToLower(c)
 		t.index[name] = i

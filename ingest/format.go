@@ -50,9 +50,11 @@ type Format struct {
 	Detect func(head []byte) bool
 	// Read decodes the input into the sink.
 	Read func(in *Input, sink model.Sink) error
-	// Bulk is set for the point streams that a model.BulkSink scans with
-	// its own reader: they are never read into a batch of small files,
-	// where they would be decoded in Go, row by row.
+	// Bulk is set for the point streams and per-sample logs, which a
+	// model.BulkSink scans with its own reader where it has one: they
+	// are never read into a batch of small files, where they would be
+	// decoded in Go, row by row, and every sample held until the batch
+	// is stored (a small gzip file can hold millions).
 	Bulk bool
 }
 

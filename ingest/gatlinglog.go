@@ -80,7 +80,9 @@ func readGatlingLog(in *Input, sink model.Sink) error {
 			if err != nil {
 				return err
 			}
-			ls.add(s)
+			if err := ls.add(s); err != nil {
+				return err
+			}
 		case "USER":
 			if len(f) >= 4 && (f[2] == "START" || len(f) >= 5 && f[3] == "START") {
 				users++

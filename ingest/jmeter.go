@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -32,7 +33,7 @@ import (
 // an object of per-label statistics and their "Total".
 
 func init() {
-	register(&Format{Name: "jmeter-jtl-csv", Priority: 15, Detect: detectJTLCSV, Read: readJTLCSV})
+	register(&Format{Name: "jmeter-jtl-csv", Priority: 15, Detect: detectJTLCSV, Read: readJTLCSV, Bulk: true})
 	register(&Format{Name: "jmeter-statistics-json", Priority: 40, Detect: detectJMeterStatistics, Read: readJMeterStatistics})
 }
 
@@ -110,8 +111,54 @@ func jtlKind(msg string, nested bool) string {
 // answer, "Non HTTP response code: …"), rps the samples over the time
 // from the earliest start to the latest end (as the dashboard's
 // throughput), latency mean, max and percentiles (jtlPercentMethod) of
-// elapsed. The samples are held in memory, 8 bytes each, until the end.
+// elapsed. Each sample is a row of the sink's samples in its label's
+// run (jtlLabels.sample): a model.BulkSink inserts them with its own CSV
+// scanner once the file has been read, any other sink gets each as it
+// is read. What is held until the end is each sample's elapsed time, 8
+// bytes, for the percentiles.
 func readJTLCSV(in *Input, sink model.Sink) error {
+	b, bulk := sink.(model.BulkSink)
+	bulk = bulk && in.Path != ""
+	samples := sink
+	if bulk {
+		samples = nil // the store's scanner inserts them
+	}
+	ls, t, err := scanJTLCSV(in, samples)
+	if err != nil {
+		return err
+	}
+	if bulk {
+		var res *model.BulkResult
+		err := model.ErrBulkUnsupported
+		if !ls.lone {
+			bi := &model.BulkInput{Name: in.Name, Path: in.Path, Format: "jmeter-jtl-csv", Gzip: in.Gzip,
+				Columns: t.header, NoHeader: t.noHeader, Runs: ls.bulkRuns()}
+			res, err = b.BulkSamples(0, bi)
+		}
+		switch {
+		case errors.Is(err, model.ErrBulkUnsupported):
+			// Read again, each sample to the sink: the sink has no
+			// scanner, or the file is one its scanner refuses (lone).
+			err := readAgain(in, func(in *Input) (err error) {
+				ls, _, err = scanJTLCSV(in, sink)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		case err != nil:
+			return fmt.Errorf("%s: %w", in.Name, err)
+		case res.Rows != ls.samples:
+			return Errorf(in.Name, 0, 0, "JMeter JTL: DuckDB's CSV scanner read %d samples where wra's reader read %d", res.Rows, ls.samples)
+		}
+	}
+	return ls.store(sink)
+}
+
+// scanJTLCSV reads the samples of a JTL CSV into their labels' runs,
+// each to samples' samples where that is not nil; t is the table read,
+// its header (lower case) the columns of the file.
+func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 	br := bufio.NewReader(in.R)
 	head, _ := br.Peek(HeadBytes)
 	in2 := *in
@@ -129,16 +176,19 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 		}
 		t = newCSVTableColumns(&in2, cols)
 	} else if t, err = newCSVTable(&in2, nil); err != nil {
-		return err
+		return nil, nil, err
 	}
 	for _, c := range []string{"timestamp", "elapsed", "label", "success"} {
 		if !t.has(c) {
-			return Errorf(in.Name, 1, 0, "JMeter JTL: the header has no %s column", c)
+			return nil, nil, Errorf(in.Name, 1, 0, "JMeter JTL: the header has no %s column", c)
 		}
 	}
-	ls := newJTLLabels()
+	ls := newJTLLabels(samples)
 	ls.codes = t.has("responsecode")
 	err = t.each("JMeter JTL", func(int) error {
+		for _, f := range t.rec {
+			ls.lone = ls.lone || strings.IndexByte(f, '\r') >= 0
+		}
 		s := jtlSample{label: t.rec[t.index["label"]], line: t.line, bytes: -1} // the label as written: JMeter keeps its spaces
 		msg, _ := t.str("responsemessage")
 		s.kind = jtlKind(msg, false)
@@ -157,19 +207,16 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 			return t.errAt("success", "%v", err)
 		}
 		s.code, _ = t.str("responsecode")
+		s.thread, _ = t.str("threadname")
 		if b, ok, err := t.int("bytes"); err != nil {
 			return err
 		} else if ok && b >= 0 {
 			s.bytes = b
 		}
 		s.threads, _, _ = t.int("allthreads")
-		ls.add(&s)
-		return nil
+		return ls.add(&s)
 	})
-	if err != nil {
-		return err
-	}
-	return ls.store(sink)
+	return ls, t, err
 }
 
 // jtlBool reads a success field.

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -23,30 +24,30 @@ func TestJMeterWild(t *testing.T) {
 	for _, tc := range []loadToolCase{
 		// JMeter 5.x, one label: 100 samples from 1597798959524 to
 		// 1597798982446 + 31 ms, so 100 / 22.953 s.
-		{file: d + "perfaction-2020-one-label-100-samples.jtl", format: "jmeter-jtl-csv", requests: 100, ok2xx: 100, non2xx: 0, errors: 0,
+		{file: d + "perfaction-2020-one-label-100-samples.jtl", format: "jmeter-jtl-csv", samples: 100, requests: 100, ok2xx: 100, non2xx: 0, errors: 0,
 			rps: perSecond(100, 22.953), p50: 36, p99: 206.98, mean: 48.4, max: 207, spectrum: 5, durationS: 22.953, startLine: 2,
 			connections: nullWant,
 			labels: map[string]string{"request_name": "T01_HomePageLoad", "sample_kind": "sampler", "no_response": "0",
 				"latency_min_ms": "27", "max_threads": "5", "percentile_method": jtlPercentMethod}},
 		// Failures with no answer: "Non HTTP response code:
 		// org.apache.http.conn.HttpHostConnectException", success false.
-		{file: d + "http-jmeter-report-2019-non-http-failures.jtl.gz", format: "jmeter-jtl-csv", runs: 24, run: 1,
+		{file: d + "http-jmeter-report-2019-non-http-failures.jtl.gz", format: "jmeter-jtl-csv", samples: 50, runs: 24, run: 1,
 			requests: 50, ok2xx: 0, non2xx: 0, errors: 50, rps: 0.06387368340370084, p50: 7013, p99: 7019, mean: 7013.42, max: 7019,
 			spectrum: 5, startLine: 7, connections: nullWant,
 			labels: map[string]string{"request_name": "api/account/list新", "no_response": "50"}},
 		// The label as JMeter wrote it, with its two trailing spaces.
-		{file: d + "http-jmeter-report-2019-non-http-failures.jtl.gz", format: "jmeter-jtl-csv", runs: 24, run: 0,
+		{file: d + "http-jmeter-report-2019-non-http-failures.jtl.gz", format: "jmeter-jtl-csv", samples: 50, runs: 24, run: 0,
 			requests: 50, ok2xx: 50, non2xx: 0, errors: 0, rps: 0.06444312121235556, p50: 67, p99: 94, mean: 67.56, max: 94,
 			spectrum: 5, startLine: 2, connections: nullWant,
 			labels: map[string]string{"request_name": "api/account/list  "}},
 		// A Transaction Controller's own row, kept apart (no status
 		// counts: its code summarises its samples).
-		{file: d + "tdc2020-transaction-controller-embedded-resources.jtl", format: "jmeter-jtl-csv", runs: 29, run: 28,
+		{file: d + "tdc2020-transaction-controller-embedded-resources.jtl", format: "jmeter-jtl-csv", samples: 1, runs: 29, run: 28,
 			requests: 1, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: perSecond(1, 40.685), p50: 40685, p99: 40685, mean: 40685, max: 40685,
 			spectrum: 5, startLine: 30, connections: nullWant,
 			labels: map[string]string{"request_name": "Test", "sample_kind": "transaction"}},
 		// An embedded resource answered 304 Not Modified.
-		{file: d + "tdc2020-transaction-controller-embedded-resources.jtl", format: "jmeter-jtl-csv", runs: 29, run: 9,
+		{file: d + "tdc2020-transaction-controller-embedded-resources.jtl", format: "jmeter-jtl-csv", samples: 1, runs: 29, run: 9,
 			requests: 1, ok2xx: 0, non2xx: 1, errors: 0, rps: perSecond(1, 0.015), p50: 15, p99: 15, mean: 15, max: 15,
 			spectrum: 5, startLine: 11, connections: nullWant,
 			labels: map[string]string{"request_name": "https://blazedemo.com/reserve.php-1"}},
@@ -74,33 +75,33 @@ func TestJMeterJTLXMLAndHeaderless(t *testing.T) {
 	for _, tc := range []loadToolCase{
 		// Two labels of 4 <httpSample/>: Home from 1296846792004 to
 		// 1296846947645 (1296846947144 + 501), so 4 / 155.641 s.
-		{file: d + "jenkins-perf-plugin-2011-xml-two-labels.jtl", format: "jmeter-jtl-xml", runs: 2, run: 0,
+		{file: d + "jenkins-perf-plugin-2011-xml-two-labels.jtl", format: "jmeter-jtl-xml", samples: 4, runs: 2, run: 0,
 			requests: 4, ok2xx: 4, non2xx: 0, errors: 0, rps: perSecond(4000, 155641), p50: 7659, p99: 15902, mean: 7930.25, max: 15902,
 			spectrum: 5, durationS: 155.641, startLine: 3, connections: nullWant,
 			labels: map[string]string{"request_name": "Home", "sample_kind": "sampler", "latency_min_ms": "501", "no_response": "0"}},
 		// <assertionResult> children are not samples.
-		{file: d + "jenkins-perf-plugin-2011-xml-assertion-results.jtl", format: "jmeter-jtl-xml", runs: 2, run: 1,
+		{file: d + "jenkins-perf-plugin-2011-xml-assertion-results.jtl", format: "jmeter-jtl-xml", samples: 6, runs: 2, run: 1,
 			requests: 4, ok2xx: 4, non2xx: 0, errors: 0, rps: perSecond(4000, 2385), p50: 358, p99: 420, mean: 340.5, max: 420,
 			spectrum: 5, durationS: 2.385, startLine: 39, connections: nullWant,
 			labels: map[string]string{"request_name": "Workgroup"}},
 		// s="false" with rc="200": a failed sample (an assertion) that
 		// was answered.
-		{file: d + "jenkins-perf-plugin-2017-xml-dummy-sampler-failed.jtl", format: "jmeter-jtl-xml",
+		{file: d + "jenkins-perf-plugin-2017-xml-dummy-sampler-failed.jtl", format: "jmeter-jtl-xml", samples: 2,
 			requests: 2, ok2xx: 2, non2xx: 0, errors: 1, rps: perSecond(2000, 799), p50: 393.5, p99: 454, mean: 393.5, max: 454,
 			spectrum: 5, durationS: 0.799, startLine: 3, connections: nullWant,
 			labels: map[string]string{"request_name": "jp@gc - Dummy Sampler", "max_threads": "1"}},
 		// The page samples, and their embedded resources nested in them,
 		// a run of their own kind: 488 of 498 answered 304.
-		{file: d + "hailstorm-2017-xml-embedded-resources-498-samples.jtl.gz", format: "jmeter-jtl-xml", runs: 18, run: 0,
+		{file: d + "hailstorm-2017-xml-embedded-resources-498-samples.jtl.gz", format: "jmeter-jtl-xml", samples: 100, runs: 18, run: 0,
 			requests: 100, ok2xx: 100, non2xx: 0, errors: 0, rps: perSecond(100000, 165747), p50: 40, p99: 5567.72, mean: 595.41, max: 5568,
 			spectrum: 5, durationS: 165.747, startLine: 3, connections: nullWant,
 			labels: map[string]string{"request_name": "Landing Page", "sample_kind": "sampler", "max_threads": "10"}},
-		{file: d + "hailstorm-2017-xml-embedded-resources-498-samples.jtl.gz", format: "jmeter-jtl-xml", runs: 18, run: 2,
+		{file: d + "hailstorm-2017-xml-embedded-resources-498-samples.jtl.gz", format: "jmeter-jtl-xml", samples: 100, runs: 18, run: 2,
 			requests: 498, ok2xx: 10, non2xx: 488, errors: 0, rps: perSecond(498000, 175847), p50: 1, p99: 29.039999999999964, mean: 4.283132530120482, max: 71,
 			spectrum: 5, durationS: 175.847, startLine: 5, connections: nullWant,
 			labels: map[string]string{"request_name": "http://ec2-34-202-232-160.compute-1.amazonaws.com/stylesheets/bootstrap.css", "sample_kind": "subsample"}},
 		// No header: JMeter 2.x's 10 default columns, read by position.
-		{file: d + "jenkins-perf-plugin-2014-headerless-10-columns.jtl", format: "jmeter-jtl-csv", runs: 3, run: 2,
+		{file: d + "jenkins-perf-plugin-2014-headerless-10-columns.jtl", format: "jmeter-jtl-csv", samples: 1, runs: 3, run: 2,
 			requests: 1, ok2xx: 1, non2xx: 0, errors: 0, rps: perSecond(1000, 2204), p50: 2204, p99: 2204, mean: 2204, max: 2204,
 			spectrum: 5, durationS: 2.204, startLine: 3, connections: nullWant,
 			labels: map[string]string{"request_name": "GET /ordermgmt/pre-logout"}},
@@ -372,4 +373,78 @@ func FuzzJMeterStatistics(f *testing.F) {
 	addWildSeeds(f, "jmeter", "notreport")
 	addFuzzSeeds(f, "testdata/bombardier/*.json", "testdata/k6/*.json", "testdata/vegeta/*.json")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "jmeter-statistics-json") })
+}
+
+// Every sample of a JTL is a row of samples in its label's run: ts its
+// start, value its elapsed ms, status its numeric response code, tags
+// its label, responseCode, success, threadName and, but for a sampler's,
+// its sample_kind.
+func TestJMeterJTLSamples(t *testing.T) {
+	const d = "testdata/wild/jmeter/"
+	type want struct {
+		run, i int
+		ts     int64
+		value  float64
+		status model.Opt[int64]
+		tags   string
+	}
+	for _, tc := range []struct {
+		file string
+		want []want
+	}{
+		{d + "perfaction-2020-one-label-100-samples.jtl", []want{
+			{0, 0, 1597798959524, 205, model.Some[int64](200), `{"label":"T01_HomePageLoad","responseCode":"200","success":"true","threadName":"Thread Group 1-1"}`}}},
+		{d + "tdc2020-transaction-controller-embedded-resources.jtl", []want{
+			{28, 0, 1598298315309, 40685, model.Some[int64](200), `{"label":"Test","responseCode":"200","success":"true","threadName":"Thread Group 1-1","sample_kind":"transaction"}`}}},
+		{d + "http-jmeter-report-2019-non-http-failures.jtl.gz", []want{
+			{1, 0, 1574760937197, 7011, model.Opt[int64]{}, `{"label":"api/account/list新","responseCode":"Non HTTP response code: org.apache.http.conn.HttpHostConnectException","success":"false","threadName":"提测接口 1-1"}`}}},
+		{d + "jenkins-perf-plugin-2011-xml-two-labels.jtl", []want{
+			{0, 0, 1296846793179, 14720, model.Some[int64](200), `{"label":"Home","responseCode":"200","success":"true","threadName":"Sesiones de usuario 1-2"}`},
+			{1, 1, 1296846847222, 1017, model.Some[int64](200), `{"label":"Workgroup","responseCode":"200","success":"true","threadName":"Sesiones de usuario 1-1"}`}}},
+	} {
+		c := &model.Collector{}
+		if _, err := ReadFile(tc.file, c); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range c.Runs {
+			if n := int64(len(c.Samples[r.Index])); n != r.Requests.V {
+				t.Errorf("%s: run %d: %d samples, want its %d requests", tc.file, r.Index, n, r.Requests.V)
+			}
+		}
+		for _, w := range tc.want {
+			if len(c.Samples[w.run]) <= w.i {
+				t.Errorf("%s: run %d has no sample %d", tc.file, w.run, w.i)
+				continue
+			}
+			s := c.Samples[w.run][w.i]
+			got := want{w.run, w.i, s.TS.UnixMilli(), s.Value, s.Status, s.Tags}
+			if got != w || s.Metric != "http_req_duration" || s.TS.Location() != time.UTC {
+				t.Errorf("%s: sample %d of run %d:\n %v %s %v\nwant\n %v http_req_duration UTC", tc.file, w.i, w.run, got, s.Metric, s.TS.Location(), w)
+			}
+		}
+	}
+}
+
+// noBulkSink has a bulk loader that declines, as a store sink without
+// its connection does.
+type noBulkSink struct{ *model.Collector }
+
+func (noBulkSink) BulkSamples(int, *model.BulkInput) (*model.BulkResult, error) {
+	return nil, model.ErrBulkUnsupported
+}
+
+// A JTL CSV whose sink declines to scan it is read again, its samples
+// streamed: the same runs and samples as without a bulk loader.
+func TestJMeterJTLBulkDeclined(t *testing.T) {
+	const f = "testdata/wild/jmeter/http-jmeter-report-2019-non-http-failures.jtl.gz"
+	want, got := &model.Collector{}, noBulkSink{&model.Collector{}}
+	if _, err := ReadFile(f, want); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(f, got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != 24 || len(got.Samples) != 24 || !reflect.DeepEqual(got.Runs, want.Runs) || !reflect.DeepEqual(got.Samples, want.Samples) {
+		t.Errorf("declined: %d runs, samples of %d; want the %d runs and samples of %d of a Collector, equal", len(got.Runs), len(got.Samples), len(want.Runs), len(want.Samples))
+	}
 }

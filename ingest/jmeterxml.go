@@ -27,7 +27,7 @@ import (
 // child elements.
 
 func init() {
-	register(&Format{Name: "jmeter-jtl-xml", Priority: 15, Detect: detectJTLXML, Read: readJTLXML})
+	register(&Format{Name: "jmeter-jtl-xml", Priority: 15, Detect: detectJTLXML, Read: readJTLXML, Bulk: true})
 }
 
 // detectJTLXML claims a document whose root element is <testResults>,
@@ -63,7 +63,7 @@ func detectJTLXML(head []byte) bool {
 // last whole sample.
 func readJTLXML(in *Input, sink model.Sink) error {
 	d := xml.NewDecoder(in.R)
-	ls := newJTLLabels()
+	ls := newJTLLabels(sink)
 	depth, root := 0, false
 	open := 0 // line of the innermost open sample
 	for {
@@ -113,7 +113,9 @@ func readJTLXML(in *Input, sink model.Sink) error {
 				return err
 			}
 			ls.codes = ls.codes || s.code != ""
-			ls.add(s)
+			if err := ls.add(s); err != nil {
+				return err
+			}
 			if depth == 0 {
 				open = line
 			}
@@ -149,7 +151,7 @@ func jtlXMLSample(name string, line, col int, el xml.StartElement, nested bool) 
 	bad := func(format string, args ...any) error {
 		return Errorf(name, line, col, "<%s lb=%q>: "+format, append([]any{el.Name.Local, clipQuote(attr["lb"])}, args...)...)
 	}
-	s := &jtlSample{label: attr["lb"], line: line, bytes: -1, code: attr["rc"]}
+	s := &jtlSample{label: attr["lb"], line: line, bytes: -1, code: attr["rc"], thread: attr["tn"]}
 	s.kind = jtlKind(attr["rm"], nested)
 	for _, a := range []struct {
 		key, what string

@@ -75,14 +75,7 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 	// read R.
 	goScan := func(in *Input, emit func(*model.Sample) error) error {
 		if drained {
-			o, err := open(in.Path, in.Name)
-			if err != nil {
-				return err
-			}
-			defer o.close()
-			fresh := *in
-			fresh.R = o.R
-			in = &fresh
+			return readAgain(in, func(in *Input) error { return scan(in, emit) })
 		}
 		return scan(in, emit)
 	}
@@ -107,6 +100,18 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 		return true, err
 	}
 	return true, sink.Run(r)
+}
+
+// readAgain calls read with in read from the start of its file again.
+func readAgain(in *Input, read func(*Input) error) error {
+	o, err := open(in.Path, in.Name)
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	fresh := *in
+	fresh.R = o.R
+	return read(&fresh)
 }
 
 // k6DrainLines reads r to its end; an error of the input (the gzip

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -27,10 +29,18 @@ type sampleMethod struct {
 	// fills (JMeter: sample_kind; Gatling: request_group, not set
 	// when empty).
 	kindLabel string
+	// metric, when set, is the metric under which every sample goes to
+	// the sink's samples, in its label's run, as it is read.
+	metric string
 }
 
 // jtlMethod is JMeter's: its dashboard's percentiles (type 6).
-var jtlMethod = &sampleMethod{tool: "jmeter", percents: jtlPercents, pct: stats.JMeterPercentile, name: jtlPercentMethod, kindLabel: "sample_kind"}
+var jtlMethod = &sampleMethod{tool: "jmeter", percents: jtlPercents, pct: stats.JMeterPercentile, name: jtlPercentMethod, kindLabel: "sample_kind",
+	metric: jtlMetric}
+
+// jtlMetric is the metric of a JTL's samples in samples: elapsed, in ms,
+// under the name wra gives every tool's per-request durations.
+const jtlMetric = "http_req_duration"
 
 // jtlSample is one sample (request) of a log.
 type jtlSample struct {
@@ -39,6 +49,7 @@ type jtlSample struct {
 	ts, ms      int64 // start, epoch ms; elapsed ms
 	success     bool
 	code        string // "" when not written
+	thread      string // "" when not written
 	bytes       int64  // < 0 when not written
 	threads     int64
 }
@@ -46,6 +57,7 @@ type jtlSample struct {
 // jtlRun gathers the samples of one label (and kind).
 type jtlRun struct {
 	run          *model.Run
+	key          [2]string // label and kind
 	elapsed      []float64
 	sum          float64
 	first, last  int64 // earliest start and latest end, epoch ms
@@ -66,9 +78,27 @@ type jtlLabels struct {
 	order  []*jtlRun
 	total  *jtlRun
 	codes  bool // the log writes response codes
+	// samples counts the samples added.
+	samples int64
+	// lone is set when a field holds a carriage return (not one before
+	// a newline, which the CSV reader drops), which DuckDB's CSV scanner
+	// refuses: the Go reader then streams the samples itself.
+	lone bool
+	// sink gets each sample where method.metric is set.
+	sink model.Sink
+	tags *json.Encoder // writes the tags of a sample to buf
+	buf  bytes.Buffer
 }
 
-func newJTLLabels() *jtlLabels { return newSampleRuns(jtlMethod) }
+// newJTLLabels gathers a JTL's samples, each stored in sink's samples
+// as it is read.
+func newJTLLabels(sink model.Sink) *jtlLabels {
+	ls := newSampleRuns(jtlMethod)
+	ls.sink = sink
+	ls.tags = json.NewEncoder(&ls.buf)
+	ls.tags.SetEscapeHTML(false)
+	return ls
+}
 
 func newSampleRuns(m *sampleMethod) *jtlLabels {
 	return &jtlLabels{method: m, runs: map[[2]string]*jtlRun{}}
@@ -85,12 +115,18 @@ func (ls *jtlLabels) withTotal(name string, line int) {
 	runLabel(ls.total.run, "aggregated", "true")
 }
 
-// add counts one sample; the caller has checked ts + ms for overflow.
-func (ls *jtlLabels) add(s *jtlSample) {
+// add counts one sample, and stores it where the method names a metric;
+// the caller has checked ts + ms for overflow.
+func (ls *jtlLabels) add(s *jtlSample) error {
 	k := [2]string{s.label, s.kind}
 	j := ls.runs[k]
 	if j == nil {
 		j = ls.newRun(s.line)
+		j.key = k
+		j.run.Index = len(ls.order) // as store numbers them
+		if ls.total != nil {
+			j.run.Index++
+		}
 		runLabel(j.run, "request_name", s.label)
 		if s.kind != "" {
 			runLabel(j.run, ls.method.kindLabel, s.kind)
@@ -99,9 +135,59 @@ func (ls *jtlLabels) add(s *jtlSample) {
 		ls.order = append(ls.order, j)
 	}
 	j.add(s)
+	ls.samples++
 	if ls.total != nil {
 		ls.total.add(s)
 	}
+	if ls.sink == nil || ls.method.metric == "" {
+		return nil
+	}
+	return ls.sink.Sample(j.run.Index, ls.sample(s))
+}
+
+// bulkRuns are the runs of the samples by label and kind, for the
+// store's scanner.
+func (ls *jtlLabels) bulkRuns() []model.BulkRun {
+	out := make([]model.BulkRun, len(ls.order))
+	for i, j := range ls.order {
+		out[i] = model.BulkRun{Label: j.key[0], Kind: j.key[1], Index: j.run.Index}
+	}
+	return out
+}
+
+// sample is s as a row of samples: ts its start, value its elapsed ms,
+// status its response code where that is a number, tags its label,
+// responseCode, success and threadName (those written), and sample_kind
+// where it is not a sampler's.
+func (ls *jtlLabels) sample(s *jtlSample) *model.Sample {
+	b := &ls.buf
+	b.Reset()
+	b.WriteByte('{')
+	add := func(k, v string) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + k + `":`)
+		ls.tags.Encode(v)       // a string always encodes
+		b.Truncate(b.Len() - 1) // Encode's newline
+	}
+	add("label", s.label)
+	if s.code != "" {
+		add("responseCode", s.code)
+	}
+	add("success", strconv.FormatBool(s.success))
+	if s.thread != "" {
+		add("threadName", s.thread)
+	}
+	if s.kind != "sampler" && s.kind != "" {
+		add("sample_kind", s.kind)
+	}
+	b.WriteByte('}')
+	out := &model.Sample{TS: time.UnixMilli(s.ts).UTC(), Metric: ls.method.metric, Value: float64(s.ms), Tags: b.String()}
+	if n, err := strconv.ParseInt(s.code, 10, 32); err == nil {
+		out.Status = model.Some(n)
+	}
+	return out
 }
 
 func (j *jtlRun) add(s *jtlSample) {

@@ -7,19 +7,28 @@ import (
 )
 
 // BulkInput is a large per-point file (a k6 --out json or --out csv
-// stream) that a sink may load with its own scanner instead of receiving
-// one Sample at a time.
+// stream, a JMeter JTL as CSV) that a sink may load with its own scanner
+// instead of receiving one Sample at a time.
 type BulkInput struct {
 	// Name is the file's name in messages.
 	Name string
 	// Path is the file on disk.
 	Path string
-	// Format is the reader's format name: "k6-ndjson" or "k6-csv".
+	// Format is the reader's format name: "k6-ndjson", "k6-csv" or
+	// "jmeter-jtl-csv".
 	Format string
 	// Gzip tells that Path is gzip-compressed.
 	Gzip bool
-	// Columns is the header row of a CSV input, in order.
+	// Columns is the header row of a CSV input, in order; for a CSV
+	// without one (NoHeader), the names of its columns by position.
 	Columns []string
+	// NoHeader tells that a CSV input's first row is a row of data (a
+	// JTL written with print_field_names=false).
+	NoHeader bool
+	// Runs, for a JMeter JTL, is the run of the samples of each label and
+	// kind, as the reader made them: the sink stores every sample in
+	// its run and returns only the row count.
+	Runs []BulkRun
 	// TimeFormat is how a CSV input writes its timestamp column: "s",
 	// "ms", "us" or "ns" for integer Unix times, "rfc3339" for text.
 	TimeFormat string
@@ -39,6 +48,13 @@ type BulkInput struct {
 	// gzip file), each time they grow; from any goroutine, one call at a
 	// time, and never after BulkSamples has returned; the scan waits for it.
 	Progress func(bytes int64)
+}
+
+// BulkRun is the run of a JTL's samples of one label and kind
+// ("sampler", or "transaction" for a Transaction Controller's own rows).
+type BulkRun struct {
+	Label, Kind string
+	Index       int
 }
 
 // MetricStats summarises the points of one metric of a bulk load.

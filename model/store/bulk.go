@@ -20,18 +20,28 @@ import (
 // BulkSamples implements model.BulkSink: it inserts every point of a k6
 // --out json (NDJSON) or --out csv stream into samples with DuckDB's own
 // read_json / read_csv scanner, inside the file's transaction, and then
-// summarises the inserted points by SQL, in one scan of them. DuckDB decompresses gzip itself;
+// summarises the inserted points by SQL, in one scan of them; a JMeter
+// JTL as CSV (in.Runs set) is inserted the same way, each sample in the
+// run of its label, and not summarised (jtlInsertSQL). DuckDB decompresses gzip itself;
 // memory stays bounded because the scanner streams and the inserted rows
 // are written to the database file as they fill row groups.
 func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, error) {
 	if s.conn == nil {
 		return nil, model.ErrBulkUnsupported
 	}
-	q, err := bulkInsertSQL(in)
+	id := RunID(s.file.Source, run)
+	var q string
+	var err error
+	args := []driver.NamedValue{{Ordinal: 1, Value: id}}
+	if in.Runs != nil {
+		q, err = jtlInsertSQL(in, func(i int) string { return RunID(s.file.Source, i) })
+		args = nil
+	} else {
+		q, err = bulkInsertSQL(in)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
-	id := RunID(s.file.Source, run)
 	ex := s.conn.(driver.ExecerContext)
 	// The points of a run need no order in the table (ts orders them),
 	// and without it DuckDB inserts from its scanner threads without
@@ -47,7 +57,7 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.execChecked(ex, q, id, in.Check)
+	res, err := s.execChecked(ex, q, args, in.Check)
 	unwatch()
 	if err != nil {
 		return nil, err
@@ -56,9 +66,15 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	if err != nil {
 		return nil, err
 	}
-	s.sampleRuns[run] = true
 	s.bulk = true
 	s.rows += n
+	if in.Runs != nil {
+		for _, r := range in.Runs {
+			s.sampleRuns[r.Index] = true
+		}
+		return &model.BulkResult{Rows: n}, nil
+	}
+	s.sampleRuns[run] = true
 	out, err := s.bulkStats(id, in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: summarising the points: %w", in.Name, err)
@@ -67,12 +83,11 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	return out, nil
 }
 
-// execChecked runs the insert with its run id while check, when there is
+// execChecked runs the insert with its arguments while check, when there is
 // one, reads the input alongside it: the check's error interrupts the
 // scan and is returned in place of the scan's own; a failing scan stops
 // the check.
-func (s *sink) execChecked(ex driver.ExecerContext, q, id string, check func(context.Context) error) (driver.Result, error) {
-	args := []driver.NamedValue{{Ordinal: 1, Value: id}}
+func (s *sink) execChecked(ex driver.ExecerContext, q string, args []driver.NamedValue, check func(context.Context) error) (driver.Result, error) {
 	if check == nil {
 		return ex.ExecContext(s.ctx, q, args)
 	}
