@@ -196,11 +196,12 @@ func cellValue(v any) any {
 // orderByKey orders a table's rows, when the manifest gives the servers
 // no order, by a figure of each row (keys, one per row), best first (the
 // highest when higherFirst), keeping the order of equal ones and putting
-// a row without the figure last; rows of one value of the column within
-// (a test, say; "" for none) stay together, in the order the values come.
-// what names the figure in the footnote.
-func (a *analysis) orderByKey(d *report.Data, n *notes, keys []float64, higherFirst bool, within, what string) {
-	if a.disp.Ordered("server") || len(d.Rows) < 2 || len(keys) != len(d.Rows) {
+// a row without the figure last; ties, where given (one per row), breaks
+// equal keys, true first. Rows of one value of the column within (a test,
+// say; "" for none) stay together, in the order the values come. what
+// names the figure in the footnote.
+func (a *analysis) orderByKey(d *report.Data, n *notes, keys []float64, ties []bool, higherFirst bool, within, what string) {
+	if a.disp.Ordered("server") || len(d.Rows) < 2 || len(keys) != len(d.Rows) || ties != nil && len(ties) != len(d.Rows) {
 		return
 	}
 	group := make([]int, len(d.Rows))
@@ -226,10 +227,14 @@ func (a *analysis) orderByKey(d *report.Data, n *notes, keys []float64, higherFi
 		switch {
 		case math.IsNaN(kx) || math.IsNaN(ky):
 			return cmp.Compare(b2i(math.IsNaN(kx)), b2i(math.IsNaN(ky)))
-		case higherFirst:
+		case kx != ky && higherFirst:
 			return cmp.Compare(ky, kx)
+		case kx != ky:
+			return cmp.Compare(kx, ky)
+		case ties != nil:
+			return cmp.Compare(b2i(ties[y]), b2i(ties[x]))
 		}
-		return cmp.Compare(kx, ky)
+		return 0
 	})
 	rows := make([][]any, len(order))
 	var srcs [][]report.Source

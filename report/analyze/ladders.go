@@ -170,14 +170,14 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 		}
 		d, chart, keep := ladderTable(k, these, a.opts.LadderRule)
 		kept[k.kind] = keep
-		keys := make([]float64, len(keep))
+		keys, holding := make([]float64, len(keep)), make([]bool, len(keep))
 		for i, lr := range keep {
 			s := stats.MedianLadder(lr.results)
 			// a median that still held is a lower bound: above an equal one
-			keys[i] = s.MedianHeldRPS + 0.5*float64(b2i(s.StillHolding))
+			keys[i], holding[i] = s.MedianHeldRPS, s.StillHolding
 		}
 		n := &notes{list: d.Notes}
-		a.orderByKey(d, n, keys, true, "test", "median highest step held")
+		a.orderByKey(d, n, keys, holding, true, "test", "median highest step held")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
 		if k.figure != "" {

@@ -139,7 +139,7 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 			}
 			chart = append(chart, series)
 		}
-		a.orderByKey(d, n, keys, false, "", "median pass slope")
+		a.orderByKey(d, n, keys, nil, false, "", "median pass slope")
 		n.add("median pass slope: the median of the passes' least-squares slopes (min and max beside it), the figure to publish; pooled fit: the least-squares slope of all passes' points together, the figure the cost model prices memory with (memory from \"pooled fit\"); Theil–Sen, base and R² are of all passes pooled; 1 GiB = 1024 MiB")
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)

@@ -26,12 +26,6 @@ CREATE OR REPLACE MACRO k6_stage_requests(stages, target) AS
                   THEN k6_stages(stages)[i].seconds * (coalesce(k6_stages(stages)[i - 1].target, target) + target) / 2
                   ELSE 0 END)), 0);
 
--- ladder_block(labels): the values of a run's block labels (the keys its
--- labels list under block_keys), which tell the runs of one trial from
--- another's: a summary and a point stream of the same run share them.
-CREATE OR REPLACE MACRO ladder_block(labels) AS
-    coalesce(list_transform(string_split(labels->>'block_keys', ','), k -> coalesce(labels->>k, '')), []);
-
 -- ladder_steps(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio :=
 -- 0.95): every step of every held-rate ladder in the store, one row per
 -- (ladder run, step), under the rule given: a step is held when it has
@@ -127,7 +121,7 @@ tagged AS (
     FROM sampled s LEFT JOIN runs r USING (run_id) LEFT JOIN half h USING (run_id, step)
 ),
 streamed AS (
-    SELECT DISTINCT r.server, r.database, r.test, r.round, ladder_block(r.labels) AS block
+    SELECT DISTINCT r.server, r.database, r.test, r.round, run_block(r.labels) AS block
     FROM (SELECT DISTINCT run_id FROM sampled) s JOIN runs r USING (run_id)
 ),
 sub AS (
@@ -136,7 +130,7 @@ sub AS (
     FROM (SELECT *, unnest(json_keys(labels)) AS k FROM runs WHERE tool = 'k6' AND labels IS NOT NULL) r
     WHERE k LIKE 'submetric.http_req_duration{step:%}.p95_ms'
       AND NOT EXISTS (SELECT 1 FROM streamed t WHERE t.server IS NOT DISTINCT FROM r.server AND t.database IS NOT DISTINCT FROM r.database
-                      AND t.test IS NOT DISTINCT FROM r.test AND t.round IS NOT DISTINCT FROM r.round AND t.block = ladder_block(r.labels))
+                      AND t.test IS NOT DISTINCT FROM r.test AND t.round IS NOT DISTINCT FROM r.round AND t.block IS NOT DISTINCT FROM run_block(r.labels))
 ),
 per_step AS (
     SELECT *,
@@ -226,7 +220,6 @@ CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();
 COMMENT ON MACRO k6_duration_seconds IS 'a k6 duration (10s, 1m30s, 500ms) in seconds';
 COMMENT ON MACRO k6_stages IS 'a stages label (target:duration,…) as a list of {target, seconds}';
 COMMENT ON MACRO k6_stage_requests IS 'the requests the stages ending at a target asked a ramping-arrival-rate executor for';
-COMMENT ON MACRO ladder_block IS 'the values of a run''s block labels';
 COMMENT ON MACRO TABLE ladder_steps IS 'every step of every held-rate ladder, held under the rule given';
 COMMENT ON VIEW ladder_steps IS 'every step of every held-rate ladder, held under p95 < 50 ms, errors < 1% and 95% of the step''s rate achieved';
 COMMENT ON COLUMN ladder_steps.kind IS 'the ladder run';

@@ -24,13 +24,6 @@
 -- submetrics, waiting for a run with a wait_ms label, fixed-rate for a
 -- run with a target_rps, full-speed otherwise. group_id names the group:
 -- the JSON object of its factors.
--- label_pairs(labels, keys): the labels named by keys as 'k=v, k=v' (a
--- missing one as 'k='), in the order of keys; NULL when keys is NULL or
--- names none.
-CREATE OR REPLACE MACRO label_pairs(labels, keys) AS
-    nullif(array_to_string(list_transform(list_filter(keys, lambda k: k <> ''),
-                                          lambda k: k || '=' || coalesce(json_extract_string(labels, '$."' || k || '"'), '')), ', '), '');
-
 CREATE OR REPLACE VIEW run_groups AS
 WITH stepped AS (
     SELECT DISTINCT run_id FROM samples
@@ -44,8 +37,7 @@ r AS (
     SELECT r.*, f.format, p.record_id,
            coalesce(label_pairs(r.labels, list_filter(list_sort(string_split(r.labels->>'label_keys', ',')), lambda k: k <> 'tool')), '') AS variant,
            concat_ws(' ', CAST(r.round AS VARCHAR), label_pairs(r.labels, string_split(r.labels->>'replicate_keys', ','))) AS replicate,
-           coalesce(label_pairs(r.labels, string_split(r.labels->>'block_keys', ',')),
-                    label_pairs(r.labels, CASE WHEN r.labels->>'trial' IS NOT NULL THEN ['trial'] END)) AS block,
+           run_block(r.labels) AS block,
            CASE WHEN r.run_id IN (SELECT run_id FROM stepped) THEN 'ladder'
                 WHEN r.labels->>'wait_ms' IS NOT NULL THEN 'waiting'
                 WHEN r.target_rps IS NOT NULL THEN 'fixed-rate'
@@ -102,4 +94,3 @@ COMMENT ON COLUMN run_groups.replicate IS 'the replicate: round, and the replica
 COMMENT ON COLUMN run_groups.block IS 'the block: the block_keys labels as key=value, or trial=N; NULL when none';
 COMMENT ON COLUMN run_groups.started_at IS 'when the run started, the record''s time where the report has none';
 COMMENT ON COLUMN run_groups.drift_pct IS 'the largest calibration drift covering the run or its record, from run_calibration, percent';
-COMMENT ON MACRO label_pairs IS 'the labels named by keys as k=v, comma-separated, in the order of keys';
