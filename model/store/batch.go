@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -48,16 +49,19 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 			}
 		}()
 		now := s.opts.Now().UTC()
+		sampled := map[string]span{} // the runs with samples, whose steps are stored once every appender is flushed
 		for i, f := range files {
 			sk.file, sk.rows = f, 0
 			clear(sk.runSeen)
 			clear(sk.sampleRuns)
+			clear(sk.spans)
 			if err := fills[i](sk); err != nil {
 				return err
 			}
 			if err := sk.check(); err != nil {
 				return err
 			}
+			maps.Copy(sampled, sk.sampledRuns())
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -76,6 +80,9 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 			}
 		}
 		if err := sk.close(); err != nil {
+			return err
+		}
+		if err := storeSampleSteps(stepStmts(ctx, c, exec), sampled); err != nil {
 			return err
 		}
 		sk.runs, sk.pcts, sk.samples, sk.memory, sk.calib = nil, nil, nil, nil, nil
@@ -107,6 +114,7 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 var deleteSource = []string{
 	`DELETE FROM latency_percentiles WHERE run_id IN (SELECT run_id FROM runs WHERE source = ?)`,
 	`DELETE FROM samples WHERE run_id IN (SELECT run_id FROM runs WHERE source = ?)`,
+	`DELETE FROM sample_steps WHERE run_id IN (SELECT run_id FROM runs WHERE source = ?)`,
 	`DELETE FROM runs WHERE source = ?`,
 	`DELETE FROM memory_series WHERE source = ?`,
 	`DELETE FROM calibration WHERE source = ?`,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,6 +79,12 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	out, err := s.bulkStats(id, in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: summarising the points: %w", in.Name, err)
+	}
+	if n > 0 {
+		sp := s.spans[run]
+		sp.add(out.First)
+		sp.add(out.Last)
+		s.spans[run] = sp
 	}
 	out.Rows = n
 	return out, nil
@@ -402,4 +409,99 @@ func toFloat(v driver.Value) float64 {
 		return float64(x)
 	}
 	return 0
+}
+
+// span is the first and the last time of a run's samples, where known.
+type span struct {
+	first, last time.Time
+	known       bool
+}
+
+// add widens the span to t.
+func (sp *span) add(t time.Time) {
+	if !sp.known || t.Before(sp.first) {
+		sp.first = t
+	}
+	if !sp.known || t.After(sp.last) {
+		sp.last = t
+	}
+	sp.known = true
+}
+
+// stmts runs the statements of storeSampleSteps in a transaction: a
+// file's, or a migration's.
+type stmts struct {
+	exec  func(q string) error
+	query func(q string, n int, row func([]driver.Value)) error
+}
+
+// storeSampleSteps stores the steps of each run of runs in sample_steps:
+// the rows of sample_steps_of (views/13_ladder_steps.sql), the one
+// definition of a step's figures over its request samples. It runs one
+// query per run: DuckDB holds every value of an exact quantile's group,
+// so that a query over every run's requests needs memory that grows with
+// the store, and one run's does not. Each query is given the run's span
+// of times, so that DuckDB reads only the row groups of the samples of
+// that time (those of other runs have no run_id statistics that rule
+// them out); the spans not known are looked up first, in one query.
+func storeSampleSteps(st stmts, runs map[string]span) error {
+	var unknown []string
+	for id, sp := range runs {
+		if !sp.known {
+			unknown = append(unknown, sqlString(id))
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		err := st.query(`SELECT run_id, min(ts), max(ts) FROM samples WHERE run_id IN (`+strings.Join(unknown, ", ")+`) GROUP BY run_id`, 3, func(v []driver.Value) {
+			id, _ := v[0].(string)
+			first, _ := v[1].(time.Time)
+			last, _ := v[2].(time.Time)
+			runs[id] = span{first, last, true}
+		})
+		if err != nil {
+			return fmt.Errorf("the times of the samples: %w", err)
+		}
+	}
+	ids := make([]string, 0, len(runs))
+	for id := range runs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		sp := runs[id]
+		if !sp.known {
+			continue // no samples
+		}
+		// Whole seconds around the span: wider bounds select the same
+		// samples.
+		q := `INSERT INTO sample_steps BY NAME SELECT * FROM sample_steps_of(` + sqlString(id) +
+			`, from_ts := TIMESTAMP '` + sp.first.UTC().Truncate(time.Second).Format(time.DateTime) +
+			`', to_ts := TIMESTAMP '` + sp.last.UTC().Truncate(time.Second).Add(time.Second).Format(time.DateTime) + `')`
+		if err := st.exec(q); err != nil {
+			return fmt.Errorf("run %s: the steps of its samples: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// sampledRuns are the file's runs that have samples, by id, with the
+// span of their times where it is known.
+func (s *sink) sampledRuns() map[string]span {
+	out := make(map[string]span, len(s.sampleRuns))
+	for i := range s.sampleRuns {
+		out[RunID(s.file.Source, i)] = s.spans[i]
+	}
+	return out
+}
+
+// stepStmts runs storeSampleSteps' statements in the transaction of exec
+// on c.
+func stepStmts(ctx context.Context, c driver.Conn, exec execFunc) stmts {
+	return stmts{
+		exec: func(q string) error { return exec(q) },
+		query: func(q string, n int, row func([]driver.Value)) error {
+			return eachRow(ctx, c.(driver.QueryerContext), q, nil, n, row)
+		},
+	}
 }

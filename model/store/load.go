@@ -55,6 +55,9 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 		if err := sk.check(); err != nil {
 			return err
 		}
+		if err := storeSampleSteps(stepStmts(ctx, c, exec), sk.sampledRuns()); err != nil {
+			return fmt.Errorf("%s: %w", f.Source, err)
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -149,7 +152,8 @@ type sink struct {
 	rows                               int64
 	runSeen                            map[int]bool
 	sampleRuns                         map[int]bool
-	bulk                               bool // a BulkSamples load ran
+	spans                              map[int]span // of the samples appended, by run
+	bulk                               bool         // a BulkSamples load ran
 	// ctx and conn run the bulk loaders (bulk.go) in the transaction.
 	ctx  context.Context
 	conn driver.Conn
@@ -158,7 +162,7 @@ type sink struct {
 }
 
 func newSink(c driver.Conn, f model.File) (*sink, error) {
-	return &sink{file: f, conn: c, runSeen: map[int]bool{}, sampleRuns: map[int]bool{}}, nil
+	return &sink{file: f, conn: c, runSeen: map[int]bool{}, sampleRuns: map[int]bool{}, spans: map[int]span{}}, nil
 }
 
 // appender returns the appender of a table, made at its first row: most
@@ -271,6 +275,9 @@ func (s *sink) Run(r *model.Run) error {
 
 func (s *sink) Sample(run int, p *model.Sample) error {
 	s.sampleRuns[run] = true
+	sp := s.spans[run]
+	sp.add(p.TS)
+	s.spans[run] = sp
 	var status driver.Value
 	if p.Status.Valid {
 		status = int32(p.Status.V)

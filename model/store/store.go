@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"encoding/hex"
 	"errors"
@@ -323,22 +324,81 @@ func (s *Store) migrate(ctx context.Context) error {
 				return err
 			}
 		}
-		if err := tx.Commit(); err != nil {
+		// The views first: a migration's fill reads their macros.
+		if err := s.applyViews(ctx, tx); err != nil {
 			return err
 		}
+		for _, m := range ms[v:] {
+			if fill := migrationFills[m.name]; fill != nil {
+				if err := fill(ctx, tx); err != nil {
+					return fmt.Errorf("store %s: migration %s: %w", s.path, m.name, err)
+				}
+			}
+		}
+		return tx.Commit()
 	}
-	return s.applyViews(ctx)
+	return s.applyViews(ctx, s.db)
+}
+
+// migrationFills are the rows a migration derives from the store's data
+// by the views' definitions, which it writes after them in its
+// transaction; by the migration's file name.
+var migrationFills = map[string]func(context.Context, *sql.Tx) error{
+	"004_sample_steps.sql": fillSampleSteps,
+}
+
+// fillSampleSteps stores the steps of every run with samples, one run at
+// a time, as ingest stores them.
+func fillSampleSteps(ctx context.Context, tx *sql.Tx) error {
+	st := stmts{
+		exec: func(q string) error {
+			_, err := tx.ExecContext(ctx, q)
+			return err
+		},
+		query: func(q string, n int, row func([]driver.Value)) error {
+			rows, err := tx.QueryContext(ctx, q)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			vals, ptrs := make([]driver.Value, n), make([]any, n)
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			for rows.Next() {
+				if err := rows.Scan(ptrs...); err != nil {
+					return err
+				}
+				row(vals)
+			}
+			return rows.Err()
+		},
+	}
+	runs := map[string]span{}
+	if err := st.query(`SELECT DISTINCT run_id FROM samples`, 1, func(v []driver.Value) {
+		if id, ok := v[0].(string); ok {
+			runs[id] = span{}
+		}
+	}); err != nil {
+		return err
+	}
+	return storeSampleSteps(st, runs)
+}
+
+// execer runs a statement: the store's database, or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 // applyViews (re)creates every view; views hold no data, so they always
 // follow this wra's definitions.
-func (s *Store) applyViews(ctx context.Context) error {
+func (s *Store) applyViews(ctx context.Context, db execer) error {
 	for _, v := range readSQLDir(viewsFS, "views") {
-		if _, err := s.db.ExecContext(ctx, v.sql); err != nil {
+		if _, err := db.ExecContext(ctx, v.sql); err != nil {
 			return fmt.Errorf("store %s: view %s: %w", s.path, v.name, err)
 		}
 	}
-	_, err := s.db.ExecContext(ctx, `UPDATE wra_definitions SET sha256 = ?`, definitionsHash())
+	_, err := db.ExecContext(ctx, `UPDATE wra_definitions SET sha256 = ?`, definitionsHash())
 	return err
 }
 

@@ -59,6 +59,14 @@ COMMENT ON COLUMN samples.metric IS 'the tool''s metric name (http_req_duration,
 COMMENT ON COLUMN samples.value IS 'the metric''s value, ms for durations';
 COMMENT ON COLUMN samples.status IS 'HTTP status';
 COMMENT ON COLUMN samples.tags IS 'the sample''s tags, JSON';
+COMMENT ON TABLE sample_steps IS 'the figures of each step of a k6 run over its request samples, kept at ingest (sample_steps_of)';
+COMMENT ON COLUMN sample_steps.run_id IS 'the k6 run, runs.run_id';
+COMMENT ON COLUMN sample_steps.step IS 'the step as tagged';
+COMMENT ON COLUMN sample_steps.requests IS 'the step''s request samples (http_req_duration)';
+COMMENT ON COLUMN sample_steps.failed IS 'of them, those that failed (as ladder_steps counts them)';
+COMMENT ON COLUMN sample_steps.p95_ms IS 'quantile_cont(duration, 0.95) of the step''s requests, ms';
+COMMENT ON COLUMN sample_steps.last_ts IS 'time of the step''s last request, UTC';
+COMMENT ON COLUMN sample_steps.median_us IS 'median time of the step''s requests, microseconds since the epoch';
 COMMENT ON TABLE memory_series IS 'server memory against concurrent waiting requests, one row per point';
 COMMENT ON COLUMN memory_series.server IS 'the server measured';
 COMMENT ON COLUMN memory_series.pass IS 'the pass of the series, NULL when recorded without passes';

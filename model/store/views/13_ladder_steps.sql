@@ -26,6 +26,48 @@ CREATE OR REPLACE MACRO k6_stage_requests(stages, target) AS
                   THEN k6_stages(stages)[i].seconds * (coalesce(k6_stages(stages)[i - 1].target, target) + target) / 2
                   ELSE 0 END)), 0);
 
+-- sample_steps_of(run, from_ts := NULL, to_ts := NULL): the figures of
+-- each step of one k6 run over its request samples (http_req_duration
+-- points tagged with their step, tags: {step: '<rate>'}), one row per
+-- step: requests, failed (k6 tagged the request expected_response=false,
+-- what http_req_failed counts, or, without that tag, its status is
+-- missing, 0 or >= 400), p95_ms (quantile_cont, type 7, k6's own p(95)),
+-- last_ts (the last request's time) and median_us (the median of the
+-- requests' times, microseconds since the epoch: the start of the step's
+-- later half). wra stores these rows in sample_steps with the run's
+-- samples, in the file's transaction, one run at a time (and fills them
+-- so for a store of an older wra), so that ladder_steps reads a row per
+-- step and no query holds the request samples of every run at once.
+-- from_ts and to_ts, when given, bound the samples read by time: bounds
+-- around the run's first and last samples change no figure and let
+-- DuckDB skip the row groups of other times.
+CREATE OR REPLACE MACRO sample_steps_of(run, from_ts := NULL, to_ts := NULL) AS TABLE
+WITH req AS (
+    SELECT
+        run_id,
+        json_extract_string(tags, '$.step') AS step,
+        ts,
+        value,
+        CASE
+            WHEN json_extract_string(tags, '$.expected_response') IS NOT NULL THEN json_extract_string(tags, '$.expected_response') <> 'true'
+            ELSE coalesce(status, 0) = 0 OR status >= 400
+        END AS failed
+    FROM samples
+    WHERE run_id = run AND metric = 'http_req_duration'
+      AND (from_ts IS NULL OR ts >= from_ts) AND (to_ts IS NULL OR ts <= to_ts)
+      AND json_extract_string(tags, '$.step') IS NOT NULL AND json_extract_string(tags, '$.step') <> ''
+)
+SELECT
+    run_id,
+    step,
+    count(*) AS requests,
+    count(*) FILTER (WHERE failed) AS failed,
+    quantile_cont(value, 0.95) AS p95_ms,
+    max(ts) AS last_ts,
+    quantile_cont(epoch_us(ts), 0.5) AS median_us
+FROM req
+GROUP BY run_id, step;
+
 -- ladder_steps(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio :=
 -- 0.95): every step of every held-rate ladder in the store, one row per
 -- (ladder run, step), under the rule given: a step is held when it has
@@ -37,7 +79,8 @@ CREATE OR REPLACE MACRO k6_stage_requests(stages, target) AS
 -- notebooks read; kind says where a ladder comes from:
 --
 --   samples     k6 request samples tagged with their step (tags: {step:
---               '<rate>'}); run is the run_id. p95 is quantile_cont (type
+--               '<rate>'}), read as the rows sample_steps keeps of them
+--               (sample_steps_of); run is the run_id. p95 is quantile_cont (type
 --               7, k6's own definition); a request failed when k6 tagged it
 --               expected_response=false (what http_req_failed counts), or,
 --               without that tag, when its status is missing, 0 or >= 400;
@@ -74,51 +117,26 @@ CREATE OR REPLACE MACRO k6_stage_requests(stages, target) AS
 -- database is the database of those runs (runs.database): one per
 -- fixed-rate ladder run, which the partition above keeps apart.
 CREATE OR REPLACE MACRO ladder_steps(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
-WITH req AS NOT MATERIALIZED (
-    SELECT
-        run_id,
-        json_extract_string(tags, '$.step') AS step,
-        ts,
-        value,
-        CASE
-            WHEN json_extract_string(tags, '$.expected_response') IS NOT NULL THEN json_extract_string(tags, '$.expected_response') <> 'true'
-            ELSE coalesce(status, 0) = 0 OR status >= 400
-        END AS failed
-    FROM samples
-    WHERE metric = 'http_req_duration' AND json_extract_string(tags, '$.step') IS NOT NULL AND json_extract_string(tags, '$.step') <> ''
-),
-sampled AS (
+WITH sampled AS (
     SELECT
         run_id,
         step,
         TRY_CAST(step AS DOUBLE) AS target_rps,
-        max(ts) AS last_ts,
-        quantile_cont(value, 0.95) AS p95,
-        count(*) FILTER (WHERE failed) / count(*) AS error_rate,
-        count(*) AS requests,
-        count(*) FILTER (WHERE failed) AS failed
-    FROM req
-    GROUP BY run_id, step
-),
--- the median time of a step's requests, for the rate of its later half:
--- only of the steps whose requests asked cannot come from stages, so
--- that the times of every request are not held for the others
-unstaged AS (
-    SELECT s.run_id, s.step FROM sampled s LEFT JOIN runs r USING (run_id)
-    WHERE k6_stage_requests(r.labels->>'stages', s.target_rps) IS NULL
-),
-half AS (
-    SELECT run_id, step, quantile_cont(epoch_us(ts), 0.5) AS median_us
-    FROM req SEMI JOIN unstaged USING (run_id, step)
-    GROUP BY run_id, step
+        last_ts,
+        median_us,
+        t.p95_ms AS p95, -- qualified: p95_ms alone is the parameter
+        failed / requests AS error_rate,
+        requests,
+        failed
+    FROM sample_steps t
 ),
 tagged AS (
     SELECT 'samples' AS kind, r.server, r.test, r.tool, r.database, s.run_id AS run, s.step, s.target_rps,
            coalesce(s.requests / k6_stage_requests(r.labels->>'stages', s.target_rps) * s.target_rps,
-                    (s.requests / 2) * 1e6 / nullif(epoch_us(s.last_ts) - h.median_us, 0)) AS achieved_rps,
+                    (s.requests / 2) * 1e6 / nullif(epoch_us(s.last_ts) - s.median_us, 0)) AS achieved_rps,
            s.p95, s.error_rate, s.requests, s.failed, r.source, r.source_line, r.round, s.run_id,
            'step' AS failures_from, CAST(NULL AS DOUBLE) AS run_error_rate
-    FROM sampled s LEFT JOIN runs r USING (run_id) LEFT JOIN half h USING (run_id, step)
+    FROM sampled s LEFT JOIN runs r USING (run_id)
 ),
 streamed AS (
     SELECT DISTINCT r.server, r.database, r.test, r.round, run_block(r.labels) AS block
@@ -220,6 +238,7 @@ CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();
 COMMENT ON MACRO k6_duration_seconds IS 'a k6 duration (10s, 1m30s, 500ms) in seconds';
 COMMENT ON MACRO k6_stages IS 'a stages label (target:duration,…) as a list of {target, seconds}';
 COMMENT ON MACRO k6_stage_requests IS 'the requests the stages ending at a target asked a ramping-arrival-rate executor for';
+COMMENT ON MACRO TABLE sample_steps_of IS 'the figures of each step of one k6 run over its request samples: what sample_steps keeps';
 COMMENT ON MACRO TABLE ladder_steps IS 'every step of every held-rate ladder, held under the rule given';
 COMMENT ON VIEW ladder_steps IS 'every step of every held-rate ladder, held under p95 < 50 ms, errors < 1% and 95% of the step''s rate achieved';
 COMMENT ON COLUMN ladder_steps.kind IS 'the ladder run';
