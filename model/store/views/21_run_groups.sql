@@ -26,8 +26,7 @@
 -- the JSON object of its factors.
 CREATE OR REPLACE VIEW run_groups AS
 WITH stepped AS (
-    SELECT DISTINCT run_id FROM samples
-    WHERE metric = 'http_req_duration' AND coalesce(json_extract_string(tags, '$.step'), '') <> ''
+    SELECT DISTINCT run_id FROM sample_steps
     UNION
     SELECT run_id FROM runs
     WHERE tool = 'k6' AND labels IS NOT NULL
