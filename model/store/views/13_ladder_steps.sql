@@ -19,12 +19,15 @@ CREATE OR REPLACE MACRO k6_stages(stages) AS
 -- rates (the executor ramps linearly from the previous stage's target;
 -- the first stage is taken to start at its own). NULL when no stage ends
 -- at target. A step's achieved rate is its requests over these, times
--- target: a ramp is not a shortfall.
+-- target: a ramp is not a shortfall. The stages are parsed once, as the
+-- parameter st of the outer lambda (a macro's argument is expanded
+-- wherever it is named: written k6_stages(stages)[i], they were parsed
+-- again for every stage, four times).
 CREATE OR REPLACE MACRO k6_stage_requests(stages, target) AS
-    nullif(list_sum(list_transform(range(1, len(k6_stages(stages)) + 1),
-        i -> CASE WHEN k6_stages(stages)[i].target = target
-                  THEN k6_stages(stages)[i].seconds * (coalesce(k6_stages(stages)[i - 1].target, target) + target) / 2
-                  ELSE 0 END)), 0);
+    list_transform([k6_stages(stages)], st -> nullif(list_sum(list_transform(range(1, len(st) + 1),
+        i -> CASE WHEN st[i].target = target
+                  THEN st[i].seconds * (coalesce(st[i - 1].target, target) + target) / 2
+                  ELSE 0 END)), 0))[1];
 
 -- sample_steps_of(run, from_ts := NULL, to_ts := NULL): the figures of
 -- each step of one k6 run over its request samples (http_req_duration
