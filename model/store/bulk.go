@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -463,12 +464,7 @@ func storeSampleSteps(st stmts, runs map[string]span) error {
 			return fmt.Errorf("the times of the samples: %w", err)
 		}
 	}
-	ids := make([]string, 0, len(runs))
-	for id := range runs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(runs)) {
 		sp := runs[id]
 		if !sp.known {
 			continue // no samples
