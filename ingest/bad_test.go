@@ -94,6 +94,7 @@ var streamFormats = map[string]bool{
 	"vegeta-results-csv": true, "vegeta-results-json": true, "vegeta-results-gob": true,
 	"memory-csv": true, "calibration-csv": true, "records-csv": true,
 	"jmeter-jtl-csv": true, "jmeter-jtl-xml": true, "locust-history-csv": true,
+	"gatling-simulation-log": true, "gatling-simulation-log-binary": true,
 }
 
 // jsonDocuments are read as one JSON document: their errors name the
