@@ -43,6 +43,20 @@ func TestLocustFailuresBreakdown(t *testing.T) {
 		// "RetriesExceeded(…)" with its quotes.
 		{stats: "kei-gnu-2023-quoted-errors/example_stats.csv", name: "http://192.168.100.38:30946/?post_type=product&paged=2", errors: 142,
 			want: map[string]int64{`"RetriesExceeded('http://192.168.100.38:30946/?post_type=product&paged=2', 1, original=timed out)"`: 142}, runs: 7},
+		// Quotes doubled inside quoted fields: //addplayerurl's 2184
+		// failures are 557 + 1049 + 578 of three errors.
+		{stats: "jkim161-2024-escaped-quotes/results_stats.csv", name: "//addplayerurl", errors: 2184, runs: 7,
+			want: map[string]int64{
+				`OSError(49, "Can't assign requested address")`:        557,
+				"ConnectionResetError(54, 'Connection reset by peer')": 578,
+				"ConnectTimeoutError(<urllib3.connection.HTTPConnection object at 0x....>, 'Connection to 127.0.0.1 timed out. (connect timeout=None)')": 1049,
+			}},
+		{stats: "jkim161-2024-escaped-quotes/results_stats.csv", name: "Aggregated", errors: 12993, runs: 7,
+			want: map[string]int64{
+				`OSError(49, "Can't assign requested address")`:        605 + 557 + 599 + 572 + 569 + 571,
+				"ConnectionResetError(54, 'Connection reset by peer')": 559 + 575 + 507 + 578 + 565 + 538,
+				"ConnectTimeoutError(<urllib3.connection.HTTPConnection object at 0x....>, 'Connection to 127.0.0.1 timed out. (connect timeout=None)')": 1006 + 1059 + 1049 + 1057 + 985 + 1042,
+			}},
 	} {
 		t.Run(tc.stats+"#"+tc.name, func(t *testing.T) {
 			c := &model.Collector{}
