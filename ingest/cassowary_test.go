@@ -75,7 +75,7 @@ func TestCassowaryErrors(t *testing.T) {
 }
 
 func TestCassowaryDetection(t *testing.T) {
-	checkClaims(t, "../cassowary", func(p string) string {
+	checkClaims(t, "cassowary", func(p string) string {
 		if strings.HasSuffix(p, ".json") {
 			return "cassowary-json"
 		}
@@ -85,6 +85,6 @@ func TestCassowaryDetection(t *testing.T) {
 
 func FuzzCassowary(f *testing.F) {
 	addFuzzSeeds(f, "testdata/cassowary/*", "testdata/plow/plow132_summary*.txt", "testdata/bombardier/*.json")
-	addWildSeeds(f, "notreport")
+	addWildSeeds(f, "cassowary", "notreport")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "cassowary", "cassowary-json") })
 }

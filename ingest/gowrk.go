@@ -205,7 +205,7 @@ func goWrkCounts(r *model.Run, answered, errs model.Opt[int64], counts, rate, ov
 	switch {
 	case errs.V == 0:
 		r.Non2xx, r.Errors = model.Some(int64(0)), model.Some(int64(0))
-	case counts != "":
+	case counts != "" && !strings.HasPrefix(counts, "map["):
 		var sum int64
 		for _, m := range goWrkErrorCount.FindAllStringSubmatch(counts, -1) {
 			n, _ := strconv.ParseInt(m[2], 10, 64)
@@ -220,7 +220,12 @@ func goWrkCounts(r *model.Run, answered, errs model.Opt[int64], counts, rate, ov
 		}
 		r.Non2xx, r.Errors = model.Some(non2xx), model.Some(errs.V-non2xx)
 	default:
+		// "map[k:n …]" (June 2024) cannot be split where a message holds
+		// a colon or a space: kept whole.
 		runLabel(r, "errors_and_non_2xx", strconv.FormatInt(errs.V, 10))
+		if counts != "" {
+			runLabel(r, "error_counts", counts)
+		}
 	}
 	if rate != "" {
 		runLabel(r, "reported_rps", rate)

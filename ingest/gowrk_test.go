@@ -63,6 +63,24 @@ func TestGoWrkCutTime(t *testing.T) {
 	}
 }
 
+// June 2024 printed Error Counts as a Go map, which cannot be split where
+// a message holds a colon or a space: kept whole, errors and non_2xx NULL.
+func TestGoWrkErrorCountsMap(t *testing.T) {
+	doc := readTestdata(t, "testdata/wild/gowrk/readme-2024-rows-error-counts-map.txt")
+	doc = strings.Replace(doc, "Number of Errors:\t0", "Number of Errors:\t3", 1)
+	doc = strings.Replace(doc, "map[]", "map[received status code 500:3]", 1)
+	c, err := readAsFormat(t, "go-wrk", "f.txt", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	expectI(t, "requests", r.Requests, 439980)
+	expectI(t, "errors", r.Errors, nullWant)
+	expectI(t, "non_2xx", r.Non2xx, nullWant)
+	expectF(t, "rps", r.RPS, nullWant)
+	expectLabels(t, r, map[string]string{"errors_and_non_2xx": "3", "error_counts": "map[received status code 500:3]"})
+}
+
 func TestGoWrkErrors(t *testing.T) {
 	doc := readTestdata(t, "testdata/gowrk/gowrk_head_c4_d2_err5pct.txt")
 	checkLoadToolErrors(t, []loadToolErrorCase{
@@ -80,10 +98,10 @@ func TestGoWrkErrors(t *testing.T) {
 	})
 }
 
-func TestGoWrkDetection(t *testing.T) { checkClaims(t, "../gowrk", always("go-wrk"), "go-wrk") }
+func TestGoWrkDetection(t *testing.T) { checkClaims(t, "gowrk", always("go-wrk"), "go-wrk") }
 
 func FuzzGoWrk(f *testing.F) {
 	addFuzzSeeds(f, "testdata/gowrk/*", "testdata/wrk/wrk_plain*.txt", "testdata/plow/plow132_summary*.txt")
-	addWildSeeds(f, "notreport", "wrk")
+	addWildSeeds(f, "gowrk", "notreport", "wrk")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "go-wrk") })
 }

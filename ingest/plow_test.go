@@ -176,7 +176,7 @@ func plowBareSeconds(path string) bool {
 }
 
 func TestPlowDetection(t *testing.T) {
-	checkClaims(t, "../plow", func(p string) string {
+	checkClaims(t, "plow", func(p string) string {
 		if strings.HasSuffix(p, ".json") {
 			return "plow-json"
 		}
@@ -186,6 +186,6 @@ func TestPlowDetection(t *testing.T) {
 
 func FuzzPlow(f *testing.F) {
 	addFuzzSeeds(f, "testdata/plow/*", "testdata/hey/hey_go2*.txt", "testdata/bombardier/*.json")
-	addWildSeeds(f, "notreport", "h2load")
+	addWildSeeds(f, "plow", "notreport", "h2load")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "plow", "plow-json") })
 }
