@@ -317,7 +317,7 @@ func (p *plowReport) percentiles(l *Lines) error {
 	}
 	for i, name := range rows[0] {
 		m := plowPercentName.FindStringSubmatch(name)
-		pct, err := strconv.ParseFloat(m2(m), 64)
+		pct, err := strconv.ParseFloat(firstGroup(m), 64)
 		if m == nil || err != nil || pct <= 0 || pct > 100 {
 			return Errorf(l.in.Name, at+1, 1, "plow Latency Percentile: expected names such as P50 or P99.9, found %q", clipQuote(name))
 		}
@@ -330,8 +330,8 @@ func (p *plowReport) percentiles(l *Lines) error {
 	return nil
 }
 
-// m2 is a submatch's first group, or "" where nothing matched.
-func m2(m []string) string {
+// firstGroup is a submatch's first group, or "" where nothing matched.
+func firstGroup(m []string) string {
 	if m == nil {
 		return ""
 	}

@@ -199,7 +199,7 @@ func plowJSONReport(name string, line int, doc *plowJSONDoc) (*plowReport, error
 	pcts := map[string]float64{}
 	for k := range doc.Percentiles {
 		m := plowPercentName.FindStringSubmatch(k)
-		pct, err := strconv.ParseFloat(m2(m), 64)
+		pct, err := strconv.ParseFloat(firstGroup(m), 64)
 		if m == nil || err != nil || pct <= 0 || pct > 100 {
 			return nil, Errorf(name, line, 0, "plow JSON: Percentiles: expected names such as \"P50\" or \"P99.9\", found %q", clipQuote(k))
 		}
