@@ -348,7 +348,8 @@ func TestBadTruncated(t *testing.T) {
 			// A number cut short at the very end of a table cannot be told
 			// from a shorter number: the last line of a CSV is left out.
 			inLastLine := bytes.IndexByte(c.data[n:], '\n') == len(c.data[n:])-1 && n > 0 && c.data[n-1] != '\n'
-			if !streamFormats[c.format.Name] && !(inLastLine && tableFormats[c.format.Name]) {
+			if !streamFormats[c.format.Name] && !(inLastLine && tableFormats[c.format.Name]) &&
+				!(n > 0 && c.data[n-1] != '\n' && plowBareSeconds(c.path)) && !isSnapshotStream(c.path) {
 				checkSubset(t, what, got, c.full)
 			}
 			// Detection on the truncated file picks a reader that either
