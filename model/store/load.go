@@ -300,7 +300,7 @@ func (s *sink) Memory(m *model.MemoryPoint) error {
 		return err
 	}
 	if err := app.AppendRow(str(m.Server), opt(m.Pass), m.Concurrency, opt(m.WaitMS), m.MemoryMB,
-		opt(m.Requests), opt(m.CPUS), s.file.Source, line); err != nil {
+		opt(m.Requests), opt(m.CPUS), s.file.Source, line, str(m.Database)); err != nil {
 		return fmt.Errorf("%s: memory point: %w", s.file.Source, err)
 	}
 	s.rows++

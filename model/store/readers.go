@@ -233,26 +233,28 @@ func listOf(v any, out any) {
 	}
 }
 
-// MemorySeries reads every memory series point, ordered by server, pass,
-// concurrency and source: the order the fits take them in.
+// MemorySeries reads every memory series point, ordered by server,
+// database (none first), pass, concurrency and source: the order the fits
+// take them in.
 func (s *Store) MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error) {
 	return readAll(ctx, s, "memory_series", `
-SELECT coalesce(server, ''), coalesce(pass, -1), concurrency, memory_mb, source, coalesce(source_line, 0)
-FROM memory_series ORDER BY 1, 2, 3, source, source_line`, nil, func(r []any) model.MemorySeriesPoint {
+SELECT coalesce(server, ''), coalesce(pass, -1), concurrency, memory_mb, source, coalesce(source_line, 0), coalesce(database, '')
+FROM memory_series ORDER BY 1, 7, 2, 3, source, source_line`, nil, func(r []any) model.MemorySeriesPoint {
 		return model.MemorySeriesPoint{Server: Text(r[0]), Pass: integer(r[1]), Concurrency: Float(r[2]), MemoryMB: Float(r[3]),
-			Source: Text(r[4]), Line: int(integer(r[5]))}
+			Source: Text(r[4]), Line: int(integer(r[5])), Database: Text(r[6])}
 	})
 }
 
-// MemorySlopes reads the view memory_slopes, ordered by server, the
-// per-pass rows (by pass) before the pooled one.
+// MemorySlopes reads the view memory_slopes, ordered by server and
+// database (none first), the per-pass rows (by pass) before the pooled
+// one.
 func (s *Store) MemorySlopes(ctx context.Context) ([]model.MemorySlope, error) {
 	return readAll(ctx, s, "memory_slopes", `
 SELECT coalesce(server, ''), coalesce(pass, -1), pooled, slope_gib_per_1000, slope_se_gib_per_1000, intercept_gib, r2,
        theil_sen_gib_per_1000, theil_sen_intercept_gib, points, coalesce(passes, 0),
-       pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000, pass_slope_max_gib_per_1000
-FROM memory_slopes ORDER BY 1, pooled, 2`, nil, func(r []any) model.MemorySlope {
-		return model.MemorySlope{Server: Text(r[0]), Pass: integer(r[1]), Pooled: Bool(r[2]),
+       pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000, pass_slope_max_gib_per_1000, coalesce(database, '')
+FROM memory_slopes ORDER BY 1, 15, pooled, 2`, nil, func(r []any) model.MemorySlope {
+		return model.MemorySlope{Server: Text(r[0]), Database: Text(r[14]), Pass: integer(r[1]), Pooled: Bool(r[2]),
 			SlopeGiBPer1000: Float(r[3]), SlopeSEGiBPer1000: Float(r[4]), InterceptGiB: Float(r[5]), R2: Float(r[6]),
 			TheilSenGiBPer1000: Float(r[7]), TheilSenInterceptGiB: Float(r[8]), Points: integer(r[9]), Passes: integer(r[10]),
 			PassSlopeMinGiBPer1000: Float(r[11]), PassSlopeMedianGiBPer1000: Float(r[12]), PassSlopeMaxGiBPer1000: Float(r[13])}

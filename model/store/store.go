@@ -99,8 +99,12 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("store %s is in use by another process", e.Path)
 }
 
-// SchemaVersion is the schema version this wra writes.
-func SchemaVersion() int { return len(migrations()) }
+// SchemaVersion is the schema version this wra writes: the number of its
+// last migration.
+func SchemaVersion() int {
+	ms := migrations()
+	return ms[len(ms)-1].version
+}
 
 type migration struct {
 	version int
@@ -292,21 +296,47 @@ func (s *Store) version(ctx context.Context) (int, error) {
 	return int(v), nil
 }
 
+// pending lists the migrations the store at version v has not applied,
+// in order. Each migration is applied by its number, not its place: a
+// store that has 001, 002 and 005 is given 003 and 004.
+func (s *Store) pending(ctx context.Context, v int) ([]migration, error) {
+	applied := map[int64]bool{}
+	if v > 0 {
+		versions, err := readAll(ctx, s, "wra_migrations", `SELECT version FROM wra_migrations`, nil, func(r []any) int64 { return integer(r[0]) })
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range versions {
+			applied[n] = true
+		}
+	}
+	var out []migration
+	for _, m := range migrations() {
+		if !applied[int64(m.version)] {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 func (s *Store) migrate(ctx context.Context) error {
 	v, err := s.version(ctx)
 	if err != nil {
 		return err
 	}
-	ms := migrations()
-	if v > len(ms) {
-		return fmt.Errorf("%w: store %s has schema version %d, this wra knows up to %d; upgrade wra", ErrNewerStore, s.path, v, len(ms))
+	if v > SchemaVersion() {
+		return fmt.Errorf("%w: store %s has schema version %d, this wra knows up to %d; upgrade wra", ErrNewerStore, s.path, v, SchemaVersion())
 	}
-	if v > 0 && v < len(ms) {
+	pending, err := s.pending(ctx, v)
+	if err != nil {
+		return err
+	}
+	if v > 0 && len(pending) > 0 {
 		if err := s.backup(ctx, v); err != nil {
 			return err
 		}
 	}
-	if v < len(ms) {
+	if len(pending) > 0 {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
@@ -315,7 +345,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS wra_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)`); err != nil {
 			return err
 		}
-		for _, m := range ms[v:] {
+		for _, m := range pending {
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("store %s: migration %s: %w", s.path, m.name, err)
 			}
