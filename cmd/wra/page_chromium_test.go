@@ -57,8 +57,10 @@ func TestAnalyzePageTablesInChromium(t *testing.T) {
 // with a src that is a file beside the page, the plot's SVG; Chromium's
 // DOM holds those images; and its screenshot is the inline page's,
 // pixel for pixel but for a few font edges: the linked plot loaded and
-// drew where the inline one draws. As a control, the linked page with
-// its plots/ folder gone differs from the inline page by the plot.
+// drew where the inline one draws (with Chromium's lazy loading off, so
+// that the image is loaded when the screenshot is taken). As a control,
+// the linked page with its plots/ folder gone differs from the inline
+// page by the plot.
 func TestAnalyzePageLinkedPlotsInChromium(t *testing.T) {
 	bin := chromiumtest.Find(t)
 	dir := pageTablesFolder(t)
@@ -106,7 +108,7 @@ func TestAnalyzePageLinkedPlotsInChromium(t *testing.T) {
 	}
 	const w, h = 1200, 4000
 	want := chromiumtest.Screenshot(t, bin, t.TempDir(), inline, w, h)
-	got := chromiumtest.Screenshot(t, bin, t.TempDir(), linked, w, h)
+	got := chromiumtest.Screenshot(t, bin, t.TempDir(), linked, w, h, chromiumtest.Eager)
 	ink, d := chromiumtest.Ink(want), chromiumtest.Differ(want, got)
 	if d*100 > ink {
 		t.Errorf("the linked page's screenshot differs from the inline page's at %d of %d inked samples", d, ink)
@@ -114,7 +116,7 @@ func TestAnalyzePageLinkedPlotsInChromium(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(moved, "plots")); err != nil {
 		t.Fatal(err)
 	}
-	missing := chromiumtest.Differ(want, chromiumtest.Screenshot(t, bin, t.TempDir(), linked, w, h))
+	missing := chromiumtest.Differ(want, chromiumtest.Screenshot(t, bin, t.TempDir(), linked, w, h, chromiumtest.Eager))
 	if missing*10 < ink {
 		t.Errorf("control: without its plots the linked page's screenshot differs from the inline page's at only %d of %d inked samples", missing, ink)
 	}

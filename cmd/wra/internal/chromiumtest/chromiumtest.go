@@ -36,6 +36,11 @@ func Find(t testing.TB) string {
 	return ""
 }
 
+// Eager turns Chromium's lazy loading of images off: an image marked
+// loading="lazy" then loads before the load event, which a screenshot
+// waits for, instead of once layout finds it near the view.
+const Eager = "--blink-settings=lazyLoadEnabled=false"
+
 // Run runs headless Chromium bin offline with a profile of its own in
 // dir and returns what it printed on stdout (the DOM for --dump-dom).
 func Run(t testing.TB, bin, dir string, args ...string) []byte {
@@ -69,15 +74,17 @@ func DumpDOM(t testing.TB, bin, dir, page string) string {
 }
 
 // Screenshot loads the local file page in headless Chromium in a window
-// of w × h pixels and returns what it drew.
-func Screenshot(t testing.TB, bin, dir, page string, w, h int) image.Image {
+// of w × h pixels, with Chromium's further arguments args, and returns
+// what it drew once the page had loaded.
+func Screenshot(t testing.TB, bin, dir, page string, w, h int, args ...string) image.Image {
 	t.Helper()
 	shot, err := os.CreateTemp(dir, "shot-*.png")
 	if err != nil {
 		t.Fatal(err)
 	}
 	shot.Close()
-	Run(t, bin, dir, "--screenshot="+shot.Name(), fmt.Sprintf("--window-size=%d,%d", w, h), "--hide-scrollbars", "file://"+page)
+	args = append([]string{"--screenshot=" + shot.Name(), fmt.Sprintf("--window-size=%d,%d", w, h), "--hide-scrollbars"}, args...)
+	Run(t, bin, dir, append(args, "file://"+page)...)
 	f, err := os.Open(shot.Name())
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)
