@@ -86,7 +86,8 @@ func (p *Page) linksPlots() (bool, error) {
 const linkedCSS = "figure img { display: block; width: 100%; max-width: 900px; height: auto; }\n"
 
 // writeLinkedPlot writes the <img> element of a linked plot: its file
-// (each name escaped for a URL), its size in CSS pixels from the SVG's
+// (each name escaped for a URL, and after ./ where the first holds a
+// colon), its size in CSS pixels from the SVG's
 // root (so that the page does not move as images arrive), its caption
 // as the text read in its place, loaded when it comes near the view.
 // The SVG is checked as an inline one would be (sanitizeSVG), so that a
@@ -99,7 +100,11 @@ func writeLinkedPlot(b *strings.Builder, pl PagePlot) error {
 	for i, s := range parts {
 		parts[i] = url.PathEscape(s)
 	}
-	fmt.Fprintf(b, "<img src=\"%s\"", html.EscapeString(strings.Join(parts, "/")))
+	src := strings.Join(parts, "/")
+	if strings.Contains(parts[0], ":") {
+		src = "./" + src // else the name before the colon reads as a scheme
+	}
+	fmt.Fprintf(b, "<img src=\"%s\"", html.EscapeString(src))
 	if w, h, ok := svgPixels(pl.SVG); ok {
 		fmt.Fprintf(b, " width=\"%d\" height=\"%d\"", w, h)
 	}

@@ -114,15 +114,22 @@ func TestPageLinkedRefuses(t *testing.T) {
 	}
 }
 
-// A file's names are escaped for a URL, then for HTML; a plot without a
-// caption is read as "plot"; an SVG without a size in pt or px gets no
-// width and height.
+// A file's names are escaped for a URL, then for HTML, and a first name
+// with a colon is not read as a scheme; a plot without a caption is read
+// as "plot"; an SVG without a size in pt or px gets no width and height.
 func TestLinkedPlotElement(t *testing.T) {
 	var b strings.Builder
 	if err := writeLinkedPlot(&b, PagePlot{SVG: []byte(`<svg viewBox="0 0 10 10"></svg>`), File: `plots/a b#"c".svg`}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "<img src=\"plots/a%20b%23%22c%22.svg\" alt=\"plot\" loading=\"lazy\" decoding=\"async\">\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	if err := writeLinkedPlot(&b, PagePlot{Caption: "c", SVG: []byte(`<svg width="3px" height="4px"></svg>`), File: "javascript:x.svg"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "<img src=\"./javascript:x.svg\" width=\"3\" height=\"4\" alt=\"c\" loading=\"lazy\" decoding=\"async\">\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
