@@ -115,18 +115,22 @@ footer { margin-top: 3em; font-size: 0.9em; }
 // link, a url() reference) is refused. A page that links its plots
 // (Inline, linksPlots) has an <img> with the plot's File, size and
 // caption in place of each SVG, and its policy lets images load from
-// the page's own folder ('self') and from nowhere else. The opening
+// the page's own folder ('self') and from nowhere else; a large page has
+// its sections drawn as they near the view (largeCSS). The opening
 // sections come first, then a list of contents of the others, then
 // those. Sections, tables and plots get element ids s1, s1-t1, s1-p1, …
 // in the order given. The same page gives the same bytes.
 func WritePage(w io.Writer, p *Page) error {
-	link, err := p.linksPlots()
+	link, large, err := p.linksPlots()
 	if err != nil {
 		return err
 	}
 	policy, css := "default-src 'none'; style-src 'unsafe-inline'", pageCSS
 	if link {
-		policy, css = policy+"; img-src 'self'", pageCSS+linkedCSS
+		policy, css = policy+"; img-src 'self'", css+linkedCSS
+	}
+	if large {
+		css += largeCSS
 	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")

@@ -67,27 +67,32 @@ func TestPageLinked(t *testing.T) {
 // InlineAuto holds the plots inline up to InlinePlotsLimitBytes of SVG,
 // byte for byte as InlineAlways writes them, and links them above; a
 // plot without a file keeps every plot inline; no mode set is auto.
+// Above the limit, in every mode, the page's sections are drawn as they
+// near the view.
 func TestPageInlineAuto(t *testing.T) {
 	half := InlinePlotsLimitBytes / 2
 	at := []PagePlot{plotOf(t, half, "plots/a.svg"), plotOf(t, half, "plots/b.svg")}
 	over := []PagePlot{plotOf(t, half, "plots/a.svg"), plotOf(t, half+1, "plots/b.svg")}
 	noFile := []PagePlot{plotOf(t, half, "plots/a.svg"), plotOf(t, half+1, "")}
 	for _, c := range []struct {
-		name   string
-		mode   InlinePlots
-		plots  []PagePlot
-		linked bool
+		name          string
+		mode          InlinePlots
+		plots         []PagePlot
+		linked, large bool
 	}{
-		{"at the limit", InlineAuto, at, false},
-		{"one byte over", InlineAuto, over, true},
-		{"one byte over, no mode", "", over, true},
-		{"one byte over, a plot without a file", InlineAuto, noFile, false},
-		{"one byte over, always", InlineAlways, over, false},
-		{"small, never", InlineNever, at[:1], true},
+		{"at the limit", InlineAuto, at, false, false},
+		{"one byte over", InlineAuto, over, true, true},
+		{"one byte over, no mode", "", over, true, true},
+		{"one byte over, a plot without a file", InlineAuto, noFile, false, true},
+		{"one byte over, always", InlineAlways, over, false, true},
+		{"small, never", InlineNever, at[:1], true, false},
 	} {
 		page := renderPage(t, pageOf(c.mode, c.plots...))
 		if got := bytes.Contains(page, []byte("<img ")); got != c.linked || bytes.Contains(page, []byte("<svg ")) == c.linked {
 			t.Errorf("%s: linked %v, want %v", c.name, got, c.linked)
+		}
+		if got := bytes.Contains(page, []byte(largeCSS)); got != c.large || got != bytes.Contains(page, []byte("content-visibility")) {
+			t.Errorf("%s: sections drawn near the view %v, want %v", c.name, got, c.large)
 		}
 		if !c.linked && !bytes.Equal(page, renderPage(t, pageOf(InlineAlways, c.plots...))) {
 			t.Errorf("%s: the inline page differs from the one InlineAlways writes", c.name)
