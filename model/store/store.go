@@ -208,7 +208,7 @@ func (s *Store) connect(ctx context.Context) error {
 	} else {
 		// No vacuum at a checkpoint: a vacuum merges the under-filled
 		// row groups of a whole table, up to max_vacuum_tasks of them,
-		// so that the checkpoints of an ingest cost what the store
+		// and the checkpoints of an ingest then cost what the store
 		// holds (up to 10 s each at 16 copies of data/) rather than
 		// what the ingest wrote. Close vacuums when a load deleted rows.
 		dsn += "&max_vacuum_tasks=0"
