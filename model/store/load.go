@@ -38,6 +38,7 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 			if err := exec(q, src...); err != nil {
 				return err
 			}
+			s.deleted.Store(true)
 		}
 		sk, err := newSink(c, f)
 		if err != nil {

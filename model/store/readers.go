@@ -266,13 +266,20 @@ FROM memory_slopes ORDER BY 1, 15, pooled, 2`, nil, func(r []any) model.MemorySl
 // run and target rate (fixed-rate ladders by test first, their rounds in
 // numeric order).
 func (s *Store) LadderSteps(ctx context.Context, rule stats.LadderRule) ([]model.LadderStepRow, error) {
+	return s.LadderStepsOf(ctx, rule, nil)
+}
+
+// LadderStepsOf reads the steps of the ladder runs of the servers
+// selected, as LadderSteps reads them all.
+func (s *Store) LadderStepsOf(ctx context.Context, rule stats.LadderRule, servers *Servers) ([]model.LadderStepRow, error) {
 	return readAll(ctx, s, "ladder_steps", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, step, target_rps, achieved_rps,
        p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1),
        coalesce(database, ''),
-       coalesce((SELECT min(g.variant) FROM run_groups g WHERE g.run_id = s.run_id OR g.record_id = s.run_id), '') AS variant,
+       coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+servers.where("g.server")+`), '') AS variant,
        coalesce(failures_from, ''), run_error_rate
 FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE) s
+WHERE `+servers.where("s.server")+`
 ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), coalesce(tool, ''), variant,
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
          run, target_rps, step`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderStepRow {
@@ -286,10 +293,17 @@ ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coales
 // Ladders reads the table macro ladders under the same rule, ordered by
 // kind, server, test, tool, run and database.
 func (s *Store) Ladders(ctx context.Context, rule stats.LadderRule) ([]model.LadderRow, error) {
+	return s.LaddersOf(ctx, rule, nil)
+}
+
+// LaddersOf reads the results of the ladder runs of the servers
+// selected, as Ladders reads them all.
+func (s *Store) LaddersOf(ctx context.Context, rule stats.LadderRule, servers *Servers) ([]model.LadderRow, error) {
 	return readAll(ctx, s, "ladders", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, highest_held_rps, still_holding, step_rps, steps,
        coalesce(database, ''), first_step_rps, first_failed_rps, held_again_rps, highest_held_achieved_rps
 FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
+WHERE `+servers.where("server")+`
 ORDER BY 1, 2, 3, 4, 5, 10`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderRow {
 		return model.LadderRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]),
 			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8]), Database: Text(r[9]),
