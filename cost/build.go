@@ -231,7 +231,8 @@ func StackName(s Stack) string {
 // Build reads the stacks that match req.Filter from src and prepares each
 // to price at req.Workload: its CPU per request by Select, its latency,
 // its memory (the line fitted to all passes of its server's memory
-// series, else its highest working set on its database, else none), and
+// series on its database, or of its server's series that names no
+// database, else its highest working set on its database, else none), and
 // notes that say where the figures come from. A stack that did not hold
 // the rate is kept, Held false, with its reason among the notes.
 func Build(ctx context.Context, src Source, req Request) ([]Priced, []string, error) {
@@ -260,6 +261,10 @@ func Build(ctx context.Context, src Source, req Request) ([]Priced, []string, er
 	var out []Priced
 	var notes []string
 	with := map[string]bool{}
+	// A memory series that names no database is its server's on every
+	// database: where one server is priced on two databases, both take
+	// the one series.
+	dbs := map[string][]string{}
 	for i := 0; i < len(groups); {
 		j := i + 1
 		g0 := groups[i]
@@ -281,7 +286,7 @@ func Build(ctx context.Context, src Source, req Request) ([]Priced, []string, er
 		if stack.Database != "" || stack.DBCPUPerRequestS != 0 {
 			stack.DBMemoryGiB = req.DBMemoryGiB
 		}
-		fit, hasFit := mem[stack.Server]
+		series, fit, hasFit := memoryOf(mem, stack)
 		var from MemoryFrom
 		stack.Memory, from = ChooseMemory(fit, hasFit, model.HighestWorkingSet(peak, stack.Server, stack.Database, stack.Variant))
 		switch from {
@@ -298,13 +303,8 @@ func Build(ctx context.Context, src Source, req Request) ([]Priced, []string, er
 			w.Latency = sel.Latency()
 		}
 		out = append(out, Priced{Stack: stack, Workload: w, Selection: sel, MemoryFrom: from})
-	}
-	// A memory series names its server, not its database: where one
-	// server is priced on two databases, both take the one series.
-	dbs := map[string][]string{}
-	for _, p := range out {
-		if p.MemoryFrom == MemoryFromSlope && !slices.Contains(dbs[p.Stack.Server], p.Stack.Database) {
-			dbs[p.Stack.Server] = append(dbs[p.Stack.Server], p.Stack.Database)
+		if from == MemoryFromSlope && series.database == "" && !slices.Contains(dbs[stack.Server], stack.Database) {
+			dbs[stack.Server] = append(dbs[stack.Server], stack.Database)
 		}
 	}
 	for _, server := range slices.Sorted(maps.Keys(dbs)) {
@@ -373,50 +373,79 @@ func highestHeld(groups []model.CostGroup) float64 {
 	return held
 }
 
-// memories fits every server's memory series (all passes pooled, as the
-// store's memory_slopes gives it, through MemoryFit) and says where a
-// series bends or cannot be used.
-func memories(ctx context.Context, src Source) (map[string]stats.MemoryFit, []string, error) {
+// memorySeries names a memory series: its server, and its database ("" where
+// the series names none).
+type memorySeries struct{ server, database string }
+
+// name names the series in a note: server, or server / database.
+func (k memorySeries) name() string {
+	return StackName(Stack{Server: k.server, Database: k.database})
+}
+
+// memoryOf is the memory series a stack is priced with: its server's
+// series on its database, else its server's series that names no
+// database (measured once for every database the server runs on).
+func memoryOf(mem map[memorySeries]stats.MemoryFit, s Stack) (memorySeries, stats.MemoryFit, bool) {
+	for _, k := range []memorySeries{{s.Server, s.Database}, {s.Server, ""}} {
+		if f, ok := mem[k]; ok {
+			return k, f, true
+		}
+	}
+	return memorySeries{}, stats.MemoryFit{}, false
+}
+
+// memories fits every memory series, one per server and database (all
+// passes pooled, as the store's memory_slopes gives it, through
+// MemoryFit) and says where a series bends or cannot be used.
+func memories(ctx context.Context, src Source) (map[memorySeries]stats.MemoryFit, []string, error) {
 	pts, err := src.MemorySeries(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	series := map[string][]model.MemorySeriesPoint{}
+	series := map[memorySeries][]model.MemorySeriesPoint{}
+	var order []memorySeries
 	for _, p := range pts {
-		series[p.Server] = append(series[p.Server], p)
+		k := memorySeries{p.Server, p.Database}
+		if _, ok := series[k]; !ok {
+			order = append(order, k)
+		}
+		series[k] = append(series[k], p)
 	}
 	slopes, err := src.MemorySlopes(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	pooled := map[string]model.MemorySlope{}
+	pooled := map[memorySeries]model.MemorySlope{}
 	for _, r := range slopes {
 		if r.Pooled {
-			pooled[r.Server] = r
+			pooled[memorySeries{r.Server, r.Database}] = r
 		}
 	}
-	out := map[string]stats.MemoryFit{}
+	slices.SortFunc(order, func(a, b memorySeries) int {
+		return cmp.Or(cmp.Compare(a.server, b.server), cmp.Compare(a.database, b.database))
+	})
+	out := map[memorySeries]stats.MemoryFit{}
 	var notes []string
-	for _, server := range slices.Sorted(maps.Keys(series)) {
-		r, ok := pooled[server]
+	for _, k := range order {
+		r, ok := pooled[k]
 		if !ok {
-			return nil, nil, fmt.Errorf("memory_slopes has no row for server %q over all passes", server)
+			return nil, nil, fmt.Errorf("memory_slopes has no row for server %q database %q over all passes", k.server, k.database)
 		}
-		f := MemoryFit(r, series[server])
+		f := MemoryFit(r, series[k])
 		switch slope, base := f.SlopeGiBPer1000, f.InterceptGiB; {
 		case math.IsNaN(slope) || math.IsNaN(base):
-			notes = append(notes, fmt.Sprintf("%s: memory series too short to fit", server))
+			notes = append(notes, fmt.Sprintf("%s: memory series too short to fit", k.name()))
 		case slope < 0 || base < 0:
 			notes = append(notes, fmt.Sprintf("%s: fitted memory base %s GiB, slope %s GiB per 1000: a negative figure, so the series is not used",
-				server, figure(base), figure(slope)))
+				k.name(), figure(base), figure(slope)))
 		case f.Bends:
 			var ws []string
 			for _, w := range f.Warnings {
 				ws = append(ws, w.Msg)
 			}
-			notes = append(notes, fmt.Sprintf("%s: %s; the straight line is used as it is", server, strings.Join(ws, "; ")))
+			notes = append(notes, fmt.Sprintf("%s: %s; the straight line is used as it is", k.name(), strings.Join(ws, "; ")))
 		}
-		out[server] = f
+		out[k] = f
 	}
 	return out, notes, nil
 }

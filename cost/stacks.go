@@ -13,7 +13,7 @@ import (
 type MemoryFrom string
 
 const (
-	MemoryFromSlope      MemoryFrom = "pooled fit"          // base + slope of the line fitted to all passes of the server's memory series
+	MemoryFromSlope      MemoryFrom = "pooled fit"          // base + slope of the line fitted to all passes of the memory series of the server on its database (or of the server alone)
 	MemoryFromWorkingSet MemoryFrom = "highest working set" // fixed, the highest working set over its runs
 	MemoryFromNone       MemoryFrom = "none"                // no memory figures: priced at 0
 )

@@ -64,6 +64,9 @@ func badCaptures(t *testing.T) []badCapture {
 		if dir == "bad" || dir == "fuzz" || dir == "wild" || ext == ".md" || ext == ".js" || ext == ".gz" {
 			continue
 		}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			continue // a run's files kept together (testdata/locust/<run>/)
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -91,6 +94,7 @@ var streamFormats = map[string]bool{
 	"vegeta-results-csv": true, "vegeta-results-json": true, "vegeta-results-gob": true,
 	"memory-csv": true, "calibration-csv": true, "records-csv": true,
 	"jmeter-jtl-csv": true, "jmeter-jtl-xml": true, "locust-history-csv": true,
+	"gatling-simulation-log": true, "gatling-simulation-log-binary": true,
 }
 
 // jsonDocuments are read as one JSON document: their errors name the
@@ -344,7 +348,8 @@ func TestBadTruncated(t *testing.T) {
 			// A number cut short at the very end of a table cannot be told
 			// from a shorter number: the last line of a CSV is left out.
 			inLastLine := bytes.IndexByte(c.data[n:], '\n') == len(c.data[n:])-1 && n > 0 && c.data[n-1] != '\n'
-			if !streamFormats[c.format.Name] && !(inLastLine && tableFormats[c.format.Name]) {
+			if !streamFormats[c.format.Name] && !(inLastLine && tableFormats[c.format.Name]) &&
+				!(n > 0 && c.data[n-1] != '\n' && plowBareSeconds(c.path)) && !isSnapshotStream(c.path) {
 				checkSubset(t, what, got, c.full)
 			}
 			// Detection on the truncated file picks a reader that either

@@ -66,7 +66,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 	if err != nil {
 		return fr, err
 	}
-	if known && old == sum {
+	if known && old == sum && !j.force {
 		fr.Status = Unchanged
 		return fr, nil
 	}
@@ -97,7 +97,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 	if known {
 		fr.Status = Replaced
 	}
-	fr.Broken, fr.Warning = o.broken, brokenWarning(o.broken)
+	fr.Broken, fr.Warning, fr.Reason = o.broken, fileWarning(&o.Input), o.note
 	if b.sources == nil {
 		b.sources = map[string]bool{}
 	}

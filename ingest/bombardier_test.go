@@ -250,6 +250,11 @@ func TestLoadToolDetection(t *testing.T) {
 		{"testdata/vegeta/*_results.json", "vegeta-results-json"},
 		{"testdata/vegeta/*_results.bin", "vegeta-results-gob"},
 		{"testdata/hdrhistogram/*.hgrm", "hdrhistogram"},
+		{"testdata/plow/*.txt", "plow"},
+		{"testdata/plow/*.json", "plow-json"},
+		{"testdata/gowrk/*.txt", "go-wrk"},
+		{"testdata/cassowary/*.txt", "cassowary"},
+		{"testdata/cassowary/*.json", "cassowary-json"},
 	} {
 		paths, _ := filepath.Glob(g[0])
 		for _, p := range paths {

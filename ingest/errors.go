@@ -39,3 +39,13 @@ var ErrUnknownFormat = errors.New("no known format")
 // ErrTooLarge is returned when a compressed input expands beyond the limit
 // (see MaxExpansion).
 var ErrTooLarge = errors.New("input too large")
+
+// SkipError is a file whose format a reader knows but which it does not
+// load on its own (Locust's failures table without the statistics it
+// belongs to): the walker skips it with Reason.
+type SkipError struct {
+	File   string
+	Reason string
+}
+
+func (e *SkipError) Error() string { return e.File + ": skipped: " + e.Reason }

@@ -32,7 +32,10 @@ type Input struct {
 	// as NULL with a warning (see Broken).
 	Strict bool
 
-	broken []Broken // what the reader stored as NULL, in line order
+	broken   []Broken // what the reader stored as NULL, in line order
+	warnings []string // what else the reader says of the file (warn)
+	// note says what became of a file that stores no row of its own.
+	note string
 
 	meter *meter // the ingest's progress, for a store's scanner
 }
@@ -56,6 +59,12 @@ type Format struct {
 	// decoded in Go, row by row, and every sample held until the batch
 	// is stored (a small gzip file can hold millions).
 	Bulk bool
+	// Feeds, set for a file that another file's reader reads with
+	// itself (Locust's failures table, read with the statistics beside
+	// it), returns that file's path for a path of this format, or "":
+	// when this file is loaded anew, that one is read again even where
+	// its own bytes did not change.
+	Feeds func(path string) string
 }
 
 // HeadBytes is how much of a file detection looks at.
@@ -299,6 +308,22 @@ type Broken struct {
 // broke records a broken value the reader stored as NULL.
 func (in *Input) broke(line int, column, text string) {
 	in.broken = append(in.broken, Broken{Line: line, Column: column, Text: text})
+}
+
+// warn records a warning of the file that is not a broken value: a
+// part of it, or a file read with it, that does not agree.
+func (in *Input) warn(format string, args ...any) {
+	in.warnings = append(in.warnings, fmt.Sprintf(format, args...))
+}
+
+// fileWarning is the one line that tells of a file's broken values and
+// other warnings.
+func fileWarning(in *Input) string {
+	parts := in.warnings
+	if b := brokenWarning(in.broken); b != "" {
+		parts = append([]string{b}, parts...)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // brokenWarning is the one line that tells of a file's broken values,

@@ -153,12 +153,14 @@ func TestGatlingDetection(t *testing.T) {
 		switch {
 		case strings.HasSuffix(p, ".json"):
 			return "gatling-stats-json"
+		case strings.HasSuffix(p, "binary-simulation.log"):
+			return "gatling-simulation-log-binary"
 		case strings.HasSuffix(p, ".log"):
 			return "gatling-simulation-log"
 		}
 		return "gatling"
 	}
-	checkClaims(t, "gatling", want, "gatling", "gatling-stats-json", "gatling-simulation-log")
+	checkClaims(t, "gatling", want, "gatling", "gatling-stats-json", "gatling-simulation-log", "gatling-simulation-log-binary")
 }
 
 func FuzzGatling(f *testing.F) {

@@ -9,7 +9,6 @@ package ingest
 // no dots, no rates).
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -277,7 +276,7 @@ func (p *k6TextParser) line(t string) error {
 	got := p.get(name)
 	got.Type, got.Values = met.Type, met.Values
 	for _, f := range cut {
-		p.s.Warnings = append(p.s.Warnings, fmt.Sprintf("line %d: %s %s has no complete unit (the line is cut short): not read", l.Line(), name, strconv.Quote(f)))
+		p.s.Warnings = append(p.s.Warnings, cutValueWarning(l.Line(), name, f))
 	}
 	if m[1] != "" {
 		got.Thresholds = append(got.Thresholds, k6Threshold{Failed: m[1] == "✗"})

@@ -354,6 +354,12 @@ func clipLine(s string) string {
 	return s
 }
 
+// cutValueWarning words a value left NULL because the line ends inside
+// it, before its unit is whole ("21.44m" of "21.44ms"), or before it.
+func cutValueWarning(line int, what, text string) string {
+	return fmt.Sprintf("line %d: %s %s has no complete unit (the line is cut short): not read", line, what, strconv.Quote(text))
+}
+
 // runLabel files a label that has no column of its own.
 func runLabel(r *model.Run, k, v string) {
 	if r.Labels == nil {

@@ -202,6 +202,7 @@ func readLocustStats(in *Input, sink model.Sink) error {
 		// it is cut short.
 		return Errorf(in.Name, last.Line+1, 0, "Locust stats CSV ends early: expected the Aggregated (or Total) row after line %d", last.Line)
 	}
+	addLocustFailures(in, runs)
 	for _, r := range runs {
 		if total && r.Errors.V > r.Requests.V {
 			// More failures than requests: Locust before 0.10, whose

@@ -95,7 +95,7 @@ func TestLocustDetection(t *testing.T) {
 		switch {
 		case strings.Contains(p, "history"):
 			return "locust-history-csv"
-		case strings.HasSuffix(p, ".txt"):
+		case strings.HasSuffix(p, ".txt") || strings.HasSuffix(p, ".md"):
 			return "locust-console"
 		}
 		return "locust-stats-csv"

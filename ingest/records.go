@@ -185,7 +185,7 @@ var memoryAliases = map[string]string{
 	"memory_mb": "memory_mb", "rss_mb": "memory_mb", "working_set_mb": "memory_mb", "mem_mb": "memory_mb",
 	"concurrency": "concurrency", "connections": "concurrency", "waiting": "concurrency",
 	"pass": "pass", "round": "pass",
-	"wait_ms": "wait_ms", "requests": "requests", "cpu_s": "cpu_s", "server": "server",
+	"wait_ms": "wait_ms", "requests": "requests", "cpu_s": "cpu_s", "server": "server", "database": "database",
 }
 
 func detectMemory(head []byte) bool {
@@ -194,7 +194,8 @@ func detectMemory(head []byte) bool {
 }
 
 // readMemory reads a memory series CSV: the memory a server held per number
-// of concurrently waiting requests.
+// of concurrently waiting requests, on the database its database column
+// names, if it has one.
 func readMemory(in *Input, sink model.Sink) error {
 	t, err := newCSVTable(in, memoryAliases)
 	if err != nil {
@@ -203,6 +204,7 @@ func readMemory(in *Input, sink model.Sink) error {
 	return t.each("memory CSV", func(i int) error {
 		m := &model.MemoryPoint{Line: t.line}
 		m.Server, _ = t.str("server")
+		m.Database, _ = t.str("database")
 		c, ok, err := t.int("concurrency")
 		if err != nil {
 			return err

@@ -48,6 +48,7 @@ type jtlSample struct {
 	line        int
 	ts, ms      int64 // start, epoch ms; elapsed ms
 	success     bool
+	message     string // Gatling's message of a failed request, "" for none
 	code        string // "" when not written
 	thread      string // "" when not written
 	bytes       int64  // < 0 when not written
@@ -94,10 +95,15 @@ type jtlLabels struct {
 // as it is read.
 func newJTLLabels(sink model.Sink) *jtlLabels {
 	ls := newSampleRuns(jtlMethod)
+	ls.streamTo(sink)
+	return ls
+}
+
+// streamTo stores each sample in sink's samples as it is added.
+func (ls *jtlLabels) streamTo(sink model.Sink) {
 	ls.sink = sink
 	ls.tags = json.NewEncoder(&ls.buf)
 	ls.tags.SetEscapeHTML(false)
-	return ls
 }
 
 func newSampleRuns(m *sampleMethod) *jtlLabels {
@@ -157,8 +163,10 @@ func (ls *jtlLabels) bulkRuns() []model.BulkRun {
 
 // sample is s as a row of samples: ts its start, value its elapsed ms,
 // status its response code where that is a number, tags its label,
-// responseCode, success and threadName (those written), and sample_kind
-// where it is not a sampler's.
+// responseCode, success and threadName (those written), the second
+// part of its key under the method's kindLabel (a JTL's sample_kind
+// where it is not a sampler's, Gatling's request_group where it has
+// one), and Gatling's message of a failed request.
 func (ls *jtlLabels) sample(s *jtlSample) *model.Sample {
 	b := &ls.buf
 	b.Reset()
@@ -180,7 +188,10 @@ func (ls *jtlLabels) sample(s *jtlSample) *model.Sample {
 		add("threadName", s.thread)
 	}
 	if s.kind != "sampler" && s.kind != "" {
-		add("sample_kind", s.kind)
+		add(ls.method.kindLabel, s.kind)
+	}
+	if s.message != "" {
+		add("message", s.message)
 	}
 	b.WriteByte('}')
 	out := &model.Sample{TS: time.UnixMilli(s.ts).UTC(), Metric: ls.method.metric, Value: float64(s.ms), Tags: b.String()}

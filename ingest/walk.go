@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -79,7 +80,8 @@ type FileResult struct {
 	Status Status
 	Rows   int64
 	Bytes  int64
-	// Reason says why a file was skipped; Err why it failed.
+	// Reason says why a file was skipped, or what became of a loaded
+	// file that stores no row of its own; Err why it failed.
 	Reason string
 	Err    error
 	// Warning, on a loaded file, names the values it stored as NULL
@@ -138,6 +140,9 @@ type job struct {
 	man    *Manifest
 	size   int64
 	skip   string // reason to skip without reading
+	// force reads the file even where its hash is the one stored: a
+	// file its reader reads with it changed (Format.Feeds).
+	force bool
 }
 
 // Ingest loads files and folders into the store. Folders are walked
@@ -171,7 +176,9 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 	}
 	res := &Result{}
 	opts.meter = newMeter(opts.Progress, len(jobs), total)
+	forced := map[string]bool{}
 	for i, j := range jobs {
+		j.force = forced[filepath.Clean(j.path)]
 		if err := ctx.Err(); err != nil {
 			if bt != nil {
 				dropPending(res, bt.items)
@@ -194,6 +201,9 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 			return res, err
 		}
 		res.Files = append(res.Files, fr)
+		if p := feeds(fr, j.path); p != "" {
+			forced[filepath.Clean(p)] = true
+		}
 		if bt != nil && bt.full() {
 			if err := bt.flush(ctx, st, res); err != nil {
 				return res, err
@@ -206,6 +216,20 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 		}
 	}
 	return res, nil
+}
+
+// feeds returns the file that a loaded file's format is read with, to be
+// read again (Format.Feeds), or "".
+func feeds(fr FileResult, path string) string {
+	if fr.Status != Loaded && fr.Status != Replaced {
+		return ""
+	}
+	for _, f := range formats {
+		if f.Name == fr.Format && f.Feeds != nil {
+			return f.Feeds(path)
+		}
+	}
+	return ""
 }
 
 // collect lists the files below a path.
@@ -318,7 +342,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		if file.SHA256, err = hashFile(j.path); err != nil {
 			return fail(fmt.Errorf("%s: %w", j.source, err))
 		}
-		if old == file.SHA256 {
+		if old == file.SHA256 && !j.force {
 			fr.Status = Unchanged
 			return fr, nil
 		}
@@ -367,10 +391,14 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 			// Interrupted: the file's transaction was rolled back.
 			return fr, ctx.Err()
 		}
+		if sk := (*SkipError)(nil); errors.As(err, &sk) {
+			fr.Status, fr.Reason = Skipped, sk.Reason
+			return fr, nil
+		}
 		return fail(loadError(j.source, err))
 	}
 	fr.Rows = rows
-	fr.Broken, fr.Warning = o.broken, brokenWarning(o.broken)
+	fr.Broken, fr.Warning, fr.Reason = o.broken, fileWarning(&o.Input), o.note
 	fr.Status = Loaded
 	if known {
 		fr.Status = Replaced

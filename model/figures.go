@@ -133,7 +133,8 @@ type DesignRule struct {
 // MemorySeriesPoint is one point of a server's memory series.
 type MemorySeriesPoint struct {
 	Server      string
-	Pass        int64 // -1 where not recorded
+	Database    string // "" where the series names none
+	Pass        int64  // -1 where not recorded
 	Concurrency float64
 	MemoryMB    float64
 	Source      string
@@ -141,12 +142,14 @@ type MemorySeriesPoint struct {
 }
 
 // MemorySlope is one row of the view memory_slopes: the memory growth of
-// a server's series in one pass, or over all its passes (Pooled), per 1000
-// concurrent waiting requests. Figures are NaN where the view has NULL.
+// a server's series on a database in one pass, or over all its passes
+// (Pooled), per 1000 concurrent waiting requests. Figures are NaN where
+// the view has NULL.
 type MemorySlope struct {
-	Server string
-	Pass   int64 // -1 on the pooled row and where not recorded
-	Pooled bool
+	Server   string
+	Database string // "" where the series names none
+	Pass     int64  // -1 on the pooled row and where not recorded
+	Pooled   bool
 	// OLS slope, its standard error (NaN under three points), intercept
 	// and R².
 	SlopeGiBPer1000, SlopeSEGiBPer1000 float64

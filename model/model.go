@@ -103,6 +103,7 @@ type Sample struct {
 type MemoryPoint struct {
 	Line        int
 	Server      string
+	Database    string // "" where the series names none
 	Pass        Opt[int64]
 	Concurrency int64
 	WaitMS      Opt[float64]

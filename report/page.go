@@ -11,11 +11,15 @@ import (
 	"strings"
 )
 
-// Page is the report page: one self-contained HTML document with the
-// tables, the plots and the footnotes, readable offline and without
-// scripts.
+// Page is the report page: one HTML document with the tables, the
+// plots and the footnotes, readable offline and without scripts;
+// self-contained, or with its plots linked as files beside it when they
+// are large (Inline).
 type Page struct {
 	Title string
+	// Inline says whether the plots are inline or linked; empty is
+	// InlineAuto.
+	Inline InlinePlots
 	// Intro holds paragraphs under the title: the corpus, the rules
 	// used, the tables skipped for want of data.
 	Intro    []string
@@ -63,10 +67,13 @@ func Untitled(d *Data, section string) *Data {
 }
 
 // PagePlot is a plot on the page: an SVG document as SVG returns it, and
-// a caption.
+// a caption. File, when set, is where the same SVG is written beside the
+// page, as a path relative to the page's folder (plots/memory.svg), which
+// a page that links its plots refers to in place of the SVG.
 type PagePlot struct {
 	Caption string
 	SVG     []byte
+	File    string
 }
 
 // pageCSS is the page's whole style sheet.
@@ -105,16 +112,31 @@ footer { margin-top: 3em; font-size: 0.9em; }
 // forbids both). Every text is escaped, and every plot's SVG is read as
 // XML and written again from what was read, keeping only drawing
 // elements; an SVG with anything else (a script, an event attribute, a
-// link, a url() reference) is refused. The opening sections come first,
-// then a list of contents of the others, then those. Sections, tables and
-// plots get element ids s1, s1-t1, s1-p1, … in the order given. The same
-// page gives the same bytes.
+// link, a url() reference) is refused. A page that links its plots
+// (Inline, linksPlots) has an <img> with the plot's File, size and
+// caption in place of each SVG, and its policy lets images load from
+// the page's own folder ('self') and from nowhere else; a large page has
+// its sections drawn as they near the view (largeCSS). The opening
+// sections come first, then a list of contents of the others, then
+// those. Sections, tables and plots get element ids s1, s1-t1, s1-p1, …
+// in the order given. The same page gives the same bytes.
 func WritePage(w io.Writer, p *Page) error {
+	link, large, err := p.linksPlots()
+	if err != nil {
+		return err
+	}
+	policy, css := "default-src 'none'; style-src 'unsafe-inline'", pageCSS
+	if link {
+		policy, css = policy+"; img-src 'self'", css+linkedCSS
+	}
+	if large {
+		css += largeCSS
+	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", html.EscapeString(p.Title), pageCSS)
+	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", policy)
+	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", html.EscapeString(p.Title), css)
 	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n", html.EscapeString(p.Title))
 	writeParagraphs(&b, p.Intro)
 	b.WriteString("</header>\n")
@@ -122,7 +144,7 @@ func WritePage(w io.Writer, p *Page) error {
 	var rest []int
 	for i, s := range p.Sections {
 		if s.Opening {
-			if err := writeSection(&b, i, s); err != nil {
+			if err := writeSection(&b, i, s, link); err != nil {
 				return err
 			}
 		} else {
@@ -137,7 +159,7 @@ func WritePage(w io.Writer, p *Page) error {
 		b.WriteString("</ol>\n</nav>\n")
 	}
 	for _, i := range rest {
-		if err := writeSection(&b, i, p.Sections[i]); err != nil {
+		if err := writeSection(&b, i, p.Sections[i], link); err != nil {
 			return err
 		}
 	}
@@ -147,12 +169,13 @@ func WritePage(w io.Writer, p *Page) error {
 		b.WriteString("</footer>\n")
 	}
 	b.WriteString("</body>\n</html>\n")
-	_, err := io.WriteString(w, b.String())
+	_, err = io.WriteString(w, b.String())
 	return err
 }
 
-// writeSection writes the i-th section (0-based) with its element ids.
-func writeSection(b *strings.Builder, i int, s Section) error {
+// writeSection writes the i-th section (0-based) with its element ids,
+// its plots inline or, with link, linked.
+func writeSection(b *strings.Builder, i int, s Section, link bool) error {
 	id := "s" + strconv.Itoa(i+1)
 	class := ""
 	if s.Opening {
@@ -199,12 +222,19 @@ func writeSection(b *strings.Builder, i int, s Section) error {
 		b.WriteString("</div>\n")
 	}
 	for j, pl := range s.Plots {
-		svg, err := sanitizeSVG(pl.SVG, pl.Caption)
+		fmt.Fprintf(b, "<figure id=\"%s-p%d\">\n", id, j+1)
+		var err error
+		if link {
+			err = writeLinkedPlot(b, pl)
+		} else {
+			var svg []byte
+			if svg, err = sanitizeSVG(pl.SVG, pl.Caption); err == nil {
+				b.Write(svg)
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("page section %q: plot %d (%q): %w", s.Title, j+1, pl.Caption, err)
 		}
-		fmt.Fprintf(b, "<figure id=\"%s-p%d\">\n", id, j+1)
-		b.Write(svg)
 		if pl.Caption != "" {
 			fmt.Fprintf(b, "<figcaption>%s</figcaption>\n", html.EscapeString(pl.Caption))
 		}

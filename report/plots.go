@@ -1114,6 +1114,11 @@ type MemoryChart struct {
 // MemorySeries is the memory series of one server over its passes.
 type MemorySeries struct {
 	Server string
+	// Label names the series in the legend where Server alone does not
+	// (a server's series on one of two databases); its colour is
+	// Server's, a second series of the server told apart by its shape
+	// and line.
+	Label  string
 	Points []MemoryPoint
 	// Fit is the fitted line, drawn over the range of the points when
 	// set.
@@ -1163,11 +1168,17 @@ func (m *MemoryChart) build() (*figure, error) {
 	valueAxis(&p.Y, y.lo, y.hi, false)
 	valueAxis(&p.X, x.lo, x.hi, false)
 	fg := &figure{p: p}
-	sty := newStyler(m.Palette)
-	for _, s := range m.Series {
-		st := sty.style(s.Server)
+	label := func(i int) string {
+		if m.Series[i].Label == "" {
+			return m.Series[i].Server
+		}
+		return m.Series[i].Label
+	}
+	styles := newStyler(m.Palette).seriesStyles(len(m.Series), func(i int) string { return m.Series[i].Server }, label)
+	for i, s := range m.Series {
+		st := styles[i]
 		gs := glyphStyle(st, vg.Points(3))
-		name := cleanLabel(s.Server)
+		name := cleanLabel(label(i))
 		thumbs := []plot.Thumbnailer{glyphThumb(gs)}
 		if f := s.Fit; f != nil {
 			name += ": " + tickLabel(f.SlopeMBPerRequest*1000) + " MiB per 1000 requests"
@@ -1177,8 +1188,8 @@ func (m *MemoryChart) build() (*figure, error) {
 	}
 	p.Add(plotFunc(func(c draw.Canvas, plt *plot.Plot) {
 		trX, trY := plt.Transforms(&c)
-		for _, s := range m.Series {
-			st := sty.style(s.Server)
+		for i, s := range m.Series {
+			st := styles[i]
 			if f := s.Fit; f != nil {
 				pts := []vg.Point{
 					{X: trX(x.lo), Y: trY(f.InterceptMB + f.SlopeMBPerRequest*x.lo)},

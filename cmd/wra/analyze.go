@@ -35,6 +35,7 @@ type analyzeOptions struct {
 	find     findingFlags
 	findings stats.FindingRules // resolved from find and the folders' wra.toml
 	layouts  []analyze.Layout   // the folders' [[tables]]
+	inline   report.InlinePlots
 }
 
 func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
@@ -52,6 +53,8 @@ func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.tie, "tie", d.TiePct, "ties: single runs share a place within this many percent (or the calibration drift covering them, when larger)")
 	f.StringArrayVarP(&o.labels, "label", "l", nil, "a label key=value for every ingested file (repeatable)")
 	f.BoolVar(&o.noIngest, "no-ingest", false, "analyze the store as it is, without ingesting")
+	o.inline = d.InlinePlots
+	f.Var(inlinePlots{&o.inline}, "inline-plots", fmt.Sprintf("the page's plots: auto (inline up to %d MiB of SVG, linked files of plots/ above), always (inline) or never (linked)", report.InlinePlotsLimitBytes>>20))
 	o.find.AddFlags(cmd)
 	f.BoolVar(&o.open, "open", false, "open the report page in the default browser ($BROWSER, xdg-open, open)")
 }
@@ -62,10 +65,10 @@ func newAnalyzeCmd(e *env, g *globals) *cobra.Command {
 		Use:   "analyze [flags] PATH...",
 		Short: "Ingest a folder of raw records and write the published tables, plots and report page",
 		Long: `Ingest files and folders (incrementally, into --db) and write everything a
-benchmarker publishes into --out: the report page index.html (one
-self-contained file), report.md, every table as CSV, JSON and Markdown
-under tables/, every plot as SVG and PNG under plots/. The headline tables
-are printed on stdout.
+benchmarker publishes into --out: the report page index.html (its plots
+inline, or linked when large: --inline-plots), report.md, every table as
+CSV, JSON and Markdown under tables/, every plot as SVG and PNG under
+plots/. The headline tables are printed on stdout.
 
 The page, report.md and stdout open with the Summary (per test and
 load, who leads each comparison and by how much, the within-trial ratio
@@ -147,7 +150,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	opts.LadderRule, opts.DriftTolerance = o.rule, o.drift
 	opts.RPS, opts.Wait, opts.Util, opts.Price, opts.CostTest = o.rps, o.wait, o.util, price, o.test
 	opts.Alpha, opts.TiePct = o.alpha, o.tie
-	opts.Findings, opts.Layouts = o.findings, o.layouts
+	opts.Findings, opts.Layouts, opts.InlinePlots = o.findings, o.layouts, o.inline
 	if opts.Corpus, err = analyze.ReadCorpus(args); err != nil {
 		return err
 	}
@@ -172,7 +175,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if err != nil {
 		return err
 	}
-	if err := writeReport(o.out, res, key); err != nil {
+	if err := writeReport(o.out, res, key, opts.InlinePlots); err != nil {
 		return err
 	}
 	if err := printAnalysis(e.stdout, e.stderr, res, format); err != nil {
@@ -212,7 +215,7 @@ func printAnalysis(stdout, stderr io.Writer, res *analyze.Result, format report.
 // writeReport writes the report folder: into a fresh folder beside it,
 // which then replaces the old one, so that a failure leaves the previous
 // report whole.
-func writeReport(out string, res *analyze.Result, key string) error {
+func writeReport(out string, res *analyze.Result, key string, inline report.InlinePlots) error {
 	parent := filepath.Dir(filepath.Clean(out))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -222,7 +225,7 @@ func writeReport(out string, res *analyze.Result, key string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if err := analyze.WriteFiles(tmp, res); err != nil {
+	if err := analyze.WriteFiles(tmp, res, inline); err != nil {
 		return err
 	}
 	if err := writeCache(tmp, key, res); err != nil {

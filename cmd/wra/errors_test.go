@@ -35,6 +35,7 @@ func TestNoGoInternalsInErrors(t *testing.T) {
 		{db, []string{"--lock-timeout", "soon", "sql", "SELECT 1"}, exitUsage, `wra: --lock-timeout "soon": expected a duration, such as 500ms, 30s or 2m`},
 		{db, []string{"--memory-limit", "lots", "sql", "SELECT 1"}, exitUsage, `wra: --memory-limit "lots": expected a size such as 512MiB or 2GB`},
 		{db, []string{"cost", "--rps", "100", "--wait", "5x"}, exitUsage, `wra: --wait "5x": expected a duration`},
+		{db, []string{"analyze", "--no-ingest", "--inline-plots", "sometimes"}, exitUsage, `wra: --inline-plots "sometimes": expected one of auto, always, never, found "sometimes"`},
 		{filepath.Join(dir, "none.duckdb"), []string{"sql", "SELECT 1"}, exitError, "wra: no store at " + filepath.Join(dir, "none.duckdb") + " (run wra ingest first"},
 		{notDB, []string{"sql", "SELECT 1"}, exitError, "wra: store " + notDB + `: IO Error: The file "` + notDB + `" exists, but it is not a valid DuckDB database file!`},
 		{db, []string{"ingest", filepath.Join(dir, "nothing")}, exitError, "wra: " + filepath.Join(dir, "nothing") + ": no such file or directory"},

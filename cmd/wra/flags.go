@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -44,4 +45,18 @@ func (b boundedFloat) Set(s string) error {
 	}
 	*b.p = v
 	return nil
+}
+
+// inlinePlots is --inline-plots, refused as it is parsed unless it names
+// a report.InlinePlots mode.
+type inlinePlots struct{ p *report.InlinePlots }
+
+func (f inlinePlots) String() string { return string(*f.p) }
+func (f inlinePlots) Type() string   { return "mode" }
+func (f inlinePlots) Set(s string) error {
+	m, err := report.ParseInlinePlots(s)
+	if err == nil {
+		*f.p = m
+	}
+	return err
 }

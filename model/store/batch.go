@@ -38,6 +38,7 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 					return err
 				}
 			}
+			s.deleted.Store(true)
 		}
 		sk, _ := newSink(c, model.File{})
 		sk.ctx = ctx

@@ -108,6 +108,20 @@ func labelValue(label string) (string, []any, error) {
 	return "", nil, fmt.Errorf("%q: expected a runs column (%s) or a label key", label, strings.Join(CompareByColumns, ", "))
 }
 
+// CompareServers returns the servers of the runs of both sides: the runs
+// a comparison reads are among theirs (Servers).
+func (s *Store) CompareServers(ctx context.Context, sides CompareSides) (*Servers, error) {
+	expr, args, err := sides.sql()
+	if err != nil {
+		return nil, err
+	}
+	servers, err := s.serversOf(ctx, "("+expr+") IS NOT NULL", args)
+	if err != nil {
+		return nil, fmt.Errorf("reading runs: %w", err)
+	}
+	return servers, nil
+}
+
 // CompareRun is one run of a side: its id, its side ("base" or "vs"),
 // the values of the sides' Keys (nil for NULL), and its metrics by name,
 // those it has.
@@ -133,6 +147,10 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*Compare
 	if err != nil {
 		return nil, err
 	}
+	servers, err := s.CompareServers(ctx, sides)
+	if err != nil {
+		return nil, err
+	}
 	keys := sides.Keys()
 	cols := []string{"r.run_id", "r.side", "coalesce(r.block, '')", "r.source", "coalesce(r.source_line, 0)"}
 	for _, k := range keys {
@@ -142,7 +160,8 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*Compare
 		cols = append(cols, m.expr)
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + `
-FROM (SELECT r.*, g.mode, g.record_id, g.block, ` + expr + ` AS side FROM run_groups g JOIN runs r ON r.run_id = g.run_id) r
+FROM (SELECT r.*, g.mode, g.record_id, g.block, ` + expr + ` AS side FROM run_groups g JOIN runs r ON r.run_id = g.run_id
+      WHERE ` + servers.where("g.server") + `) r
 LEFT JOIN runs rec ON rec.run_id = r.record_id
 LEFT JOIN cpu_per_request c ON c.run_id = coalesce(r.record_id, r.run_id)
 WHERE r.side IS NOT NULL

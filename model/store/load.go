@@ -38,6 +38,7 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 			if err := exec(q, src...); err != nil {
 				return err
 			}
+			s.deleted.Store(true)
 		}
 		sk, err := newSink(c, f)
 		if err != nil {
@@ -307,7 +308,7 @@ func (s *sink) Memory(m *model.MemoryPoint) error {
 		return err
 	}
 	if err := app.AppendRow(str(m.Server), opt(m.Pass), m.Concurrency, opt(m.WaitMS), m.MemoryMB,
-		opt(m.Requests), opt(m.CPUS), s.file.Source, line); err != nil {
+		opt(m.Requests), opt(m.CPUS), s.file.Source, line, str(m.Database)); err != nil {
 		return fmt.Errorf("%s: memory point: %w", s.file.Source, err)
 	}
 	s.rows++

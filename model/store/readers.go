@@ -256,26 +256,28 @@ func listOf(v any, out any) {
 	}
 }
 
-// MemorySeries reads every memory series point, ordered by server, pass,
-// concurrency and source: the order the fits take them in.
+// MemorySeries reads every memory series point, ordered by server,
+// database (none first), pass, concurrency and source: the order the fits
+// take them in.
 func (s *Store) MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error) {
 	return readAll(ctx, s, "memory_series", `
-SELECT coalesce(server, ''), coalesce(pass, -1), concurrency, memory_mb, source, coalesce(source_line, 0)
-FROM memory_series ORDER BY 1, 2, 3, source, source_line`, nil, func(r []any) model.MemorySeriesPoint {
+SELECT coalesce(server, ''), coalesce(pass, -1), concurrency, memory_mb, source, coalesce(source_line, 0), coalesce(database, '')
+FROM memory_series ORDER BY 1, 7, 2, 3, source, source_line`, nil, func(r []any) model.MemorySeriesPoint {
 		return model.MemorySeriesPoint{Server: Text(r[0]), Pass: integer(r[1]), Concurrency: Float(r[2]), MemoryMB: Float(r[3]),
-			Source: Text(r[4]), Line: int(integer(r[5]))}
+			Source: Text(r[4]), Line: int(integer(r[5])), Database: Text(r[6])}
 	})
 }
 
-// MemorySlopes reads the view memory_slopes, ordered by server, the
-// per-pass rows (by pass) before the pooled one.
+// MemorySlopes reads the view memory_slopes, ordered by server and
+// database (none first), the per-pass rows (by pass) before the pooled
+// one.
 func (s *Store) MemorySlopes(ctx context.Context) ([]model.MemorySlope, error) {
 	return readAll(ctx, s, "memory_slopes", `
 SELECT coalesce(server, ''), coalesce(pass, -1), pooled, slope_gib_per_1000, slope_se_gib_per_1000, intercept_gib, r2,
        theil_sen_gib_per_1000, theil_sen_intercept_gib, points, coalesce(passes, 0),
-       pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000, pass_slope_max_gib_per_1000
-FROM memory_slopes ORDER BY 1, pooled, 2`, nil, func(r []any) model.MemorySlope {
-		return model.MemorySlope{Server: Text(r[0]), Pass: integer(r[1]), Pooled: Bool(r[2]),
+       pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000, pass_slope_max_gib_per_1000, coalesce(database, '')
+FROM memory_slopes ORDER BY 1, 15, pooled, 2`, nil, func(r []any) model.MemorySlope {
+		return model.MemorySlope{Server: Text(r[0]), Database: Text(r[14]), Pass: integer(r[1]), Pooled: Bool(r[2]),
 			SlopeGiBPer1000: Float(r[3]), SlopeSEGiBPer1000: Float(r[4]), InterceptGiB: Float(r[5]), R2: Float(r[6]),
 			TheilSenGiBPer1000: Float(r[7]), TheilSenInterceptGiB: Float(r[8]), Points: integer(r[9]), Passes: integer(r[10]),
 			PassSlopeMinGiBPer1000: Float(r[11]), PassSlopeMedianGiBPer1000: Float(r[12]), PassSlopeMaxGiBPer1000: Float(r[13])}
@@ -287,13 +289,20 @@ FROM memory_slopes ORDER BY 1, pooled, 2`, nil, func(r []any) model.MemorySlope 
 // run and target rate (fixed-rate ladders by test first, their rounds in
 // numeric order).
 func (s *Store) LadderSteps(ctx context.Context, rule stats.LadderRule) ([]model.LadderStepRow, error) {
+	return s.LadderStepsOf(ctx, rule, nil)
+}
+
+// LadderStepsOf reads the steps of the ladder runs of the servers
+// selected, as LadderSteps reads them all.
+func (s *Store) LadderStepsOf(ctx context.Context, rule stats.LadderRule, servers *Servers) ([]model.LadderStepRow, error) {
 	return readAll(ctx, s, "ladder_steps", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, step, target_rps, achieved_rps,
        p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1),
        coalesce(database, ''),
-       coalesce((SELECT min(g.variant) FROM run_groups g WHERE g.run_id = s.run_id OR g.record_id = s.run_id), '') AS variant,
+       coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+servers.where("g.server")+`), '') AS variant,
        coalesce(failures_from, ''), run_error_rate
 FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE) s
+WHERE `+servers.where("s.server")+`
 ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), coalesce(tool, ''), variant,
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
          run, target_rps, step`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderStepRow {
@@ -307,10 +316,17 @@ ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coales
 // Ladders reads the table macro ladders under the same rule, ordered by
 // kind, server, test, tool, run and database.
 func (s *Store) Ladders(ctx context.Context, rule stats.LadderRule) ([]model.LadderRow, error) {
+	return s.LaddersOf(ctx, rule, nil)
+}
+
+// LaddersOf reads the results of the ladder runs of the servers
+// selected, as Ladders reads them all.
+func (s *Store) LaddersOf(ctx context.Context, rule stats.LadderRule, servers *Servers) ([]model.LadderRow, error) {
 	return readAll(ctx, s, "ladders", `
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, highest_held_rps, still_holding, step_rps, steps,
        coalesce(database, ''), first_step_rps, first_failed_rps, held_again_rps, highest_held_achieved_rps
 FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
+WHERE `+servers.where("server")+`
 ORDER BY 1, 2, 3, 4, 5, 10`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderRow {
 		return model.LadderRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]),
 			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8]), Database: Text(r[9]),

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -78,6 +79,9 @@ type Store struct {
 	path  string
 	opts  Options
 	reads readWatch // DuckDB's reads of the files of bulk loads
+	// deleted is set when a load deleted rows (a file replaced): Close
+	// then checkpoints with a vacuum.
+	deleted atomic.Bool
 }
 
 // ErrNewerStore is returned for a store written by a newer wra.
@@ -100,8 +104,12 @@ func (e *BusyError) Error() string {
 	return fmt.Sprintf("store %s is in use by another process", e.Path)
 }
 
-// SchemaVersion is the schema version this wra writes.
-func SchemaVersion() int { return len(migrations()) }
+// SchemaVersion is the schema version this wra writes: the number of its
+// last migration.
+func SchemaVersion() int {
+	ms := migrations()
+	return ms[len(ms)-1].version
+}
 
 type migration struct {
 	version int
@@ -202,6 +210,13 @@ func (s *Store) connect(ctx context.Context) error {
 	dsn := s.path + "?autoinstall_known_extensions=false&autoload_known_extensions=false" + s.limits()
 	if s.opts.ReadOnly {
 		dsn += "&access_mode=READ_ONLY"
+	} else {
+		// No vacuum at a checkpoint: a vacuum merges the under-filled
+		// row groups of a whole table, up to max_vacuum_tasks of them,
+		// and the checkpoints of an ingest then cost what the store
+		// holds (up to 10 s each at 16 copies of data/) rather than
+		// what the ingest wrote. Close vacuums when a load deleted rows.
+		dsn += "&max_vacuum_tasks=0"
 	}
 	deadline := time.Now().Add(s.opts.LockTimeout)
 	for {
@@ -293,21 +308,47 @@ func (s *Store) version(ctx context.Context) (int, error) {
 	return int(v), nil
 }
 
+// pending lists the migrations the store at version v has not applied,
+// in order. Each migration is applied by its number, not its place: a
+// store that has 001, 002 and 005 is given 003 and 004.
+func (s *Store) pending(ctx context.Context, v int) ([]migration, error) {
+	applied := map[int64]bool{}
+	if v > 0 {
+		versions, err := readAll(ctx, s, "wra_migrations", `SELECT version FROM wra_migrations`, nil, func(r []any) int64 { return integer(r[0]) })
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range versions {
+			applied[n] = true
+		}
+	}
+	var out []migration
+	for _, m := range migrations() {
+		if !applied[int64(m.version)] {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 func (s *Store) migrate(ctx context.Context) error {
 	v, err := s.version(ctx)
 	if err != nil {
 		return err
 	}
-	ms := migrations()
-	if v > len(ms) {
-		return fmt.Errorf("%w: store %s has schema version %d, this wra knows up to %d; upgrade wra", ErrNewerStore, s.path, v, len(ms))
+	if v > SchemaVersion() {
+		return fmt.Errorf("%w: store %s has schema version %d, this wra knows up to %d; upgrade wra", ErrNewerStore, s.path, v, SchemaVersion())
 	}
-	if v > 0 && v < len(ms) {
+	pending, err := s.pending(ctx, v)
+	if err != nil {
+		return err
+	}
+	if v > 0 && len(pending) > 0 {
 		if err := s.backup(ctx, v); err != nil {
 			return err
 		}
 	}
-	if v < len(ms) {
+	if len(pending) > 0 {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
@@ -316,7 +357,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS wra_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)`); err != nil {
 			return err
 		}
-		for _, m := range ms[v:] {
+		for _, m := range pending {
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("store %s: migration %s: %w", s.path, m.name, err)
 			}
@@ -470,8 +511,21 @@ func (s *Store) Close() error {
 	if s.db == nil {
 		return nil
 	}
+	if s.deleted.Load() {
+		// The rows of replaced files are reclaimed by a checkpoint that
+		// vacuums, with DuckDB's default number of tasks.
+		for _, q := range []string{`SET max_vacuum_tasks = ` + strconv.Itoa(vacuumTasks), `CHECKPOINT`} {
+			if _, err := s.db.Exec(q); err != nil {
+				s.db.Close()
+				return fmt.Errorf("store %s: %w", s.path, err)
+			}
+		}
+	}
 	return s.db.Close()
 }
+
+// vacuumTasks is DuckDB's default max_vacuum_tasks.
+const vacuumTasks = 100
 
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }

@@ -33,6 +33,12 @@ import (
 // server=go-gmp1, as a user would give it on the command line).
 func openViews(t *testing.T, folders ...string) *sql.DB {
 	t.Helper()
+	return store.SQLDB(openViewsStore(t, folders...))
+}
+
+// openViewsStore is openViews' store.
+func openViewsStore(t *testing.T, folders ...string) *store.Store {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "views.duckdb"), store.Options{})
 	if err != nil {
@@ -65,7 +71,7 @@ func openViews(t *testing.T, folders ...string) *sql.DB {
 			t.Fatalf("ingest %s: %d files failed or skipped: %+v", folder, n, res.Files)
 		}
 	}
-	return store.SQLDB(st)
+	return st
 }
 
 // near compares a view's number with the Go figure: equal within 1e-12
@@ -607,17 +613,10 @@ func ladderOf(steps []stats.LadderStep) stats.LadderResult {
 // and some authors judge a step (min_achieved_ratio 0).
 var p95AndErrors = stats.LadderRule{P95MS: 50, MaxErrorRate: 0.01}
 
-// TestViewLadderPerStep reads real k6 ladders kept per step
-// (testdata/views/k6steps, see its README): every figure of a summary's
-// step is the step's own, a step short of its rate is not held, and a
-// point stream takes the place of its own run's summary only.
-func TestViewLadderPerStep(t *testing.T) {
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "views.duckdb"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+// ingestK6Steps ingests testdata/views/k6steps into st, with the k6
+// point stream of its go/db run.
+func ingestK6Steps(t *testing.T, st *store.Store) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "k6steps")
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "views", "k6steps"))); err != nil {
 		t.Fatal(err)
@@ -629,13 +628,27 @@ func TestViewLadderPerStep(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "go", "db", "k6_ladder_go1_db_points.ndjson.gz"), points, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := ingest.Ingest(ctx, st, []string{dir}, ingest.Options{})
+	res, err := ingest.Ingest(context.Background(), st, []string{dir}, ingest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := res.Count(ingest.Loaded); n != 6 || res.Count(ingest.Failed) != 0 {
 		t.Fatalf("loaded %d files, failed %d; want 6 and 0: %+v", n, res.Count(ingest.Failed), res.Files)
 	}
+}
+
+// TestViewLadderPerStep reads real k6 ladders kept per step
+// (testdata/views/k6steps, see its README): every figure of a summary's
+// step is the step's own, a step short of its rate is not held, and a
+// point stream takes the place of its own run's summary only.
+func TestViewLadderPerStep(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "views.duckdb"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ingestK6Steps(t, st)
 	db := store.SQLDB(st)
 
 	type ladder struct {

@@ -81,6 +81,9 @@ type Options struct {
 	// Corpus is what the analyzed folder says of itself (ReadCorpus),
 	// for the context block.
 	Corpus Corpus
+	// InlinePlots says whether the report page holds its plots inline
+	// or links their files (WriteFiles).
+	InlinePlots report.InlinePlots
 }
 
 // DesignRule is the rule the caveats of the groups are computed under:
@@ -106,7 +109,8 @@ func DefaultOptions() Options {
 	rule.MinAchievedRatio = stats.DefaultMinAchievedRatio
 	return Options{LadderRule: rule, DriftTolerance: stats.DefaultDriftTolerance,
 		RPS: cost.DefaultWorkload.RPS, Wait: cost.DefaultWorkload.Wait, Util: cost.DefaultWorkload.Utilisation, Price: p,
-		Alpha: stats.DefaultAlpha, TiePct: stats.DefaultTiePct, Findings: stats.DefaultFindingRules()}
+		Alpha: stats.DefaultAlpha, TiePct: stats.DefaultTiePct, Findings: stats.DefaultFindingRules(),
+		InlinePlots: report.InlineAuto}
 }
 
 // CacheKey identifies an analysis for a cache of its output: the store's

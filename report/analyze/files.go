@@ -11,10 +11,12 @@ import (
 	"github.com/wra-bench/wra/report"
 )
 
-// WriteFiles writes an analysis into dir: index.html (the self-contained
-// report page), report.md, tables/<section>-<keys>.csv|json|md and
-// plots/<name>.svg|png. Names and bytes depend only on the result.
-func WriteFiles(dir string, res *Result) error {
+// WriteFiles writes an analysis into dir: index.html (the report page,
+// self-contained, or linking the plots' SVG files as inline says:
+// report.InlinePlots), report.md, tables/<section>-<keys>.csv|json|md and
+// plots/<name>.svg|png. Names and bytes depend only on the result and
+// inline.
+func WriteFiles(dir string, res *Result, inline report.InlinePlots) error {
 	for _, sub := range []string{"tables", "plots"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return err
@@ -22,7 +24,7 @@ func WriteFiles(dir string, res *Result) error {
 	}
 	var md bytes.Buffer
 	md.WriteString("# Benchmark report\n\n")
-	page := &report.Page{Title: "Benchmark report"}
+	page := &report.Page{Title: "Benchmark report", Inline: inline}
 	var skipped []string
 	files := res.TableFiles()
 	for _, sec := range res.Sections {
@@ -70,7 +72,7 @@ func WriteFiles(dir string, res *Result) error {
 				return err
 			}
 			fmt.Fprintf(&md, "![%s](plots/%s.svg)\n\n", report.EscapeMarkdown(fig.Caption), fig.Name)
-			ps.Plots = append(ps.Plots, report.PagePlot{Caption: fig.Caption, SVG: svg})
+			ps.Plots = append(ps.Plots, report.PagePlot{Caption: fig.Caption, SVG: svg, File: "plots/" + fig.Name + ".svg"})
 		}
 		page.Sections = append(page.Sections, ps)
 	}

@@ -586,7 +586,7 @@ func (a *analysis) slopes(sh *shared, r stats.FindingRules, t tested) []found {
 		if res.Found {
 			out = append(out, found{rule: ruleUnstableSlope, p: res.P, hasP: true, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
 				"%s's memory growth moves between passes from %s to %s GiB per 1000 waiting requests (%d passes), more than their fits' standard errors allow (Cochran's Q = %s, %s): the median slope %s is not a property of the server alone.",
-				serverName(m.server), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
+				rowName(m.server, m.database, ""), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
 		}
 		// Passes that disagree make a pooled series bend; that is the
 		// finding above, not a second one.
@@ -599,7 +599,7 @@ func (a *analysis) slopes(sh *shared, r stats.FindingRules, t tested) []found {
 			}
 			out = append(out, found{rule: ruleBentSlope, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
 				"%s's memory series bends (all passes pooled, %d points): %s; its slope of %s GiB per 1000 depends on the concurrency levels chosen and should not be extrapolated.",
-				serverName(m.server), m.pooled.Points, strings.Join(why, "; "), Sig(m.pooled.SlopeGiBPer1000))})
+				rowName(m.server, m.database, ""), m.pooled.Points, strings.Join(why, "; "), Sig(m.pooled.SlopeGiBPer1000))})
 		}
 	}
 	return out

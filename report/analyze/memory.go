@@ -10,12 +10,14 @@ import (
 	"github.com/wra-bench/wra/stats"
 )
 
-// memoryPasses is a server's memory series: the fit of each pass and of
-// all its passes pooled (memory_slopes' rows through cost.MemoryFit, the
-// one form wra analyze and wra cost take), memory_slopes' row over all
-// passes, and the points.
+// memoryPasses is a server's memory series on one database (none where
+// the series names none): the fit of each pass and of all its passes
+// pooled (memory_slopes' rows through cost.MemoryFit, the one form wra
+// analyze and wra cost take), memory_slopes' row over all passes, and the
+// points.
 type memoryPasses struct {
 	server   string
+	database string
 	passes   []stats.MemoryFit
 	passNums []int64
 	pooled   stats.MemoryFit
@@ -24,7 +26,17 @@ type memoryPasses struct {
 	points   []report.MemoryPoint
 }
 
-// memoryFits reads every server's memory series and its fits.
+// name names the series in notes and findings: the server, with its
+// database where the series names one.
+func (m *memoryPasses) name() string {
+	if m.database == "" {
+		return m.server
+	}
+	return rowName(m.server, m.database, "")
+}
+
+// memoryFits reads every memory series, one per server and database, and
+// its fits.
 func (a *analysis) memoryFits() ([]memoryPasses, error) {
 	pts, err := a.st.MemorySeries(a.ctx)
 	if err != nil {
@@ -35,40 +47,41 @@ func (a *analysis) memoryFits() ([]memoryPasses, error) {
 		return nil, err
 	}
 	type key struct {
-		server string
-		pass   int64
-		pooled bool
+		server, database string
+		pass             int64
+		pooled           bool
 	}
 	rows := map[key]model.MemorySlope{}
 	for _, r := range slopes {
-		rows[key{r.Server, r.Pass, r.Pooled}] = r
+		rows[key{r.Server, r.Database, r.Pass, r.Pooled}] = r
 	}
 	row := func(k key) (model.MemorySlope, error) {
 		r, ok := rows[k]
 		if !ok {
-			return r, fmt.Errorf("memory_slopes has no row for server %q pass %d (pooled %v)", k.server, k.pass, k.pooled)
+			return r, fmt.Errorf("memory_slopes has no row for server %q database %q pass %d (pooled %v)", k.server, k.database, k.pass, k.pooled)
 		}
 		return r, nil
 	}
 	var out []memoryPasses
 	for i := 0; i < len(pts); {
-		m := memoryPasses{server: pts[i].Server}
+		m := memoryPasses{server: pts[i].Server, database: pts[i].Database}
+		same := func(p model.MemorySeriesPoint) bool { return p.Server == m.server && p.Database == m.database }
 		start := i
-		for i < len(pts) && pts[i].Server == m.server {
+		for i < len(pts) && same(pts[i]) {
 			pass, from := pts[i].Pass, i
-			for i < len(pts) && pts[i].Server == m.server && pts[i].Pass == pass {
+			for i < len(pts) && same(pts[i]) && pts[i].Pass == pass {
 				m.points = append(m.points, report.MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB})
 				m.srcs = append(m.srcs, report.Source{File: pts[i].Source, Line: pts[i].Line})
 				i++
 			}
-			r, err := row(key{m.server, pass, false})
+			r, err := row(key{m.server, m.database, pass, false})
 			if err != nil {
 				return nil, err
 			}
 			m.passes = append(m.passes, cost.MemoryFit(r, pts[from:i]))
 			m.passNums = append(m.passNums, pass)
 		}
-		r, err := row(key{m.server, -1, true})
+		r, err := row(key{m.server, m.database, -1, true})
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +123,7 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 			Title: "Memory growth per 1000 concurrent waiting requests (GiB per 1000)",
 			Name:  "growth",
 			Columns: []report.Column{
-				col("server", "server", nil), col("passes", "passes", nil),
+				col("server", "server", nil), col("database", "database", nil), col("passes", "passes", nil),
 				col("pass_slope_median_gib_per_1000", "median pass slope GiB/1000", Sig), col("slope_min_gib_per_1000", "min", Sig), col("slope_max_gib_per_1000", "max", Sig),
 				col("pooled_slope_gib_per_1000", "pooled fit GiB/1000", Sig), col("theil_sen_gib_per_1000", "Theil–Sen", Sig),
 				col("intercept_gib", "base GiB", Sig), col("r2", "R²", Sig), col("points", "points", nil),
@@ -121,24 +134,25 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 		for _, m := range mem {
 			for i, fit := range m.passes {
 				for _, w := range fit.Warnings {
-					n.add(fmt.Sprintf("%s, pass %d: %s", m.server, m.passNums[i], w.Msg))
+					n.add(fmt.Sprintf("%s, pass %d: %s", m.name(), m.passNums[i], w.Msg))
 				}
 			}
 			r, pooled := m.row, m.pooled
 			if r.Passes < 3 {
-				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", m.server, r.Passes))
+				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", m.name(), r.Passes))
 			}
-			d.Rows = append(d.Rows, []any{m.server, r.Passes, rounded(r.PassSlopeMedianGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
+			d.Rows = append(d.Rows, []any{m.server, nullIfEmpty(m.database), r.Passes, rounded(r.PassSlopeMedianGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
 				rounded(r.PassSlopeMinGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000), rounded(r.PassSlopeMaxGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
 				num(pooled.SlopeGiBPer1000), num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
 			d.RowSources = append(d.RowSources, m.srcs)
 			keys = append(keys, r.PassSlopeMedianGiBPer1000)
-			series := report.MemorySeries{Server: m.server, Points: m.points}
+			series := report.MemorySeries{Server: m.server, Label: m.name(), Points: m.points}
 			if !math.IsNaN(pooled.SlopeGiBPer1000) {
 				series.Fit = &report.MemoryFit{SlopeMBPerRequest: pooled.SlopeGiBPer1000 * 1024 / 1000, InterceptMB: pooled.InterceptGiB * 1024}
 			}
 			chart = append(chart, series)
 		}
+		d.DropEmpty("database")
 		a.orderByKey(d, n, keys, nil, false, "", "median pass slope")
 		n.add("median pass slope: the median of the passes' least-squares slopes (min and max beside it), the figure to publish; pooled fit: the least-squares slope of all passes' points together, the figure the cost model prices memory with (memory from \"pooled fit\"); Theil–Sen, base and R² are of all passes pooled; 1 GiB = 1024 MiB")
 		d.Notes = n.list

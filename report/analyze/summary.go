@@ -471,7 +471,7 @@ func ladderContests(ladders []ladderRuns, groupOf map[report.Source][]string) []
 func memoryContest(mem []memoryPasses) []contest {
 	var cs []contender
 	for _, m := range mem {
-		c := contender{server: m.server, value: m.row.PassSlopeMedianGiBPer1000}
+		c := contender{server: m.server, database: m.database, value: m.row.PassSlopeMedianGiBPer1000}
 		for _, p := range m.passes {
 			if !math.IsNaN(p.SlopeGiBPer1000) {
 				c.values = append(c.values, p.SlopeGiBPer1000)

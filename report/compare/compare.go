@@ -73,7 +73,11 @@ func Compare(ctx context.Context, st *store.Store, o Options) (*report.Data, err
 	if err := checkSides(runs, o.Sides); err != nil {
 		return nil, err
 	}
-	ladders, steps, err := loadLadders(ctx, st, runs, o.Rule)
+	servers, err := st.CompareServers(ctx, o.Sides)
+	if err != nil {
+		return nil, err
+	}
+	ladders, steps, err := loadLadders(ctx, st, runs, servers, o.Rule)
 	if err != nil {
 		return nil, err
 	}
@@ -108,21 +112,22 @@ func sideName(s store.CompareSides, side string) string {
 	return s.Base
 }
 
-// loadLadders reads the ladder of every selected run from the store's
+// loadLadders reads the ladder of every selected run (among those of the
+// sides' servers) from the store's
 // ladder_steps macro under the rule (a step's held is the macro's), builds
 // its result as wra analyze does (analyze.LadderRuns), and stores its
 // highest held step as the run's highest_held_rps. A k6 run whose steps
 // are tagged in its samples, or kept in its summary, is a ladder run.
-func loadLadders(ctx context.Context, st *store.Store, runs []*run, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
+func loadLadders(ctx context.Context, st *store.Store, runs []*run, servers *store.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
 	byID := map[string]*run{}
 	for _, r := range runs {
 		byID[r.ID] = r
 	}
-	rows, err := st.LadderSteps(ctx, rule)
+	rows, err := st.LadderStepsOf(ctx, rule, servers)
 	if err != nil {
 		return nil, nil, err
 	}
-	verdicts, err := st.Ladders(ctx, rule)
+	verdicts, err := st.LaddersOf(ctx, rule, servers)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -77,6 +77,7 @@ COMMENT ON COLUMN memory_series.requests IS 'requests the point counts';
 COMMENT ON COLUMN memory_series.cpu_s IS 'CPU seconds of the server at that point';
 COMMENT ON COLUMN memory_series.source IS 'the file, its path below the ingested folder starting with its name';
 COMMENT ON COLUMN memory_series.source_line IS 'the line of the file the row was read from';
+COMMENT ON COLUMN memory_series.database IS 'the database the server ran on, NULL when the series names none (it stands for the server on every database)';
 COMMENT ON TABLE calibration IS 'timings of a fixed CPU job before and after a benchmark';
 COMMENT ON COLUMN calibration.source IS 'the file, its path below the ingested folder starting with its name';
 COMMENT ON COLUMN calibration.source_line IS 'the line of the file the row was read from';

@@ -1,6 +1,8 @@
 -- memory_slopes: memory growth per 1000 concurrent waiting requests, one
--- row per (server, pass) and one per server over all passes (pooled,
--- pass NULL; a series without pass also has a per-pass row with pass NULL).
+-- row per (server, database, pass) and one per (server, database) over
+-- all passes (pooled, pass NULL; a series without pass also has a per-pass
+-- row with pass NULL). A server's series on two databases are two series,
+-- never pooled; database is NULL for a series that names none.
 -- OLS slope, intercept and R² (regr_slope/regr_intercept/regr_r2), the
 -- slope's standard error sqrt(SSE / (n - 2) / Sxx) with SSE = Syy - Sxy²/Sxx
 -- (regr_syy, regr_sxy, regr_sxx; NULL under three points) and the
@@ -14,18 +16,18 @@
 -- stats.CheckMemoryFit only says, from the points, when a series bends.
 CREATE OR REPLACE VIEW memory_slopes AS
 WITH pts AS (
-    SELECT server, pass, concurrency::DOUBLE AS x, memory_mb AS y,
-           row_number() OVER (PARTITION BY server ORDER BY pass, concurrency, source, source_line) AS id
+    SELECT server, database, pass, concurrency::DOUBLE AS x, memory_mb AS y,
+           row_number() OVER (PARTITION BY server, database ORDER BY pass, concurrency, source, source_line) AS id
     FROM memory_series
     WHERE memory_mb IS NOT NULL AND concurrency IS NOT NULL
 ),
 grp AS ( -- every point once in its pass and once in the pooled group
-    SELECT server, pass, FALSE AS pooled, x, y, id FROM pts
+    SELECT server, database, pass, FALSE AS pooled, x, y, id FROM pts
     UNION ALL
-    SELECT server, NULL, TRUE, x, y, id FROM pts
+    SELECT server, database, NULL, TRUE, x, y, id FROM pts
 ),
 ols AS (
-    SELECT server, pass, pooled,
+    SELECT server, database, pass, pooled,
            -- regr_slope is NaN, not NULL, when every x is equal
            CASE WHEN regr_sxx(y, x) > 0 THEN regr_slope(y, x) END AS slope,
            regr_intercept(y, x) AS intercept, regr_r2(y, x) AS r2,
@@ -33,27 +35,29 @@ ols AS (
                sqrt(greatest(regr_syy(y, x) - regr_sxy(y, x) * regr_sxy(y, x) / regr_sxx(y, x), 0)
                     / (regr_count(y, x) - 2) / regr_sxx(y, x)) END AS slope_se,
            count(*) AS points
-    FROM grp GROUP BY server, pass, pooled
+    FROM grp GROUP BY server, database, pass, pooled
 ),
 ts AS (
-    SELECT a.server, a.pass, a.pooled, median((b.y - a.y) / (b.x - a.x)) AS slope
+    SELECT a.server, a.database, a.pass, a.pooled, median((b.y - a.y) / (b.x - a.x)) AS slope
     FROM grp a JOIN grp b
-      ON a.server IS NOT DISTINCT FROM b.server AND a.pass IS NOT DISTINCT FROM b.pass
-         AND a.pooled = b.pooled AND a.id < b.id AND a.x <> b.x
-    GROUP BY a.server, a.pass, a.pooled
+      ON a.server IS NOT DISTINCT FROM b.server AND a.database IS NOT DISTINCT FROM b.database
+         AND a.pass IS NOT DISTINCT FROM b.pass AND a.pooled = b.pooled AND a.id < b.id AND a.x <> b.x
+    GROUP BY a.server, a.database, a.pass, a.pooled
 ),
 tsi AS (
-    SELECT g.server, g.pass, g.pooled, median(g.y - ts.slope * g.x) AS intercept
+    SELECT g.server, g.database, g.pass, g.pooled, median(g.y - ts.slope * g.x) AS intercept
     FROM grp g JOIN ts
-      ON g.server IS NOT DISTINCT FROM ts.server AND g.pass IS NOT DISTINCT FROM ts.pass AND g.pooled = ts.pooled
-    GROUP BY g.server, g.pass, g.pooled
+      ON g.server IS NOT DISTINCT FROM ts.server AND g.database IS NOT DISTINCT FROM ts.database
+         AND g.pass IS NOT DISTINCT FROM ts.pass AND g.pooled = ts.pooled
+    GROUP BY g.server, g.database, g.pass, g.pooled
 ),
-spread AS ( -- the per-pass slopes of each server
-    SELECT server, count(*) AS passes, min(slope) AS lo, median(slope) AS med, max(slope) AS hi
-    FROM ols WHERE NOT pooled AND slope IS NOT NULL GROUP BY server
+spread AS ( -- the per-pass slopes of each series
+    SELECT server, database, count(*) AS passes, min(slope) AS lo, median(slope) AS med, max(slope) AS hi
+    FROM ols WHERE NOT pooled AND slope IS NOT NULL GROUP BY server, database
 )
 SELECT
     o.server,
+    o.database,
     o.pass,
     o.pooled,
     o.slope * 1000 / 1024 AS slope_gib_per_1000,
@@ -68,13 +72,16 @@ SELECT
     sp.med * 1000 / 1024 AS pass_slope_median_gib_per_1000,
     sp.hi * 1000 / 1024 AS pass_slope_max_gib_per_1000
 FROM ols o
-LEFT JOIN ts ON o.server IS NOT DISTINCT FROM ts.server AND o.pass IS NOT DISTINCT FROM ts.pass AND o.pooled = ts.pooled
-LEFT JOIN tsi ON o.server IS NOT DISTINCT FROM tsi.server AND o.pass IS NOT DISTINCT FROM tsi.pass AND o.pooled = tsi.pooled
-LEFT JOIN spread sp ON o.pooled AND o.server IS NOT DISTINCT FROM sp.server;
+LEFT JOIN ts ON o.server IS NOT DISTINCT FROM ts.server AND o.database IS NOT DISTINCT FROM ts.database
+    AND o.pass IS NOT DISTINCT FROM ts.pass AND o.pooled = ts.pooled
+LEFT JOIN tsi ON o.server IS NOT DISTINCT FROM tsi.server AND o.database IS NOT DISTINCT FROM tsi.database
+    AND o.pass IS NOT DISTINCT FROM tsi.pass AND o.pooled = tsi.pooled
+LEFT JOIN spread sp ON o.pooled AND o.server IS NOT DISTINCT FROM sp.server AND o.database IS NOT DISTINCT FROM sp.database;
 
 -- Comments: as the README documents the columns (TestColumnComments).
 COMMENT ON VIEW memory_slopes IS 'memory growth per 1000 concurrent waiting requests, per server and pass and pooled';
 COMMENT ON COLUMN memory_slopes.server IS 'the series; pass NULL on the pooled row (and on the per-pass row of a series recorded without passes)';
+COMMENT ON COLUMN memory_slopes.database IS 'the database of the series, NULL where it names none; a server''s series on two databases are fitted apart';
 COMMENT ON COLUMN memory_slopes.pass IS 'the series; pass NULL on the pooled row (and on the per-pass row of a series recorded without passes)';
 COMMENT ON COLUMN memory_slopes.pooled IS 'true on the row over all the server''s passes';
 COMMENT ON COLUMN memory_slopes.slope_gib_per_1000 IS 'OLS slope of memory_mb on concurrency (regr_slope), MiB per request x 1000 / 1024; NULL when every point has one concurrency';

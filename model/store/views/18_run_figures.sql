@@ -9,6 +9,9 @@
 -- the record; the record has no row of its own. failed = errors + non_2xx; error_rate = failed /
 -- requests.
 CREATE OR REPLACE VIEW run_figures AS
+WITH drift AS (
+    SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1
+)
 SELECT
     r.run_id,
     r.source,
@@ -56,8 +59,8 @@ LEFT JOIN ingested_files f USING (source)
 LEFT JOIN run_pairs p ON p.report_id = r.run_id
 LEFT JOIN runs rec ON rec.run_id = p.record_id
 LEFT JOIN cpu_per_request c ON c.run_id = coalesce(p.record_id, r.run_id)
-LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) d ON d.run_id = r.run_id
-LEFT JOIN (SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1) dr ON dr.run_id = p.record_id
+LEFT JOIN drift d ON d.run_id = r.run_id
+LEFT JOIN drift dr ON dr.run_id = p.record_id
 WHERE r.run_id NOT IN (SELECT record_id FROM run_pairs);
 
 -- Comments: as the README documents the columns (TestColumnComments).
