@@ -125,7 +125,7 @@ func TestSampleStepsFollowTheirFile(t *testing.T) {
 	}
 }
 
-// TestMigrationFillsSampleSteps: a store of schema version 3, whose
+// TestMigrationFillsSampleSteps: a store without migration 004, whose
 // samples have no sample_steps, gets them from its samples when opened.
 func TestMigrationFillsSampleSteps(t *testing.T) {
 	ctx := context.Background()
@@ -143,8 +143,8 @@ func TestMigrationFillsSampleSteps(t *testing.T) {
 	if strings.Count(want, "\n") != 4 {
 		t.Fatalf("sample_steps after ingest:\n%s\nwant two steps of two runs", want)
 	}
-	// As wra of schema version 3 left it.
-	for _, q := range []string{`DROP TABLE sample_steps`, `DELETE FROM wra_migrations WHERE version > 3`} {
+	// As a wra without migration 004 left it.
+	for _, q := range []string{`DROP TABLE sample_steps`, `DELETE FROM wra_migrations WHERE version = 4`} {
 		if _, err := s.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -157,7 +157,7 @@ func TestMigrationFillsSampleSteps(t *testing.T) {
 	if got := sampleSteps(t, s.db); got != want {
 		t.Errorf("sample_steps after migration:\n%s\nwant as ingest stores them:\n%s", got, want)
 	}
-	if _, err := os.Stat(path + ".v3.bak"); err != nil {
-		t.Errorf("no backup of the version 3 store: %v", err)
+	if _, err := os.Stat(fmt.Sprintf("%s.v%d.bak", path, SchemaVersion())); err != nil {
+		t.Errorf("no backup of the store before its migration: %v", err)
 	}
 }

@@ -369,7 +369,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := s.applyViews(ctx, tx); err != nil {
 			return err
 		}
-		for _, m := range ms[v:] {
+		for _, m := range pending {
 			if fill := migrationFills[m.name]; fill != nil {
 				if err := fill(ctx, tx); err != nil {
 					return fmt.Errorf("store %s: migration %s: %w", s.path, m.name, err)
