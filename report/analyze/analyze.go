@@ -156,8 +156,25 @@ type Result struct {
 	Sections []*Section
 }
 
+// holder is a store that can evaluate once, for a whole analysis, the
+// views its sections read many times over (store.Store.Hold).
+type holder interface {
+	Hold(ctx context.Context) (release func() error, err error)
+}
+
 // Analyze computes every section the store has inputs for.
-func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
+func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error) {
+	if h, ok := st.(holder); ok {
+		release, err := h.Hold(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if rerr := release(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}()
+	}
 	caveats, err := st.Caveats(ctx, opts.DesignRule())
 	if err != nil {
 		return nil, err
