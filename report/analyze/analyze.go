@@ -32,7 +32,7 @@ type Store interface {
 	AllServers(ctx context.Context) ([]string, error)
 	RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error)
 	RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedRatio float64) (map[string]bool, error)
-	Spectra(ctx context.Context) ([]model.SpectrumRow, error)
+	Spectra(ctx context.Context, fn func(model.SpectrumRow) error) error
 	PeakMemory(ctx context.Context) ([]model.PeakMemory, error)
 	MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error)
 	MemorySlopes(ctx context.Context) ([]model.MemorySlope, error)
