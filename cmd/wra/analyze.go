@@ -171,7 +171,7 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		}
 		return nil
 	}
-	res, err := analyze.Analyze(ctx, st, opts)
+	res, err := analyzeStore(ctx, st, opts)
 	if err != nil {
 		return err
 	}

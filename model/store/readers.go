@@ -162,30 +162,34 @@ const spectrumRuns = `WITH ro AS (
 
 // Spectra reads the latency spectra of fixed-rate runs (percentiles below
 // 100), ordered by test, rate, server, database, tool, corrected first,
-// run and percentile. The runs are read once and their percentiles
-// sorted by the runs' numbers (spectrumRuns), so that neither DuckDB's
-// sort nor the rows repeat a run's texts: at 27 thousand runs and 670
-// thousand percentiles, sorting them with their texts took DuckDB about
-// 290 MiB.
-func (s *Store) Spectra(ctx context.Context) ([]model.SpectrumRow, error) {
+// run and percentile, and hands each row to fn as it is read, so that
+// the rows need not all be held at once (670 thousand at 64 copies of
+// data/). The runs are read once and their percentiles sorted by the
+// runs' numbers (spectrumRuns), so that neither DuckDB's sort nor the
+// rows repeat a run's texts: at 27 thousand runs and 670 thousand
+// percentiles, sorting them with their texts took DuckDB about 290 MiB.
+func (s *Store) Spectra(ctx context.Context, fn func(model.SpectrumRow) error) error {
 	runs := map[int64]model.SpectrumRow{}
 	if _, err := s.each(ctx, spectrumRuns+` SELECT k, test, target_rps, server, database, tool, run_id FROM ro`, nil, func(r []any) error {
 		k, _ := Int(r[0])
 		runs[k] = model.SpectrumRow{Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Tool: Text(r[5]), RunID: Text(r[6])}
 		return nil
 	}); err != nil {
-		return nil, fmt.Errorf("reading runs: %w", err)
+		return fmt.Errorf("reading runs: %w", err)
 	}
-	return readAll(ctx, s, "latency_percentiles", spectrumRuns+`
+	if _, err := s.each(ctx, spectrumRuns+`
 SELECT ro.k, p.corrected, p.percentile, p.latency_ms, coalesce(p.count, -1)
 FROM latency_percentiles p JOIN ro USING (run_id)
 WHERE p.percentile < 100
-ORDER BY ro.g, p.corrected DESC, ro.k, p.percentile, p.latency_ms`, nil, func(r []any) model.SpectrumRow {
+ORDER BY ro.g, p.corrected DESC, ro.k, p.percentile, p.latency_ms`, nil, func(r []any) error {
 		k, _ := Int(r[0])
 		row := runs[k]
 		row.Corrected, row.Percentile, row.LatencyMS, row.Count = Bool(r[1]), Float(r[2]), Float(r[3]), integer(r[4])
-		return row
-	})
+		return fn(row)
+	}); err != nil {
+		return fmt.Errorf("reading latency_percentiles: %w", err)
+	}
+	return nil
 }
 
 // PeakMemory reads, per server, database and variant of the

@@ -506,11 +506,12 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// Close closes the store.
+// Close closes the store; closing it again does nothing.
 func (s *Store) Close() error {
 	if s.db == nil {
 		return nil
 	}
+	defer func() { s.db = nil }()
 	if s.deleted.Load() {
 		// The rows of replaced files are reclaimed by a checkpoint that
 		// vacuums, with DuckDB's default number of tasks.

@@ -32,7 +32,7 @@ type Store interface {
 	AllServers(ctx context.Context) ([]string, error)
 	RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error)
 	RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedRatio float64) (map[string]bool, error)
-	Spectra(ctx context.Context) ([]model.SpectrumRow, error)
+	Spectra(ctx context.Context, fn func(model.SpectrumRow) error) error
 	PeakMemory(ctx context.Context) ([]model.PeakMemory, error)
 	MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error)
 	MemorySlopes(ctx context.Context) ([]model.MemorySlope, error)
@@ -156,8 +156,25 @@ type Result struct {
 	Sections []*Section
 }
 
+// holder is a store that can evaluate once, for a whole analysis, the
+// views its sections read many times over (store.Store.Hold).
+type holder interface {
+	Hold(ctx context.Context) (release func() error, err error)
+}
+
 // Analyze computes every section the store has inputs for.
-func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
+func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error) {
+	if h, ok := st.(holder); ok {
+		release, err := h.Hold(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if rerr := release(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}()
+	}
 	caveats, err := st.Caveats(ctx, opts.DesignRule())
 	if err != nil {
 		return nil, err

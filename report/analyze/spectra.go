@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -33,24 +34,19 @@ type spectrumLine struct {
 // (seriesName), the passes merged the way HdrHistogram adds histograms.
 func (a *analysis) spectra() (*Section, error) {
 	sec := &Section{ID: "spectra", Title: "Latency spectra"}
-	rows, err := a.st.Spectra(a.ctx)
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		sec.Skipped = "no latency spectra of fixed-rate runs (wrk2 --latency, ab -e, k6 summaries)"
-		return sec, nil
-	}
 	// The rows come ordered by test, rate, server, database, tool,
-	// correction, run and percentile: a line is a run of rows.
+	// correction, run and percentile: a line is a run of rows, built as
+	// they are read.
 	var lines []*spectrumLine
-	for i, r := range rows {
-		if i == 0 || r.Test != rows[i-1].Test || r.TargetRPS != rows[i-1].TargetRPS || r.Server != rows[i-1].Server ||
-			r.Database != rows[i-1].Database || r.Tool != rows[i-1].Tool || r.Corrected != rows[i-1].Corrected {
+	var prev model.SpectrumRow
+	err := a.st.Spectra(a.ctx, func(r model.SpectrumRow) error {
+		first := len(lines) == 0
+		if first || r.Test != prev.Test || r.TargetRPS != prev.TargetRPS || r.Server != prev.Server ||
+			r.Database != prev.Database || r.Tool != prev.Tool || r.Corrected != prev.Corrected {
 			lines = append(lines, &spectrumLine{test: r.Test, rate: r.TargetRPS, server: r.Server, database: r.Database, tool: r.Tool, corrected: r.Corrected})
 		}
 		l := lines[len(lines)-1]
-		if len(l.runs) == 0 || r.RunID != rows[i-1].RunID {
+		if len(l.runs) == 0 || r.RunID != prev.RunID {
 			l.runs = append(l.runs, nil)
 		}
 		p := stats.SpectrumPoint{Percentile: r.Percentile, ValueMS: r.LatencyMS, Count: r.Count}
@@ -58,6 +54,15 @@ func (a *analysis) spectra() (*Section, error) {
 			p.Count = 0
 		}
 		l.runs[len(l.runs)-1] = append(l.runs[len(l.runs)-1], p)
+		prev = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(lines) == 0 {
+		sec.Skipped = "no latency spectra of fixed-rate runs (wrk2 --latency, ab -e, k6 summaries)"
+		return sec, nil
 	}
 	// A plot per test, rate and tool; per database too where it would
 	// hold too many servers (splitByDatabase).
