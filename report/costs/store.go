@@ -41,7 +41,7 @@ func FromStore(ctx context.Context, src cost.Source, req cost.Request) ([]Job, [
 	if req.AtHighestHeld {
 		at = "at the highest rate it held (or, holding none, the highest measured)"
 	}
-	stackNotes = append(stackNotes, fmt.Sprintf("From the store (cost_groups): CPU seconds of the server (user + kernel) and of the database per successful response, the median of each stack's runs %s; held: a fixed-rate group at that rate or above held it in more than half of its runs (p95 < %g ms, errors < %g%%, %g%% of the rate achieved); requests in flight = rps × (--wait + %s); memory = base + slope per 1000 in flight, fitted to the server's memory series (all passes pooled), else its highest working set.",
+	stackNotes = append(stackNotes, fmt.Sprintf("From the store (cost_groups): CPU seconds of the server (user + kernel) and of the database per successful response, the median of each stack's runs %s; held: a fixed-rate group at that rate or above held it in more than half of its runs (p95 < %g ms, errors < %g%%, %g%% of the rate achieved); requests in flight = rps × (--wait + %s); memory = base + slope per 1000 in flight, fitted to the server's memory series on the stack's database, or to its series that names no database (all passes pooled), else its highest working set.",
 		at, req.Rule.P95MS, 100*req.Rule.MaxErrorRate, 100*req.Rule.MinAchievedRatio, lat))
 	return jobs, stackNotes, nil
 }
