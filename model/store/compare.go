@@ -141,13 +141,10 @@ type CompareRun struct {
 // CompareRuns reads the runs of both sides with their metrics, ordered by
 // run id: the runs of run_groups, each counted once (a k6 stream and its
 // summary are one run; a harness record paired with a report is the
-// report, with the record's CPU and memory).
-func (s *Store) CompareRuns(ctx context.Context, sides CompareSides) ([]*CompareRun, error) {
+// report, with the record's CPU and memory). servers are the sides'
+// (CompareServers): the groups of the others are not computed.
+func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Servers) ([]*CompareRun, error) {
 	expr, args, err := sides.sql()
-	if err != nil {
-		return nil, err
-	}
-	servers, err := s.CompareServers(ctx, sides)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func TestServersSelectTheirRows(t *testing.T) {
 	if want := slices.Sorted(slices.Values(servers[:2])); !slices.Equal(sel.Names, want) || sel.Unnamed {
 		t.Errorf("CompareServers(%+v) = %+v, want %v", sides, sel, want)
 	}
-	runs, err := st.CompareRuns(ctx, sides)
+	runs, err := st.CompareRuns(ctx, sides, sel)
 	if err != nil {
 		t.Fatal(err)
 	}

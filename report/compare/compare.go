@@ -62,7 +62,11 @@ func Compare(ctx context.Context, st *store.Store, o Options) (*report.Data, err
 			return nil, fmt.Errorf("unknown metric %q: expected one of %s", m, strings.Join(Metrics(), ", "))
 		}
 	}
-	crs, err := st.CompareRuns(ctx, o.Sides)
+	servers, err := st.CompareServers(ctx, o.Sides)
+	if err != nil {
+		return nil, err
+	}
+	crs, err := st.CompareRuns(ctx, o.Sides, servers)
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +75,6 @@ func Compare(ctx context.Context, st *store.Store, o Options) (*report.Data, err
 		runs[i] = &run{CompareRun: r}
 	}
 	if err := checkSides(runs, o.Sides); err != nil {
-		return nil, err
-	}
-	servers, err := st.CompareServers(ctx, o.Sides)
-	if err != nil {
 		return nil, err
 	}
 	ladders, steps, err := loadLadders(ctx, st, runs, servers, o.Rule)
