@@ -82,11 +82,18 @@ type Manifest struct {
 	// Swoole 6.2 (port 9501), then its report): "server" when unset, ""
 	// for none (see readReports).
 	HeadingLabel *string `toml:"heading_label"`
+	// Headings name the labels that the heading levels of a write-up fill
+	// where their texts differ between its reports, outermost first
+	// (DefaultHeadings, server then test, when unset; [] for none); a
+	// further differing level is a label heading.N. It takes the place
+	// of HeadingLabel, which names the first alone.
+	Headings []string `toml:"headings"`
 	// Tables are layouts wra analyze publishes beside its own tables, as
 	// wra table lays them out; ingesting does not depend on them.
 	Tables []TableLayout `toml:"tables"`
 
-	ignore []*regexp.Regexp
+	ignore      []*regexp.Regexp
+	headingsSet bool // the manifest has headings, [] too
 }
 
 // TableLayout is one [[tables]] entry of a manifest: a table as wra table
@@ -127,12 +134,18 @@ func ReadManifest(dir string) (*Manifest, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	m.headingsSet = md.IsDefined("headings")
+	for _, h := range m.Headings {
+		if !labelName.MatchString(h) {
+			return nil, Errorf(path, 0, 0, "headings: label name %q: expected lower-case letters, digits and _", h)
+		}
+	}
 	if err := m.splitLabels(); err != nil {
 		return nil, Errorf(path, 0, 0, "%v", err)
 	}
 	und := slices.DeleteFunc(md.Undecoded(), func(k toml.Key) bool { return len(k) > 1 && k[0] == "labels" }) // read by splitLabels
 	if len(und) > 0 {
-		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, [labels], [labels.<label>] with order and names, [findings], [[tables]] with title, metric or cell, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, blocks, replicates, heading_label, headings, [labels], [labels.<label>] with order and names, [findings], [[tables]] with title, metric or cell, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
 	}
 	for _, g := range m.Ignore {
 		re, err := compileTemplate(g, false)
@@ -321,7 +334,10 @@ func (m *Manifest) design() design {
 		return design{blocks: DefaultBlocks}
 	}
 	// the display of the labels' values tells no experiments apart
-	d := design{noSplit: append(slices.Clone(m.NoSplit), model.DisplayLabel), blocks: m.Blocks, replicates: m.Replicates, heading: m.HeadingLabel}
+	d := design{noSplit: append(slices.Clone(m.NoSplit), model.DisplayLabel), blocks: m.Blocks, replicates: m.Replicates, heading: m.HeadingLabel, headings: m.Headings}
+	if m.headingsSet && d.headings == nil {
+		d.headings = []string{}
+	}
 	if len(d.blocks) == 0 {
 		d.blocks = DefaultBlocks
 	}

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -76,19 +75,15 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 	var runs []*model.Run
 	other, otherText := 0, ""
 	end, endText := 0, "" // the first line after the last report
-	var headings []reportHeading
-	heading := reportHeading{}
+	w := &writeup{}
+	var contexts []reportContext
 	for l.Scan() {
 		t := strings.TrimSpace(l.Text())
 		if t == "" || isFence(t) {
 			continue
 		}
 		if !f.begins(t) {
-			if h, ok := markdownHeading(t); ok {
-				heading = reportHeading{text: h, line: l.Line()}
-			} else {
-				heading = reportHeading{}
-			}
+			w.see(t, l.Line())
 			if other == 0 {
 				other, otherText = l.Line(), t
 			}
@@ -104,8 +99,7 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		}
 		r.Index = len(runs)
 		runs = append(runs, r)
-		headings = append(headings, heading)
-		heading = reportHeading{}
+		contexts = append(contexts, w.take())
 		end = 0
 		for l.Scan() {
 			if t := strings.TrimSpace(l.Text()); t != "" {
@@ -124,15 +118,9 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 		}
 		return Errorf(in.Name, other, 1, "no %s report: expected %s, found %q", f.tool, f.first, clipQuote(otherText))
 	}
-	settings := f.settings
-	if key := sinkHeadingLabel(sink); key != "" && len(runs) > 1 && !slices.ContainsFunc(headings, func(h reportHeading) bool { return h.line == 0 }) {
-		for i, r := range runs {
-			if err := r.SetLabel(key, headings[i].text); err != nil {
-				return Errorf(in.Name, headings[i].line, 1, "the heading above the report of line %d fills the label %s (wra.toml heading_label): %v", r.Line, key, err)
-			}
-			runLabel(r, "heading_line", strconv.Itoa(headings[i].line))
-		}
-		settings = append(slices.Clip(settings), key)
+	settings, err := applyContexts(in, sink, runs, contexts, f.settings)
+	if err != nil {
+		return err
 	}
 	if len(runs) > 1 {
 		numberRounds(runs, settings, sink)
@@ -145,40 +133,40 @@ func readReports(in *Input, sink model.Sink, f *reportFormat) error {
 	return nil
 }
 
-// reportHeading is the Markdown heading just above a report: only blank
-// lines and code fences between them.
-type reportHeading struct {
-	text string
-	line int // 0: none
-}
-
 // markdownHeading reads an ATX heading ("## PHP — Swoole 6.2 (port
-// 9501)"): its text without the marks and closing hashes. A line of
-// key=value settings after the marks ("### … server=go round=1 cmd:
-// wrk …", a script's log) names no report and is not one.
-func markdownHeading(t string) (string, bool) {
+// 9501)"): its level and its text without the marks and closing hashes.
+// A line of key=value settings after the marks ("### … server=go round=1
+// cmd: wrk …", a script's log) names no report and is not one, and
+// neither is a root prompt's command ("# wrk -t4 -c100 http://…").
+func markdownHeading(t string) (int, string, bool) {
 	n := len(t) - len(strings.TrimLeft(t, "#"))
 	if n < 1 || n > 6 || len(t) == n || t[n] != ' ' && t[n] != '\t' {
-		return "", false
+		return 0, "", false
 	}
 	h := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[n:]), "#"))
-	return h, h != "" && !strings.Contains(h, "=")
+	if h == "" || strings.Contains(h, "=") {
+		return 0, "", false
+	}
+	if _, ok := parseCommand(h); ok {
+		return 0, "", false
+	}
+	return n, h, true
 }
 
 // isFence reports whether a trimmed line opens or closes a Markdown code
 // block (```bash, ~~~).
 func isFence(t string) bool { return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") }
 
-// sinkHeadingLabel is the label a report's heading fills: the manifest's
-// heading_label, DefaultHeadingLabel without one.
-func sinkHeadingLabel(sink model.Sink) string {
+// sinkDesign is what the manifest says of the roles of labels, as the
+// reader's sink knows it; the defaults without a manifest.
+func sinkDesign(sink model.Sink) design {
 	if g, ok := sink.(*guardSink); ok {
 		sink = g.Sink
 	}
 	if ls, ok := sink.(*labelSink); ok {
-		return ls.design.headingLabel()
+		return ls.design
 	}
-	return DefaultHeadingLabel
+	return design{blocks: DefaultBlocks}
 }
 
 // article is "a" or "an" before a tool's name.
@@ -190,22 +178,37 @@ func article(tool string) string {
 }
 
 // numberRounds numbers the runs of one file that have the same settings
-// as rounds 1, 2, 3 … in file order, where no label sets the round.
+// as rounds 1, 2, 3 … in file order, where no label sets the round: runs
+// whose settings no other run of the file shares are no rounds of
+// anything and get none. A round numbered so is one of this file only
+// (label round_by = "file order"): rounds of two files are different
+// replicates.
 func numberRounds(runs []*model.Run, settings []string, sink model.Sink) {
 	if _, set := sinkLabel(sink, "round"); set {
 		return
 	}
-	seen := map[string]int64{}
-	for _, r := range runs {
+	keyOf := func(r *model.Run) string {
 		key := []string{r.Tool}
-		for _, k := range append([]string{"connections", "threads", "target_rps"}, settings...) {
+		for _, k := range append([]string{"server", "database", "test", "connections", "threads", "target_rps"}, settings...) {
 			v, _ := r.Label(k)
 			key = append(key, strconv.Quote(v))
 		}
-		k := strings.Join(key, " ")
+		return strings.Join(key, " ")
+	}
+	count := map[string]int{}
+	for _, r := range runs {
+		count[keyOf(r)]++
+	}
+	seen := map[string]int64{}
+	for _, r := range runs {
+		k := keyOf(r)
+		if count[k] < 2 {
+			continue
+		}
 		seen[k]++
 		if _, set := r.Label("round"); !set {
 			r.Round = model.Some(seen[k])
+			runLabel(r, "round_by", "file order")
 		}
 	}
 }

@@ -16,8 +16,8 @@ import (
 func TestReportsInOneFile(t *testing.T) {
 	plain := readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt")
 	non2xx := readTestdata(t, "testdata/wrk/wrk_non2xx_go1_err5pct.txt")
-	log := "### round 1\n$ wrk -t2 -c32 -d8s http://127.0.0.1:8080/static.json\n" + plain +
-		"RESULT requests=204051\n### other\n" + non2xx + "\n=====\n" + plain + "done\n"
+	log := "=== round 1\n$ wrk -t2 -c32 -d8s http://127.0.0.1:8080/static.json\n" + plain +
+		"RESULT requests=204051\n=== other\n" + non2xx + "\n=====\n" + plain + "done\n"
 	c, err := readAsFormat(t, "wrk", "x.txt", log)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func TestReportsInOneFile(t *testing.T) {
 		rps         float64
 		non2xx      int64
 		round       int64
-	}{{0, 3, 204051, 25280.18, 0, 1}, {1, 13, 154391, 25696.74, 7808, 1}, {2, 29, 204051, 25280.18, 0, 2}}
+	}{{0, 3, 204051, 25280.18, 0, 1}, {1, 13, 154391, 25696.74, 7808, 0}, {2, 29, 204051, 25280.18, 0, 2}}
 	for i, w := range want {
 		r := c.Runs[i]
 		if r.Index != w.index || r.Line != w.line {
@@ -42,7 +42,18 @@ func TestReportsInOneFile(t *testing.T) {
 		expectI(t, "requests", r.Requests, w.requests)
 		expectF(t, "rps", r.RPS, w.rps)
 		expectI(t, "non_2xx", r.Non2xx, w.non2xx)
+		// runs whose settings no other run of the file shares are no
+		// rounds: the second measured another URL
+		if w.round == 0 {
+			if r.Round.Valid {
+				t.Errorf("run %d: round %d, want none", i, r.Round.V)
+			}
+			continue
+		}
 		expectI(t, "round", r.Round, w.round)
+		if r.Labels["round_by"] != "file order" {
+			t.Errorf("run %d: round_by %q, want \"file order\"", i, r.Labels["round_by"])
+		}
 	}
 
 	// One report: no round.
@@ -211,17 +222,19 @@ func TestWrkHarnessLog(t *testing.T) {
 }
 
 // A write-up that pastes several reports, each under a Markdown heading
-// naming the server: each heading fills the label the manifest names
-// (server by default), and the reports are servers, not rounds of one.
+// naming the server: the heading level whose texts differ between the
+// reports fills the label the manifest names (server by default), and
+// the reports are servers, not rounds of one.
 func TestReportsUnderHeadings(t *testing.T) {
 	ab := readTestdata(t, "testdata/ab/ab_keepalive_go2_ping_n10000_c20.txt")
 	writeUp := "# Results\n\nSame machine, same flags.\n\n## PHP — Swoole 6.2 (port 9501)\n\n```\n" + ab + "```\n\n## Go — net/http (port 8080)\n\n" + ab
-	read := func(key *string, in string) (*model.Collector, error) {
+	read := func(d design, in string) (*model.Collector, *Input, error) {
 		c := &model.Collector{}
-		sink := &guardSink{name: "f.md", Sink: &labelSink{Sink: c, design: design{heading: key}, name: "f.md"}}
-		return c, formatByName(t, "ab").Read(&Input{Name: "f.md", R: strings.NewReader(in)}, sink)
+		sink := &guardSink{name: "f.md", Sink: &labelSink{Sink: c, design: d, name: "f.md"}}
+		input := &Input{Name: "f.md", R: strings.NewReader(in)}
+		return c, input, formatByName(t, "ab").Read(input, sink)
 	}
-	c, err := read(nil, writeUp)
+	c, _, err := read(design{}, writeUp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,12 +249,14 @@ func TestReportsUnderHeadings(t *testing.T) {
 		if r.Server != want.server || r.Labels["heading_line"] != want.line {
 			t.Errorf("run %d: server %q heading_line %s, want %q %s", i, r.Server, r.Labels["heading_line"], want.server, want.line)
 		}
-		expectI(t, "round", r.Round, 1)
+		if r.Round.Valid {
+			t.Errorf("run %d: round %d, want none (two servers)", i, r.Round.V)
+		}
 	}
 
 	// The manifest names another label, or none.
 	test := "test"
-	c, err = read(&test, writeUp)
+	c, _, err = read(design{heading: &test}, writeUp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,28 +264,70 @@ func TestReportsUnderHeadings(t *testing.T) {
 		t.Errorf("heading_label = test: test %q server %q", c.Runs[0].Test, c.Runs[0].Server)
 	}
 	none := ""
-	c, err = read(&none, writeUp)
+	for _, d := range []design{{heading: &none}, {headings: []string{}}} {
+		c, _, err = read(d, writeUp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Runs[0].Server != "" || c.Runs[1].Round.V != 2 {
+			t.Errorf("headings off (%v): server %q, second round %v; want none and round 2", d, c.Runs[0].Server, showOptI(c.Runs[1].Round))
+		}
+	}
+
+	// Prose, a command line and a sub-heading between the heading and
+	// its report: the nearest heading of each level still names it. The
+	// common layout, "## <stack>", "### GET", a paragraph, the output:
+	// the stacks differ, GET does not, so GET names nothing.
+	layered := "# Results\n\n## nginx\n\n### GET\n\nWe ran `ab -k -n 10000 -c 20 http://127.0.0.1:8082/ping`:\n\n```\n" + ab + "```\n\n" +
+		"## caddy\n\n### GET\n\nThe same command:\n\n```\n" + ab + "```\n"
+	c, _, err = read(design{}, layered)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Runs[0].Server != "" || c.Runs[1].Round.V != 2 {
-		t.Errorf("heading_label = \"\": server %q, second round %v; want none and round 2", c.Runs[0].Server, showOptI(c.Runs[1].Round))
+	if len(c.Runs) != 2 || c.Runs[0].Server != "nginx" || c.Runs[1].Server != "caddy" || c.Runs[0].Test != "" {
+		t.Errorf("## stack / ### GET: %d runs, servers %q %q, test %q; want nginx and caddy, no test", len(c.Runs), c.Runs[0].Server, c.Runs[1].Server, c.Runs[0].Test)
+	}
+	if c.Runs[0].Labels["keep_alive"] != "true" || c.Runs[0].Labels["requested_requests"] != "10000" || c.Runs[0].Labels["command_line"] != "7" {
+		t.Errorf("the command above the first report: labels %v", c.Runs[0].Labels)
 	}
 
-	// A report without a heading just above it (a line of text between
-	// them) leaves the file's reports unlabelled: rounds of one test.
-	c, err = read(nil, strings.Replace(writeUp, "## Go — net/http (port 8080)\n", "## Go — net/http (port 8080)\nThen Go:\n", 1))
+	// Two levels that differ: the outer fills server, the inner test.
+	two := "## nginx\n### GET /ping\n" + ab + "### POST /echo\n" + ab + "## caddy\n### GET /ping\n" + ab
+	c, _, err = read(design{}, two)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Runs[0].Server != "" || c.Runs[1].Round.V != 2 {
-		t.Errorf("one report without heading: server %q, second round %v", c.Runs[0].Server, showOptI(c.Runs[1].Round))
+	got := []string{}
+	for _, r := range c.Runs {
+		got = append(got, r.Server+"|"+r.Test)
+	}
+	if strings.Join(got, " ") != "nginx|GET /ping nginx|POST /echo caddy|GET /ping" {
+		t.Errorf("two levels: %v", got)
 	}
 
-	// A heading that cannot fill the label named is an error at it.
+	// Headings that number repeats are rounds.
+	c, _, err = read(design{}, "## Run 1\n"+ab+"## Run 2\n"+ab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Runs[0].Server != "" || c.Runs[1].Round.V != 2 || c.Runs[1].Labels["round_by"] != "heading" {
+		t.Errorf("Run 1, Run 2: server %q round %v", c.Runs[0].Server, showOptI(c.Runs[1].Round))
+	}
+
+	// A heading that cannot fill the label named is an error at it; one
+	// that the report itself prints keeps the report's value, with a
+	// warning.
+	dbs := "threads"
+	if _, _, err := read(design{heading: &dbs}, writeUp); err == nil || err.Error() != `f.md:5:1: the heading above the report of line 8 fills the label threads (wra.toml headings): label threads="PHP — Swoole 6.2 (port 9501)": want a whole number` {
+		t.Errorf("heading_label = threads: %v", err)
+	}
 	conns := "connections"
-	if _, err := read(&conns, writeUp); err == nil || err.Error() != `f.md:5:1: the heading above the report of line 8 fills the label connections (wra.toml heading_label): label connections="PHP — Swoole 6.2 (port 9501)": want a whole number` {
-		t.Errorf("heading_label = connections: %v", err)
+	c, in, err := read(design{heading: &conns}, writeUp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Runs[0].Connections.V != 20 || !strings.Contains(fileWarning(in), "the heading at line 5 gives connections") {
+		t.Errorf("heading_label = connections: connections %v, warning %q", showOptI(c.Runs[0].Connections), fileWarning(in))
 	}
 
 	// Real write-ups: four Gatling blocks under "#" headings, five wrk
@@ -293,8 +350,8 @@ func TestReportsUnderHeadings(t *testing.T) {
 			t.Fatalf("%s: %d runs, want %d", w.file, len(c.Runs), len(w.servers))
 		}
 		for i, r := range c.Runs {
-			if r.Server != w.servers[i] || r.Round.V != 1 {
-				t.Errorf("%s run %d: server %q round %v, want %q round 1", w.file, i, r.Server, showOptI(r.Round), w.servers[i])
+			if r.Server != w.servers[i] || r.Round.Valid {
+				t.Errorf("%s run %d: server %q round %v, want %q and no round", w.file, i, r.Server, showOptI(r.Round), w.servers[i])
 			}
 		}
 	}

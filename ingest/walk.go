@@ -504,7 +504,8 @@ var DefaultBlocks = []string{"trial"}
 // design is what a manifest says of the roles of labels.
 type design struct {
 	noSplit, blocks, replicates []string
-	heading                     *string // HeadingLabel
+	heading                     *string  // HeadingLabel
+	headings                    []string // Headings; nil where unset
 }
 
 // DefaultHeadingLabel is the label a report's heading fills where the
@@ -559,6 +560,11 @@ func (s *labelSink) Run(r *model.Run) error {
 	if len(keys) > 0 {
 		slices.Sort(keys)
 		r.Labels[LabelKeysLabel] = strings.Join(keys, ",")
+	}
+	normalizeSettings(r)
+	deriveEndpoint(r)
+	if rk := reportKeys(r, s.design, keys); len(rk) > 0 {
+		r.Labels[ReportKeysLabel] = strings.Join(rk, ",")
 	}
 	for label, keys := range map[string][]string{BlockKeysLabel: s.design.blocks, ReplicateKeysLabel: s.design.replicates} {
 		if v := present(r, keys); v != "" {

@@ -27,28 +27,15 @@ func timeOf(v any) time.Time {
 	return t
 }
 
-// splitLabels picks from a run's labels (JSON text) those its label_keys
-// label names: the labels that tell experiments apart. A run without
-// them gives nil; so does text that is not a JSON object, which the
-// store never writes (labels are written by the store's loader).
+// splitLabels reads the factors of a run's group beside the columns
+// (run_groups.factors, a JSON object): the labels that tell experiments
+// apart. A run without them gives nil.
 func splitLabels(text string) map[string]string {
-	var labels map[string]any
-	if text == "" || json.Unmarshal([]byte(text), &labels) != nil {
+	var factors map[string]string
+	if text == "" || json.Unmarshal([]byte(text), &factors) != nil || len(factors) == 0 {
 		return nil
 	}
-	keys, _ := labels["label_keys"].(string)
-	if keys == "" {
-		return nil
-	}
-	out := map[string]string{}
-	for _, k := range strings.Split(keys, ",") {
-		if v, ok := labels[k]; ok {
-			out[k] = fmt.Sprint(v)
-		} else {
-			out[k] = ""
-		}
-	}
-	return out
+	return factors
 }
 
 // CPURuns reads the runs of run_groups (each run counted once, in its
@@ -61,7 +48,7 @@ func (s *Store) CPURuns(ctx context.Context) ([]model.CPURun, error) {
 SELECT g.run_id, coalesce(g.test, ''), g.target_rps, coalesce(g.server, ''), coalesce(g.database, ''), coalesce(g.connections, -1),
        c.cpu_server_us_per_req, c.cpu_user_us_per_req, c.cpu_kernel_us_per_req, c.cpu_db_us_per_req, coalesce(c.divisor_from, ''),
        r.latency_p50_ms, r.latency_p99_ms, coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), c.source, coalesce(c.source_line, 0),
-       coalesce(r.labels::VARCHAR, ''), g.tool, g.group_id, g.mode, g.variant, coalesce(g.block, '')
+       g.factors, g.tool, g.group_id, g.mode, g.variant, coalesce(g.block, '')
 FROM run_groups g
 JOIN runs r ON r.run_id = g.run_id
 JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
@@ -111,9 +98,10 @@ func (s *Store) AllServers(ctx context.Context) ([]string, error) {
 
 // RateRuns reads the runs of run_groups with a request rate, but ladder
 // runs (their rate is the ladder's, not a throughput), for the rounds
-// table (rounds true: runs with a round label) or the single-run ranking
-// (rounds false), ordered by test, tool, server, database, connections
-// and target rate. Each run is counted once (run_groups): a harness record
+// table (rounds true: runs of a group of two or more) or the single-run
+// ranking (rounds false: a group's one run), ordered by test, tool,
+// server, database, connections and target rate; the same reports give
+// the same tables whether they are filed in one file or many. Each run is counted once (run_groups): a harness record
 // paired with a tool report is the report, with the drift covering
 // either; a k6 point stream and its summary are one run.
 func (s *Store) RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error) {
@@ -126,9 +114,10 @@ SELECT coalesce(g.test, ''), g.tool, coalesce(g.server, ''), coalesce(g.connecti
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
        coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx, 0), r.latency_corrected,
        r.source, coalesce(r.source_line, 0), coalesce(g.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id,
-       coalesce(r.labels::VARCHAR, ''), coalesce(g.database, ''), g.group_id, coalesce(g.block, ''), g.mode
+       g.factors, coalesce(g.database, ''), g.group_id, coalesce(g.block, ''), g.mode
 FROM run_groups g JOIN runs r ON r.run_id = g.run_id
-WHERE r.rps IS NOT NULL AND r.round IS `+not+` NULL AND g.mode <> 'ladder'
+WHERE r.rps IS NOT NULL AND g.mode <> 'ladder'
+QUALIFY `+not+` (count(*) OVER (PARTITION BY g.group_id) < 2)
 ORDER BY 1, 2, 3, 20, 4, 5 NULLS FIRST, g.group_id, r.round, r.run_id`, nil, func(r []any) model.RateRun {
 		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),

@@ -10,18 +10,19 @@ import (
 	"github.com/wra-bench/wra/report/analyze"
 )
 
-// A k6 ladder (no target rate, a ladder's stages, a round) and a bombardier run at
-// full speed, both of one test and round: the throughput plot draws the
-// bombardier run only; the ladder has its own plot. A k6 run at a
+// A k6 ladder (no target rate, a ladder's stages, a round) and two
+// rounds of a bombardier run at full speed, of one test: the throughput
+// plot draws the bombardier runs only; the ladder has its own plot. A k6 run at a
 // constant rate gives summary percentiles: its spectrum is points.
 func TestThroughputPlotsFullSpeedOnly(t *testing.T) {
 	const ladder = `stages = "100:1s,100:10s,200:1s,200:10s,400:1s,400:10s,800:1s,800:10s"`
 	st := newStore(t, nil, map[string]string{
 		"wra.toml": "[[files]]\npattern = \"ladder/{server}/{test}.ndjson.gz\"\nlabels = { round = \"1\", tool = \"k6\", p95_threshold_ms = \"50\", " + ladder + " }\n" +
-			"[[files]]\npattern = \"bombardier/{server}/{test}-c{connections}.txt\"\nlabels = { round = \"1\", tool = \"bombardier\" }\n" +
+			"[[files]]\npattern = \"bombardier/r{round}/{server}/{test}-c{connections}.txt\"\nlabels = { tool = \"bombardier\" }\n" +
 			"[[files]]\npattern = \"k6/{server}/{test}-r{target_rps}.txt\"\nlabels = { round = \"1\", tool = \"k6\" }\n",
 		"ladder/go-pgx/one.ndjson.gz":   "@../../data/ladder/t1/go-pgx/page.ndjson.gz",
-		"bombardier/go-pgx/one-c16.txt": "@../../data/tools/t1/bombardier/go-pgx/one-c16.txt",
+		"bombardier/r1/go-pgx/one-c16.txt": "@../../data/tools/t1/bombardier/go-pgx/one-c16.txt",
+		"bombardier/r2/go-pgx/one-c16.txt": "@../../data/tools/t2/bombardier/go-pgx/one-c16.txt",
 		"k6/go-pgx/one-r500.txt":        "@../../data/tools/t1/k6/go-pgx/one-r500.txt",
 	})
 	res := run(t, st, analyze.DefaultOptions())

@@ -261,14 +261,18 @@ func Splitting(n int, candidates []string, cell func(i int) string, value func(i
 	return out
 }
 
-// LabelKeys are the labels a manifest or the command line set on a run,
-// from its label_keys label (see ingest.LabelKeysLabel).
+// LabelKeys are the labels of a run that may tell experiments apart:
+// those a manifest or the command line set (its label_keys label, see
+// ingest.LabelKeysLabel) and those its report gave (report_keys, see
+// ingest.ReportKeysLabel).
 func LabelKeys(labels map[string]any) []string {
 	var out []string
-	if s, ok := labels["label_keys"].(string); ok {
-		for _, k := range strings.Split(s, ",") {
-			if k = strings.TrimSpace(k); k != "" {
-				out = append(out, k)
+	for _, key := range []string{"label_keys", "report_keys"} {
+		if s, ok := labels[key].(string); ok {
+			for _, k := range strings.Split(s, ",") {
+				if k = strings.TrimSpace(k); k != "" && !slices.Contains(out, k) {
+					out = append(out, k)
+				}
 			}
 		}
 	}

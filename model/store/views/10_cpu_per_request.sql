@@ -1,10 +1,11 @@
 -- cpu_per_request: CPU per successful response, per run: the one
 -- definition of CPU per request that wra analyze, wra cost and wra compare
 -- read. Server CPU is cpu_server_s, or user + kernel where only those were
--- recorded. The divisor, responses_ok, is the 2xx responses where the
--- record has them, else requests - non_2xx - errors (a missing non_2xx or
--- errors counts as 0: a harness that writes only requests had none it
--- counted); divisor_from says which ('responses_2xx' or 'requests'). A
+-- recorded. The divisor, responses_ok, is run_outcomes': the 2xx responses
+-- where the record has them, else requests - non_2xx - errors (a missing
+-- non_2xx or errors counts as 0: a harness that writes only requests had
+-- none it counted); divisor_from says which ('responses_2xx' or
+-- 'requests'). A
 -- figure is NULL where its CPU seconds or the divisor are missing (a
 -- records value that cannot be right, such as a CPU counter that fell, is
 -- stored as NULL with its text in the run's raw.<column> label: see
@@ -27,12 +28,12 @@ WITH r AS (
                       CASE WHEN cpu_db_s >= 0 THEN cpu_db_s END AS cpu_db_s),
            CASE WHEN cpu_server_s IS NOT NULL THEN CASE WHEN cpu_server_s >= 0 THEN cpu_server_s END
                 WHEN cpu_server_user_s >= 0 AND cpu_server_kernel_s >= 0 THEN cpu_server_user_s + cpu_server_kernel_s END AS cpu_stack_s,
-           coalesce(responses_2xx, requests - coalesce(non_2xx, 0) - coalesce(errors, 0)) AS ok_raw,
+           o.responses_ok, o.failed,
            CASE WHEN responses_2xx IS NOT NULL THEN 'responses_2xx' WHEN requests IS NOT NULL THEN 'requests' END AS divisor_from
-    FROM runs
+    FROM runs JOIN run_outcomes o USING (run_id)
     WHERE coalesce(cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s) IS NOT NULL
 ), d AS (
-    SELECT *, nullif(greatest(ok_raw, 0), 0) AS ok FROM r
+    SELECT *, nullif(responses_ok, 0) AS ok FROM r
 )
 SELECT
     run_id,
@@ -54,7 +55,7 @@ SELECT
     cpu_stack_s,
     ok AS responses_ok,
     divisor_from,
-    coalesce(errors, 0) + coalesce(non_2xx, 0) AS failed,
+    failed,
     latency_p50_ms,
     latency_p99_ms,
     source_line,
@@ -84,6 +85,6 @@ COMMENT ON COLUMN cpu_per_request.cpu_kernel_us_per_req IS 'the same for user an
 COMMENT ON COLUMN cpu_per_request.cpu_db_us_per_req IS 'database server CPU per successful response';
 COMMENT ON COLUMN cpu_per_request.cpu_server_ms_per_req IS 'the same in milliseconds';
 COMMENT ON COLUMN cpu_per_request.cpu_db_ms_per_req IS 'the same in milliseconds';
-COMMENT ON COLUMN cpu_per_request.failed IS 'errors + non_2xx';
+COMMENT ON COLUMN cpu_per_request.failed IS 'as in run_outcomes';
 COMMENT ON COLUMN cpu_per_request.latency_p50_ms IS 'from runs';
 COMMENT ON COLUMN cpu_per_request.latency_p99_ms IS 'from runs';

@@ -107,13 +107,14 @@ GROUP BY run_id, step;
 --               server, database, test, round and block labels) is the
 --               stream's ladder only.
 --   fixed-rate  runs at a fixed target rate (wrk2 -R, harness steps) with a
---               p95: each (server, database, test, tool, round) whose runs
+--               p95: each (server, database, test, tool, round, and the
+--               labels that may be factors, run_factor_pairs) whose runs
 --               cover two or more target rates is one ladder run, its runs
 --               the steps; run is '<test> <tool> round <round>', or
 --               '<test> <tool> <database> round <round>' where the runs
---               name their database; failed is errors +
---               non_2xx, of requests (or 2xx + non_2xx where requests is
---               missing).
+--               name their database, followed by those labels in
+--               parentheses where there are any; failed and requests are
+--               run_outcomes'.
 --
 -- run_id is the run that measured the step: the ladder run's own for
 -- samples and summary, the step's run for fixed-rate.
@@ -187,16 +188,18 @@ summarized AS (
     FROM per_step
 ),
 fr AS (
-    SELECT *,
-           coalesce(requests, responses_2xx + coalesce(non_2xx, 0)) AS req,
-           coalesce(errors, 0) + coalesce(non_2xx, 0) AS nfailed,
-           count(DISTINCT target_rps) OVER (PARTITION BY server, database, test, tool, round) AS rates
-    FROM runs
-    WHERE target_rps IS NOT NULL AND latency_p95_ms IS NOT NULL AND coalesce(requests, responses_2xx) > 0
+    SELECT runs.*,
+           o.requests_counted AS req,
+           o.failed AS nfailed,
+           run_factor_pairs(runs.labels) AS factors,
+           count(DISTINCT target_rps) OVER (PARTITION BY server, database, test, tool, round, run_factor_pairs(runs.labels)) AS rates
+    FROM runs JOIN run_outcomes o USING (run_id)
+    WHERE target_rps IS NOT NULL AND latency_p95_ms IS NOT NULL AND o.requests_counted > 0
 ),
 fixed AS (
     SELECT 'fixed-rate' AS kind, server, test, tool, database,
-           coalesce(test, '') || ' ' || tool || coalesce(' ' || database, '') || ' round ' || coalesce(round, -1) AS run,
+           coalesce(test, '') || ' ' || tool || coalesce(' ' || database, '') || ' round ' || coalesce(round, -1)
+               || CASE WHEN factors <> '' THEN ' (' || factors || ')' ELSE '' END AS run,
            CASE WHEN target_rps = round(target_rps) AND abs(target_rps) < 1e15 THEN CAST(CAST(target_rps AS BIGINT) AS VARCHAR) ELSE CAST(target_rps AS VARCHAR) END AS step,
            target_rps, rps AS achieved_rps, latency_p95_ms AS p95, nfailed / req AS error_rate,
            req AS requests, nfailed AS failed, source, source_line, round, run_id,

@@ -6,8 +6,8 @@
 -- (ingested_files.format). A harness record paired with a tool report
 -- of the same run (run_pairs) is one row: the report's, with the record's
 -- CPU per request, memory, start-up and start time, and record_id naming
--- the record; the record has no row of its own. failed = errors + non_2xx; error_rate = failed /
--- requests.
+-- the record; the record has no row of its own. failed, error_rate,
+-- goodput_rps and all_failed are run_outcomes'.
 CREATE OR REPLACE VIEW run_figures AS
 WITH drift AS (
     SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1
@@ -18,7 +18,7 @@ SELECT
     r.source_line,
     r.tool,
     f.format,
-    r.server,
+    coalesce(r.server, run_file_name(r.source)) AS server,
     r.database,
     r.test,
     r.round,
@@ -30,9 +30,11 @@ SELECT
     r.responses_2xx,
     r.non_2xx,
     r.errors,
-    coalesce(r.errors, 0) + coalesce(r.non_2xx, 0) AS failed,
-    (coalesce(r.errors, 0) + coalesce(r.non_2xx, 0)) / nullif(r.requests, 0) AS error_rate,
+    o.failed,
+    o.error_rate,
     r.rps,
+    o.goodput_rps,
+    o.all_failed,
     r.latency_mean_ms,
     r.latency_stdev_ms,
     r.latency_max_ms,
@@ -55,6 +57,7 @@ SELECT
     p.record_id,
     r.labels
 FROM runs r
+JOIN run_outcomes o USING (run_id)
 LEFT JOIN ingested_files f USING (source)
 LEFT JOIN run_pairs p ON p.report_id = r.run_id
 LEFT JOIN runs rec ON rec.run_id = p.record_id
@@ -69,7 +72,7 @@ COMMENT ON COLUMN run_figures.run_id IS 'as in runs';
 COMMENT ON COLUMN run_figures.source IS 'as in runs';
 COMMENT ON COLUMN run_figures.source_line IS 'as in runs';
 COMMENT ON COLUMN run_figures.tool IS 'as in runs';
-COMMENT ON COLUMN run_figures.server IS 'as in runs';
+COMMENT ON COLUMN run_figures.server IS 'as in runs, or, where the run has none, its file''s name (run_file_name)';
 COMMENT ON COLUMN run_figures.database IS 'as in runs';
 COMMENT ON COLUMN run_figures.test IS 'as in runs';
 COMMENT ON COLUMN run_figures.round IS 'as in runs';
@@ -97,8 +100,10 @@ COMMENT ON COLUMN run_figures.startup_s IS 'as in runs';
 COMMENT ON COLUMN run_figures.started_at IS 'as in runs';
 COMMENT ON COLUMN run_figures.labels IS 'as in runs';
 COMMENT ON COLUMN run_figures.format IS 'the reader of the run''s file';
-COMMENT ON COLUMN run_figures.failed IS 'errors + non_2xx';
-COMMENT ON COLUMN run_figures.error_rate IS 'failed / requests';
+COMMENT ON COLUMN run_figures.failed IS 'as in run_outcomes';
+COMMENT ON COLUMN run_figures.error_rate IS 'as in run_outcomes';
+COMMENT ON COLUMN run_figures.goodput_rps IS 'as in run_outcomes';
+COMMENT ON COLUMN run_figures.all_failed IS 'as in run_outcomes';
 COMMENT ON COLUMN run_figures.cpu_server_us IS 'CPU per successful response from cpu_per_request, µs';
 COMMENT ON COLUMN run_figures.cpu_user_us IS 'CPU per successful response from cpu_per_request, µs';
 COMMENT ON COLUMN run_figures.cpu_kernel_us IS 'CPU per successful response from cpu_per_request, µs';

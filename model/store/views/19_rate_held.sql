@@ -1,7 +1,7 @@
 -- rate_held(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio :=
 -- 0.95): every run at a fixed target rate, and whether it held that rate:
--- it has requests, its p95 is under p95_ms, its error rate (errors +
--- non_2xx over requests, or 2xx where requests is missing) under
+-- it has requests, its p95 is under p95_ms, its error rate (run_outcomes:
+-- errors + non_2xx over the requests counted) under
 -- max_error_rate (both strict, as for a ladder step), and it achieved at
 -- least min_achieved_ratio of its target (0 leaves that out). The plain
 -- view rate_held is the macro at its defaults; the single fixed-rate runs
@@ -9,10 +9,10 @@
 CREATE OR REPLACE MACRO rate_held(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
 WITH r AS (
     SELECT run_id, server, test, tool, target_rps, rps AS achieved_rps, latency_p95_ms AS p95,
-           coalesce(requests, responses_2xx, 0) AS req,
-           coalesce(errors, 0) + coalesce(non_2xx, 0) AS nfailed,
+           coalesce(o.requests_counted, 0) AS req,
+           o.failed AS nfailed,
            p95_ms AS threshold_ms, max_error_rate AS threshold_rate, min_achieved_ratio AS threshold_ratio
-    FROM runs
+    FROM runs JOIN run_outcomes o USING (run_id)
     WHERE target_rps IS NOT NULL
 )
 SELECT
@@ -43,11 +43,11 @@ COMMENT ON COLUMN rate_held.server IS 'as in runs';
 COMMENT ON COLUMN rate_held.test IS 'as in runs';
 COMMENT ON COLUMN rate_held.tool IS 'as in runs';
 COMMENT ON COLUMN rate_held.target_rps IS 'as in runs';
-COMMENT ON COLUMN rate_held.requests IS 'requests, or responses_2xx where requests is missing, 0 when neither';
+COMMENT ON COLUMN rate_held.requests IS 'requests_counted of run_outcomes, 0 when unknown';
 COMMENT ON COLUMN rate_held.achieved_rps IS 'the run''s rps, requests/s';
 COMMENT ON COLUMN rate_held.p95_ms IS 'the run''s latency_p95_ms, ms';
-COMMENT ON COLUMN rate_held.error_rate IS 'errors + non_2xx over requests, or over responses_2xx where requests is missing';
-COMMENT ON COLUMN rate_held.failed IS 'errors + non_2xx';
+COMMENT ON COLUMN rate_held.error_rate IS 'as in run_outcomes';
+COMMENT ON COLUMN rate_held.failed IS 'as in run_outcomes';
 COMMENT ON COLUMN rate_held.held IS 'true when the run has requests, its p95 is under p95_ms, its error rate under max_error_rate, and its achieved_rps at least min_achieved_ratio of target_rps (0 leaves that out)';
 COMMENT ON COLUMN rate_held.p95_threshold_ms IS 'the rule applied';
 COMMENT ON COLUMN rate_held.max_error_rate IS 'the rule applied';

@@ -34,8 +34,10 @@ WITH stepped AS (
 ),
 r AS (
     SELECT r.*, f.format, p.record_id,
-           coalesce(label_pairs(r.labels, list_filter(list_sort(string_split(r.labels->>'label_keys', ',')), lambda k: k <> 'tool')), '') AS variant,
-           concat_ws(' ', CAST(r.round AS VARCHAR), label_pairs(r.labels, string_split(r.labels->>'replicate_keys', ','))) AS replicate,
+           list_filter(list_sort(string_split(r.labels->>'label_keys', ',')), lambda k: k <> 'tool' AND k <> '') AS manifest_keys,
+           list_filter(string_split(r.labels->>'report_keys', ','), lambda k: k <> '') AS report_keys,
+           concat_ws(' ', CAST(r.round AS VARCHAR), label_pairs(r.labels, string_split(r.labels->>'replicate_keys', ',')),
+                     CASE WHEN r.labels->>'round_by' IS NOT NULL THEN r.source END) AS replicate,
            run_block(r.labels) AS block,
            CASE WHEN r.run_id IN (SELECT run_id FROM stepped) THEN 'ladder'
                 WHEN r.labels->>'wait_ms' IS NOT NULL THEN 'waiting'
@@ -45,10 +47,47 @@ r AS (
     JOIN ingested_files f USING (source)
     LEFT JOIN run_pairs p ON p.report_id = r.run_id
     WHERE r.run_id NOT IN (SELECT record_id FROM run_pairs)
+      AND r.run_id NOT IN (SELECT run_id FROM run_parts)
+),
+m AS (
+    SELECT r.*, coalesce(label_pairs(r.labels, r.manifest_keys), '') AS manifest_variant,
+           coalesce(r.server, run_file_name(r.source)) AS design_server
+    FROM r
+),
+-- the report factors of each run (report_keys, and the threads its tool
+-- ran), with the factors they are compared within: a report factor is a
+-- factor of the design where two runs that agree on every other factor
+-- but the server differ in it
+cand AS (
+    SELECT run_id, k, json_extract_string(labels, '$."' || k || '"') AS v,
+           mode, tool, database, test, connections, target_rps, manifest_variant
+    FROM (SELECT *, unnest(report_keys) AS k FROM m)
+    UNION ALL
+    SELECT run_id, 'threads', CAST(threads AS VARCHAR), mode, tool, database, test, connections, target_rps, manifest_variant
+    FROM m WHERE threads IS NOT NULL
+),
+active AS (
+    SELECT DISTINCT k FROM (
+        SELECT k FROM cand
+        GROUP BY k, mode, tool, database, test, connections, target_rps, manifest_variant
+        HAVING count(DISTINCT coalesce(v, '')) > 1)
+),
+factors AS (
+    SELECT run_id, list_sort(list(k)) AS keys, list(k || '=' || coalesce(v, '') ORDER BY k) AS pairs,
+           to_json(map_from_entries(list({k: k, v: coalesce(v, '')} ORDER BY k)))::VARCHAR AS obj
+    FROM (SELECT run_id, k, v FROM cand WHERE k IN (SELECT k FROM active)
+          UNION ALL
+          SELECT run_id, k, json_extract_string(labels, '$."' || k || '"') FROM (SELECT run_id, labels, unnest(manifest_keys) AS k FROM m))
+    GROUP BY run_id
+),
+v AS (
+    SELECT m.*, coalesce(f.keys, []) AS factor_keys, coalesce(f.obj, '{}') AS factors,
+           coalesce(array_to_string(list_sort(f.pairs), ', '), '') AS variant
+    FROM m LEFT JOIN factors f USING (run_id)
 ),
 once AS (
-    SELECT * FROM r
-    QUALIFY format = min(format) OVER (PARTITION BY tool, server, database, test, connections, target_rps, mode, variant, replicate, block)
+    SELECT * FROM v
+    QUALIFY format = min(format) OVER (PARTITION BY tool, server, database, test, connections, target_rps, mode, manifest_variant, replicate, block)
 )
 SELECT
     o.run_id,
@@ -57,19 +96,22 @@ SELECT
     o.source_line,
     o.format,
     o.tool,
-    o.server,
+    o.design_server AS server,
     o.database,
     o.test,
     o.connections,
     o.target_rps,
     o.mode,
     o.variant,
-    to_json({mode: o.mode, tool: o.tool, server: o.server, database: o.database, test: o.test,
+    to_json({mode: o.mode, tool: o.tool, server: o.design_server, database: o.database, test: o.test,
              connections: o.connections, target_rps: o.target_rps, variant: o.variant})::VARCHAR AS group_id,
     nullif(o.replicate, '') AS replicate,
     o.block,
     coalesce(o.started_at, rec.started_at) AS started_at,
-    (SELECT max(c.drift_pct) FROM run_calibration c WHERE c.run_id = o.run_id OR c.run_id = o.record_id) AS drift_pct
+    (SELECT max(c.drift_pct) FROM run_calibration c WHERE c.run_id = o.run_id OR c.run_id = o.record_id) AS drift_pct,
+    o.factor_keys,
+    o.factors,
+    o.server IS NULL AS server_from_file
 FROM once o
 LEFT JOIN runs rec ON rec.run_id = o.record_id;
 
@@ -81,15 +123,18 @@ COMMENT ON COLUMN run_groups.source IS 'as in runs';
 COMMENT ON COLUMN run_groups.source_line IS 'as in runs';
 COMMENT ON COLUMN run_groups.format IS 'the reader of the run''s file';
 COMMENT ON COLUMN run_groups.tool IS 'factor, as in runs';
-COMMENT ON COLUMN run_groups.server IS 'factor, as in runs';
+COMMENT ON COLUMN run_groups.server IS 'factor: as in runs, or, where the run has none, its file''s name (run_file_name)';
 COMMENT ON COLUMN run_groups.database IS 'factor, as in runs';
 COMMENT ON COLUMN run_groups.test IS 'factor, as in runs';
 COMMENT ON COLUMN run_groups.connections IS 'factor, as in runs';
 COMMENT ON COLUMN run_groups.target_rps IS 'factor, as in runs';
 COMMENT ON COLUMN run_groups.mode IS 'factor: ladder, waiting, fixed-rate or full-speed';
-COMMENT ON COLUMN run_groups.variant IS 'factor: the labels of label_keys but tool, as key=value, sorted, comma-separated; empty when none';
+COMMENT ON COLUMN run_groups.variant IS 'factor: the labels of label_keys but tool, and the report factors that tell runs apart (report_keys, threads), as key=value, sorted, comma-separated; empty when none';
+COMMENT ON COLUMN run_groups.factor_keys IS 'the keys of variant, sorted';
+COMMENT ON COLUMN run_groups.factors IS 'the labels of variant as a JSON object of key to value';
+COMMENT ON COLUMN run_groups.server_from_file IS 'true where the run has no server label and server is its file''s name (run_file_name)';
 COMMENT ON COLUMN run_groups.group_id IS 'the group: a JSON object of the factors';
-COMMENT ON COLUMN run_groups.replicate IS 'the replicate: round, and the replicate_keys labels as key=value';
+COMMENT ON COLUMN run_groups.replicate IS 'the replicate: round, the replicate_keys labels as key=value, and the source where the round was numbered within its file (round_by)';
 COMMENT ON COLUMN run_groups.block IS 'the block: the block_keys labels as key=value, or trial=N; NULL when none';
 COMMENT ON COLUMN run_groups.started_at IS 'when the run started, the record''s time where the report has none';
 COMMENT ON COLUMN run_groups.drift_pct IS 'the largest calibration drift covering the run or its record, from run_calibration, percent';
