@@ -75,9 +75,9 @@ var toolFlags = map[string]map[string]flagSpec{
 		"-m": {label: "method", kind: flagText},
 		"-d": {label: "request_body", kind: flagText}, "-D": {label: "request_body", kind: flagText},
 		"-disable-keepalive": {label: "keep_alive", kind: flagSwitch, value: "false"},
-		"-H": {kind: flagIgnore}, "-T": {kind: flagIgnore}, "-a": {kind: flagIgnore}, "-x": {kind: flagIgnore},
+		"-H":                 {kind: flagIgnore}, "-T": {kind: flagIgnore}, "-a": {kind: flagIgnore}, "-x": {kind: flagIgnore},
 		"-t": {kind: flagIgnore}, "-o": {kind: flagIgnore}, "-cpus": {kind: flagIgnore}, "-host": {kind: flagIgnore},
-		"-h2": {label: "http_version", kind: flagSwitch, value: "2"},
+		"-h2":                  {label: "http_version", kind: flagSwitch, value: "2"},
 		"-disable-compression": {kind: flagSwitch}, "-disable-redirects": {kind: flagSwitch},
 	},
 	"bombardier": {
@@ -100,8 +100,8 @@ var toolFlags = map[string]map[string]flagSpec{
 		"-m": {label: "method", kind: flagText}, "--method": {label: "method", kind: flagText},
 		"-d": {label: "request_body", kind: flagText}, "-D": {label: "request_body", kind: flagText},
 		"--disable-keepalive": {label: "keep_alive", kind: flagSwitch, value: "false"},
-		"--http2": {label: "http_version", kind: flagSwitch, value: "2"},
-		"-H": {kind: flagIgnore}, "-t": {kind: flagIgnore}, "-p": {kind: flagIgnore}, "-o": {kind: flagIgnore},
+		"--http2":             {label: "http_version", kind: flagSwitch, value: "2"},
+		"-H":                  {kind: flagIgnore}, "-t": {kind: flagIgnore}, "-p": {kind: flagIgnore}, "-o": {kind: flagIgnore},
 		"--no-tui": {kind: flagSwitch}, "-j": {kind: flagSwitch}, "--json": {kind: flagSwitch}, "--latency-correction": {kind: flagSwitch},
 	},
 	"autocannon": {

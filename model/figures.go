@@ -77,6 +77,13 @@ type RateRun struct {
 	Corrected                        bool
 	Source                           string
 	Line                             int
+	// GoodputRPS is the run's successful requests per second and
+	// AllFailed whether none of its requests succeeded (run_outcomes);
+	// Failure names what failed them, where the report says
+	// (errors_breakdown: "connection refused × 90303"), or "".
+	GoodputRPS float64
+	AllFailed  bool
+	Failure    string
 	// DriftPct is the largest calibration drift covering the run (the
 	// view run_calibration), in percent; 0 where no pair covers it.
 	DriftPct float64
@@ -97,6 +104,7 @@ type SpectrumRow struct {
 	TargetRPS             float64
 	Server                string
 	Database, Tool        string // Database "" where the run names none
+	Variant               string // run_groups.variant, "" for none
 	Corrected             bool
 	RunID                 string
 	Percentile, LatencyMS float64

@@ -20,8 +20,9 @@ var CompareByColumns = []string{"server", "database", "test", "tool", "tool_vers
 
 // CompareKeys are the labels that match a base run with a vs run: the
 // factors of the experiment's design (run_groups) that a comparison holds
-// fixed.
-var CompareKeys = []string{"tool", "database", "test", "connections", "target_rps", "mode", "server"}
+// fixed. variant is run_groups' but for the label that tells the sides
+// apart: runs of two variants of the design are never one side's runs.
+var CompareKeys = []string{"tool", "database", "test", "connections", "target_rps", "mode", "server", "variant"}
 
 // compareMetrics are the metrics of a run a comparison reads, by name.
 var compareMetrics = []struct{ name, expr string }{
@@ -150,21 +151,35 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Se
 	}
 	keys := sides.Keys()
 	cols := []string{"r.run_id", "r.side", "coalesce(r.block, '')", "r.source", "coalesce(r.source_line, 0)"}
+	var colArgs []any
 	for _, k := range keys {
+		if k == "variant" {
+			// the factors beside the columns, but the one the sides
+			// are told apart by
+			by := ""
+			if !sides.Folders {
+				by = sides.By
+			}
+			colArgs = append(colArgs, by)
+			cols = append(cols, `nullif(array_to_string(list_transform(list_filter(r.factor_keys, k -> k <> ?), k -> k || '=' || coalesce(json_extract_string(r.factors, '$."' || k || '"'), '')), ', '), '')`)
+			continue
+		}
 		cols = append(cols, "r."+k)
 	}
 	for _, m := range compareMetrics {
 		cols = append(cols, m.expr)
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + `
-FROM (SELECT r.*, g.mode, g.record_id, g.block, ` + expr + ` AS side FROM run_groups g JOIN runs r ON r.run_id = g.run_id
-      WHERE ` + servers.where("g.server") + `) r
+FROM (SELECT r.*, ` + expr + ` AS side
+      FROM (SELECT r.* REPLACE (g.server AS server), g.mode, g.record_id, g.block, g.factor_keys, g.factors
+            FROM run_groups g JOIN runs r ON r.run_id = g.run_id
+            WHERE ` + servers.where("r.server") + `) r) r
 LEFT JOIN runs rec ON rec.run_id = r.record_id
 LEFT JOIN cpu_per_request c ON c.run_id = coalesce(r.record_id, r.run_id)
 WHERE r.side IS NOT NULL
 ORDER BY r.run_id`
 	var out []*CompareRun
-	_, err = s.each(ctx, q, args, func(row []any) error {
+	_, err = s.each(ctx, q, append(colArgs, args...), func(row []any) error {
 		const fixed = 5 // the columns before the keys
 		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Block: Text(row[2]), Source: Text(row[3]), Line: int(Float(row[4])),
 			Key: row[fixed : fixed+len(keys)], Values: map[string]float64{}}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,10 +114,11 @@ func (s *Store) RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, err
 	return readAll(ctx, s, "run_groups", `
 SELECT coalesce(g.test, ''), g.tool, coalesce(g.server, ''), coalesce(g.connections, -1), g.target_rps,
        r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
-       coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), coalesce(r.requests, r.responses_2xx, 0), r.latency_corrected,
+       o.failed, coalesce(o.requests_counted, 0), r.latency_corrected,
        r.source, coalesce(r.source_line, 0), coalesce(g.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id,
-       g.factors, coalesce(g.database, ''), g.group_id, coalesce(g.block, ''), g.mode
-FROM run_groups g JOIN runs r ON r.run_id = g.run_id
+       g.factors, coalesce(g.database, ''), g.group_id, coalesce(g.block, ''), g.mode,
+       o.goodput_rps, o.all_failed, coalesce(r.labels->>'errors_breakdown', '')
+FROM run_groups g JOIN runs r ON r.run_id = g.run_id JOIN run_outcomes o ON o.run_id = g.run_id
 WHERE r.rps IS NOT NULL AND g.mode <> 'ladder'
 QUALIFY `+not+` (count(*) OVER (PARTITION BY g.group_id) < 2)
 ORDER BY 1, 2, 3, 20, 4, 5 NULLS FIRST, g.group_id, r.round, r.run_id`, nil, func(r []any) model.RateRun {
@@ -123,8 +126,37 @@ ORDER BY 1, 2, 3, 20, 4, 5 NULLS FIRST, g.group_id, r.round, r.run_id`, nil, fun
 			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
 			Failed: integer(r[10]), Requests: integer(r[11]), Corrected: Bool(r[12]), Source: Text(r[13]), Line: int(integer(r[14])),
 			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17]), Split: splitLabels(Text(r[18])), Database: Text(r[19]), GroupID: Text(r[20]),
-			Block: Text(r[21]), Mode: Text(r[22])}
+			Block: Text(r[21]), Mode: Text(r[22]), GoodputRPS: Float(r[23]), AllFailed: Bool(r[24]), Failure: failureText(Text(r[25]))}
 	})
+}
+
+// failureText names what failed a run's requests from its
+// errors_breakdown label (a JSON object of error text to count), the
+// commonest first: "connection refused × 90303"; "" without one.
+func failureText(breakdown string) string {
+	var counts map[string]float64
+	if breakdown == "" || json.Unmarshal([]byte(breakdown), &counts) != nil || len(counts) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var parts []string
+	for i, k := range keys {
+		if i == 2 {
+			parts = append(parts, fmt.Sprintf("%d more", len(keys)-2))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s × %s", k, strconv.FormatFloat(counts[k], 'f', -1, 64)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // RatesHeld reads the table macro rate_held under the rule given: per
@@ -139,18 +171,19 @@ func (s *Store) RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedR
 	return out, err
 }
 
-// spectrumRuns numbers the fixed-rate runs for Spectra: k by run_id, g
-// by test, rate, server, database and tool.
+// spectrumRuns numbers the fixed-rate runs of run_groups for Spectra: k
+// by run_id, g by test, rate, server, database, tool and variant (a
+// spectrum is never pooled across a factor).
 const spectrumRuns = `WITH ro AS (
     SELECT run_id, coalesce(test, '') AS test, target_rps, coalesce(server, '') AS server, coalesce(database, '') AS database,
-           coalesce(tool, '') AS tool,
+           coalesce(tool, '') AS tool, variant,
            row_number() OVER (ORDER BY run_id) AS k,
-           dense_rank() OVER (ORDER BY coalesce(test, ''), target_rps, coalesce(server, ''), coalesce(database, ''), coalesce(tool, '')) AS g
-    FROM runs WHERE target_rps IS NOT NULL
+           dense_rank() OVER (ORDER BY coalesce(test, ''), target_rps, coalesce(server, ''), coalesce(database, ''), coalesce(tool, ''), variant) AS g
+    FROM run_groups WHERE target_rps IS NOT NULL
 )`
 
 // Spectra reads the latency spectra of fixed-rate runs (percentiles below
-// 100), ordered by test, rate, server, database, tool, corrected first,
+// 100), ordered by test, rate, server, database, tool, variant, corrected first,
 // run and percentile, and hands each row to fn as it is read, so that
 // the rows need not all be held at once (670 thousand at 64 copies of
 // data/). The runs are read once and their percentiles sorted by the
@@ -159,9 +192,10 @@ const spectrumRuns = `WITH ro AS (
 // percentiles, sorting them with their texts took DuckDB about 290 MiB.
 func (s *Store) Spectra(ctx context.Context, fn func(model.SpectrumRow) error) error {
 	runs := map[int64]model.SpectrumRow{}
-	if _, err := s.each(ctx, spectrumRuns+` SELECT k, test, target_rps, server, database, tool, run_id FROM ro`, nil, func(r []any) error {
+	if _, err := s.each(ctx, spectrumRuns+` SELECT k, test, target_rps, server, database, tool, run_id, variant FROM ro`, nil, func(r []any) error {
 		k, _ := Int(r[0])
-		runs[k] = model.SpectrumRow{Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Tool: Text(r[5]), RunID: Text(r[6])}
+		runs[k] = model.SpectrumRow{Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Tool: Text(r[5]), RunID: Text(r[6]),
+			Variant: Text(r[7])}
 		return nil
 	}); err != nil {
 		return fmt.Errorf("reading runs: %w", err)
@@ -292,7 +326,7 @@ func (s *Store) LadderStepsOf(ctx context.Context, rule stats.LadderRule, server
 SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, step, target_rps, achieved_rps,
        p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1),
        coalesce(database, ''),
-       coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+servers.where("g.server")+`), '') AS variant,
+       coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+servers.where("s.server")+`), '') AS variant,
        coalesce(failures_from, ''), run_error_rate
 FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE) s
 WHERE `+servers.where("s.server")+`

@@ -285,8 +285,8 @@ type shared struct {
 	cpuSplit    []string
 	// rounds and singles are the runs of the rounds and single-run
 	// tables; roundSplit the labels that split the rounds tables.
-	rounds, singles []runRow
-	roundSplit      []string
+	rounds, singles         []runRow
+	roundSplit, singleSplit []string
 	// memory is each server's memory fits, per pass and pooled.
 	memory []memoryPasses
 	// drifts are the calibration pairs per process count; driftNotes
@@ -314,7 +314,7 @@ func (a *analysis) shared() (*shared, error) {
 	if sh.singles, err = a.runRows(false); err != nil {
 		return nil, err
 	}
-	sortSingles(sh.singles)
+	sh.singleSplit = sortSingles(sh.singles)
 	if sh.memory, err = a.memoryFits(); err != nil {
 		return nil, err
 	}

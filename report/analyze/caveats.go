@@ -66,6 +66,16 @@ func (c *caveatNotes) to(n *notes) {
 }
 
 // rowName names a row of a table after its group's server, database and
+// variant, those that are set, by the names the manifest gives their
+// values ([labels.<key>] names), as the tables show them.
+func (a *analysis) rowName(server, database, variant string) string {
+	return rowName(a.disp.Name("server", server), a.disp.Name("database", database), variant)
+}
+
+// serverName names a server in a footnote by its display name.
+func (a *analysis) serverName(s string) string { return serverName(a.disp.Name("server", s)) }
+
+// rowName names a row after the names of its server, database and
 // variant, those that are set.
 func rowName(server, database, variant string) string {
 	name := serverName(server)

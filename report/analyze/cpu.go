@@ -244,7 +244,7 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 			dbMed := g.median(func(r cpuRun) float64 { return r.dbUS })
 			total := g.median(cpuRun.total)
 			p99Med := g.median(func(r cpuRun) float64 { return r.p99MS })
-			cv.add(g.name(), []string{g.id})
+			cv.add(a.rowName(g.server, g.database, ""), []string{g.id})
 			var failed int64
 			var srcs []report.Source
 			fromRequests := false
@@ -255,7 +255,7 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 			}
 			summaryNotes(n, "stack CPU", stack)
 			if fromRequests {
-				n.add(fmt.Sprintf("%s: no 2xx count recorded; successful responses are requests − non_2xx − errors", serverName(g.server)))
+				n.add(fmt.Sprintf("%s: no 2xx count recorded; successful responses are requests − non_2xx − errors", a.serverName(g.server)))
 			}
 			if failed > 0 {
 				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, failed, len(g.runs)))
@@ -336,7 +336,7 @@ func (a *analysis) cpuSplitTable(fixed, open []cpuGroup, split []string) *Sectio
 		for _, r := range g.runs {
 			srcs = append(srcs, r.source)
 		}
-		cvs[len(sec.Tables)-1].add(g.name()+" at "+load, []string{g.id})
+		cvs[len(sec.Tables)-1].add(a.rowName(g.server, g.database, "")+" at "+load, []string{g.id})
 		d.Rows = append(d.Rows, []any{g.server, nullIfEmpty(g.database), load, int64(len(g.runs)),
 			num(g.median(func(r cpuRun) float64 { return r.userUS })), num(g.median(func(r cpuRun) float64 { return r.kernelUS })),
 			num(g.median(func(r cpuRun) float64 { return r.stackUS })), num(g.median(func(r cpuRun) float64 { return r.dbUS })), num(g.median(cpuRun.total))})

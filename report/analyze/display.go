@@ -141,8 +141,9 @@ func named(disp model.Display, key string, v any) any {
 }
 
 // orderByFirstLoad orders the servers of a rounds table, when the
-// manifest gives them no order, by the median requests/s of each one's
-// first row (its lowest load), highest first, keeping each server's rows
+// manifest gives them no order, by the median goodput of each one's
+// first row (its lowest load: bestRow.order), highest first, a server
+// whose every request failed last, keeping each server's rows
 // together and in their order; marks moves with its rows. The footnote
 // says so.
 func (a *analysis) orderByFirstLoad(d *report.Data, n *notes, marks []bestRow) {
@@ -150,15 +151,13 @@ func (a *analysis) orderByFirstLoad(d *report.Data, n *notes, marks []bestRow) {
 		return
 	}
 	sc := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "server" })
-	rc := slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == "rps" })
 	first := map[string]float64{}
 	var servers []string
-	for _, row := range d.Rows {
+	for i, row := range d.Rows {
 		s := report.Exact(row[sc])
 		if _, ok := first[s]; !ok {
 			servers = append(servers, s)
-			x, _ := cellValue(row[rc]).(float64)
-			first[s] = x
+			first[s] = marks[i].order
 		}
 	}
 	if len(servers) < 2 {

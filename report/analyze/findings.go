@@ -96,7 +96,7 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, group
 		return nil, err
 	}
 	all = append(all, drifts...)
-	all = append(all, ladderFindings(ladders)...)
+	all = append(all, ladderFindings(ladders, a.disp)...)
 
 	d := &report.Data{
 		Title: "Findings",
@@ -222,7 +222,7 @@ func (a *analysis) idleCosts(sh *shared, r stats.FindingRules, t tested) []found
 			}
 			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: within != "", text: fmt.Sprintf(
 				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s%s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
-				serverName(k.server), fig.name, orDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
+				a.serverName(k.server), fig.name, orDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
 				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P), within)})
 		}
 	}
@@ -266,7 +266,7 @@ func (a *analysis) splits(sh *shared, r stats.FindingRules, t tested) []found {
 			var ns []string
 			for _, g := range gs {
 				passes = append(passes, g.values(fig.get))
-				ns = append(ns, serverName(g.server))
+				ns = append(ns, a.serverName(g.server))
 			}
 			res := stats.Split(passes, r)
 			if res.Candidate() || len(res.Groups) == 1 && len(res.Groups[0]) >= 2 {
@@ -550,7 +550,7 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 			by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
 			if len(at[sv]) == 0 {
 				one[sv] = fmt.Sprintf("At %s, %s's p99 is %s ms where the other %d servers have %s–%s ms: even its lowest pass (%s ms) is above %s ms, their median plus %g times the median absolute deviation (%s ms).",
-					g.load(), serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
+					g.load(), a.serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
 					Sig(tl.LimitMS), r.TailMADs, Sig(tl.NoiseMS))
 			}
 			at[sv] = append(at[sv], fmt.Sprintf("%s, %s ms (lowest pass %s ms, above %s ms; the other %d servers %s–%s ms)",
@@ -563,7 +563,7 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 		fd.text = one[sv]
 		if n := len(at[sv]); n > 1 {
 			fd.text = fmt.Sprintf("%s's p99 stands out at %d loads, even its lowest pass above the other servers' median plus %g times their median absolute deviation: at %s.",
-				serverName(sv), n, r.TailMADs, strings.Join(at[sv], "; at "))
+				a.serverName(sv), n, r.TailMADs, strings.Join(at[sv], "; at "))
 		}
 		out = append(out, *fd)
 	}
@@ -586,7 +586,7 @@ func (a *analysis) slopes(sh *shared, r stats.FindingRules, t tested) []found {
 		if res.Found {
 			out = append(out, found{rule: ruleUnstableSlope, p: res.P, hasP: true, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
 				"%s's memory growth moves between passes from %s to %s GiB per 1000 waiting requests (%d passes), more than their fits' standard errors allow (Cochran's Q = %s, %s): the median slope %s is not a property of the server alone.",
-				rowName(m.server, m.database, ""), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
+				a.rowName(m.server, m.database, ""), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
 		}
 		// Passes that disagree make a pooled series bend; that is the
 		// finding above, not a second one.
@@ -599,7 +599,7 @@ func (a *analysis) slopes(sh *shared, r stats.FindingRules, t tested) []found {
 			}
 			out = append(out, found{rule: ruleBentSlope, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
 				"%s's memory series bends (all passes pooled, %d points): %s; its slope of %s GiB per 1000 depends on the concurrency levels chosen and should not be extrapolated.",
-				rowName(m.server, m.database, ""), m.pooled.Points, strings.Join(why, "; "), Sig(m.pooled.SlopeGiBPer1000))})
+				a.rowName(m.server, m.database, ""), m.pooled.Points, strings.Join(why, "; "), Sig(m.pooled.SlopeGiBPer1000))})
 		}
 	}
 	return out
@@ -657,7 +657,7 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 			stats.BrokenValues:       "values that cannot be right, stored as NULL and left out of their figures (%s): a CPU counter that fell or was read from the wrong process, or text where a number belongs",
 			stats.RateAboveTarget:    fmt.Sprintf("a rate more than %s above the one asked for (%%s): the tool did not hold the rate, or the target label is wrong", strings.ReplaceAll(pct(r.RateExcess), "%", "%%")),
 		}[k.problem]
-		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", serverName(k.server), runsWord(len(fd.srcs), k.tool), orDash(k.test),
+		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), orDash(k.test),
 			map[bool]string{true: "the run", false: "each"}[len(fd.srcs) == 1], fmt.Sprintf(what, strings.Join(detail[k], "; ")))
 		out = append(out, *fd)
 	}
@@ -702,7 +702,7 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 			by[sv] = &found{rule: ruleErrorsInOne}
 			order = append(order, sv)
 			first[sv] = fmt.Sprintf("At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
-				g.load(), serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)
+				g.load(), a.serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)
 		}
 		by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
 		at[sv] = append(at[sv], fmt.Sprintf("%s, %d of %d over %s, the other %d servers none", g.load(), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1))
@@ -712,7 +712,7 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 		fd := by[sv]
 		fd.text = first[sv]
 		if n := len(at[sv]); n > 1 {
-			fd.text = fmt.Sprintf("Only %s failed requests at %d loads: at %s: a fault of that server, not of the load.", serverName(sv), n, strings.Join(at[sv], "; at "))
+			fd.text = fmt.Sprintf("Only %s failed requests at %d loads: at %s: a fault of that server, not of the load.", a.serverName(sv), n, strings.Join(at[sv], "; at "))
 		}
 		out = append(out, *fd)
 	}
@@ -782,7 +782,7 @@ func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []fo
 		}
 		names := make([]string, len(servers))
 		for i, sv := range servers {
-			names[i] = serverName(sv)
+			names[i] = a.serverName(sv)
 		}
 		out = append(out, found{rule: ruleSharedLimit, section: "rounds", srcs: srcs, text: fmt.Sprintf(
 			"At %s (%s), every server reaches the same throughput at its best, %s–%s requests/s (within %s, no more than the spread of one server's passes), while their CPU per request (stack and database) differs: %s; the limit is something they share (the database, the load generator, the network), not their own CPU.",
@@ -822,7 +822,7 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 			var servers []string
 			for _, r := range rows {
 				srcs = append(srcs, report.Source{File: r.Source, Line: r.Line})
-				if sv := serverName(r.Server); !slices.Contains(servers, sv) {
+				if sv := a.serverName(r.Server); !slices.Contains(servers, sv) {
 					servers = append(servers, sv)
 				}
 			}
@@ -843,7 +843,7 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 
 // ladderFindings reports the ladders with runs whose first step failed
 // (stats.FirstStepFailed): one finding per server, listing its ladders.
-func ladderFindings(ladders []ladderRuns) []found {
+func ladderFindings(ladders []ladderRuns, disp model.Display) []found {
 	var order []string
 	by := map[string]*found{}
 	at := map[string][]string{}
@@ -891,7 +891,7 @@ func ladderFindings(ladders []ladderRuns) []found {
 			which = fmt.Sprintf("in %d ladders: %s", len(at[sv]), strings.Join(at[sv], "; "))
 		}
 		fd.text = fmt.Sprintf("%s, %s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
-			serverName(sv), which, rule.P95MS, rule.MaxErrorRate*100)
+			serverName(disp.Name("server", sv)), which, rule.P95MS, rule.MaxErrorRate*100)
 		out = append(out, *fd)
 	}
 	return out

@@ -168,7 +168,7 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 		if len(these) == 0 {
 			continue
 		}
-		d, chart, keep := ladderTable(k, these, a.opts.LadderRule)
+		d, chart, keep := ladderTable(k, these, a.opts.LadderRule, a.disp)
 		kept[k.kind] = keep
 		keys, holding := make([]float64, len(keep)), make([]bool, len(keep))
 		for i, lr := range keep {
@@ -206,9 +206,9 @@ func (a *analysis) readLadders() ([]LadderRun, error) {
 
 // unknownNote says which figures of a summary ladder run's steps its
 // summary did not keep, and so were left out of the rule.
-func unknownNote(r LadderRun, rule stats.LadderRule) []string {
+func unknownNote(r LadderRun, rule stats.LadderRule, disp model.Display) []string {
 	var out []string
-	name := serverName(r.Server) + onDatabase(r.Database) + ", " + r.where()
+	name := serverName(disp.Name("server", r.Server)) + onDatabase(disp.Name("database", r.Database)) + ", " + r.where()
 	if r.FailuresUnknown > 0 {
 		whole := ""
 		if !math.IsNaN(r.RunErrorRate) {
@@ -228,7 +228,7 @@ func unknownNote(r LadderRun, rule stats.LadderRule) []string {
 // database (or per server, database, test and tool) with the median of
 // its runs, the database column left out where no run names one. Each
 // row's runs are one series of the chart, named by ladderSeries.
-func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
+func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule, disp model.Display) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
 	rule := report.LadderRuleText(ladderRule)
 	d = &report.Data{Title: k.title, Name: map[string]string{"samples": "k6 steps", "summary": "k6 summaries"}[k.kind]}
 	if d.Name == "" {
@@ -270,7 +270,7 @@ func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule) (d
 					n.add(fmt.Sprintf("%s, %s: %s", r.Server+onDatabase(r.Database), r.where(), w.Msg))
 				}
 			}
-			for _, u := range unknownNote(r, ladderRule) {
+			for _, u := range unknownNote(r, ladderRule, disp) {
 				n.add(u)
 			}
 			results = append(results, r.Result)
@@ -293,7 +293,7 @@ func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule) (d
 		}
 		sum := stats.MedianLadder(results)
 		for _, w := range sum.Warnings {
-			n.add(fmt.Sprintf("%s, %s: %s", serverName(r0.Server)+onDatabase(r0.Database), orDash(r0.Test), w.Msg))
+			n.add(fmt.Sprintf("%s, %s: %s", serverName(disp.Name("server", r0.Server))+onDatabase(disp.Name("database", r0.Database)), orDash(r0.Test), w.Msg))
 		}
 		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, names: names, srcs: runSrcs})
 		var each []string

@@ -28,6 +28,15 @@ type memoryPasses struct {
 
 // name names the series in notes and findings: the server, with its
 // database where the series names one.
+func (a *analysis) memoryName(m *memoryPasses) string {
+	if m.database == "" {
+		return a.serverName(m.server)
+	}
+	return a.rowName(m.server, m.database, "")
+}
+
+// name names the series by its values, for its plot (display names the
+// plot's servers after).
 func (m *memoryPasses) name() string {
 	if m.database == "" {
 		return m.server
@@ -110,7 +119,7 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 		cv := a.newCaveats()
 		for _, r := range peak {
 			d.Rows = append(d.Rows, []any{r.Server, nullIfEmpty(r.Database), nullIfEmpty(r.Variant), num(r.WorkingSetMB), num(r.PrivateMB), r.Runs})
-			cv.add(rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
+			cv.add(a.rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
 		}
 		d.DropEmpty("database", "variant")
 		cv.to(n)
@@ -134,12 +143,12 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 		for _, m := range mem {
 			for i, fit := range m.passes {
 				for _, w := range fit.Warnings {
-					n.add(fmt.Sprintf("%s, pass %d: %s", m.name(), m.passNums[i], w.Msg))
+					n.add(fmt.Sprintf("%s, pass %d: %s", a.memoryName(&m), m.passNums[i], w.Msg))
 				}
 			}
 			r, pooled := m.row, m.pooled
 			if r.Passes < 3 {
-				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", m.name(), r.Passes))
+				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", a.memoryName(&m), r.Passes))
 			}
 			d.Rows = append(d.Rows, []any{m.server, nullIfEmpty(m.database), r.Passes, rounded(r.PassSlopeMedianGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
 				rounded(r.PassSlopeMinGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000), rounded(r.PassSlopeMaxGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),

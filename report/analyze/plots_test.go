@@ -20,10 +20,10 @@ func TestThroughputPlotsFullSpeedOnly(t *testing.T) {
 		"wra.toml": "[[files]]\npattern = \"ladder/{server}/{test}.ndjson.gz\"\nlabels = { round = \"1\", tool = \"k6\", p95_threshold_ms = \"50\", " + ladder + " }\n" +
 			"[[files]]\npattern = \"bombardier/r{round}/{server}/{test}-c{connections}.txt\"\nlabels = { tool = \"bombardier\" }\n" +
 			"[[files]]\npattern = \"k6/{server}/{test}-r{target_rps}.txt\"\nlabels = { round = \"1\", tool = \"k6\" }\n",
-		"ladder/go-pgx/one.ndjson.gz":   "@../../data/ladder/t1/go-pgx/page.ndjson.gz",
+		"ladder/go-pgx/one.ndjson.gz":      "@../../data/ladder/t1/go-pgx/page.ndjson.gz",
 		"bombardier/r1/go-pgx/one-c16.txt": "@../../data/tools/t1/bombardier/go-pgx/one-c16.txt",
 		"bombardier/r2/go-pgx/one-c16.txt": "@../../data/tools/t2/bombardier/go-pgx/one-c16.txt",
-		"k6/go-pgx/one-r500.txt":        "@../../data/tools/t1/k6/go-pgx/one-r500.txt",
+		"k6/go-pgx/one-r500.txt":           "@../../data/tools/t1/k6/go-pgx/one-r500.txt",
 	})
 	res := run(t, st, analyze.DefaultOptions())
 	var series []string

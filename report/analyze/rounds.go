@@ -21,9 +21,14 @@ type runRow struct {
 	targetRPS           float64
 	rps, mean, p50, p95 float64
 	p99                 float64
-	failed, requests    int64
-	corrected           bool
-	source              report.Source
+	// goodput is the run's successful requests per second, allFailed
+	// whether none succeeded, failure what failed them (run_outcomes).
+	goodput          float64
+	allFailed        bool
+	failure          string
+	failed, requests int64
+	corrected        bool
+	source           report.Source
 	// driftPct is the largest calibration drift covering the run, in
 	// percent (0 when no calibration pair covers it).
 	driftPct float64
@@ -53,7 +58,8 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 			rps: r.RPS, mean: r.MeanMS, p50: r.P50MS, p95: r.P95MS, p99: r.P99MS,
 			failed: r.Failed, requests: r.Requests, corrected: r.Corrected,
 			source: report.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID, split: r.Split,
-			database: r.Database, groupID: r.GroupID, mode: r.Mode, block: r.Block}
+			database: r.Database, groupID: r.GroupID, mode: r.Mode, block: r.Block,
+			goodput: r.GoodputRPS, allFailed: r.AllFailed, failure: r.Failure}
 	}
 	return out, nil
 }
@@ -116,6 +122,19 @@ func splitVariants(rows []runRow) []string {
 	return split
 }
 
+// goodputNote is the footnote of a table with a goodput column.
+const goodputNote = "goodput: successful requests per second (requests/s × the share of requests that succeeded), shown where requests failed; the order, the best marks and the comparisons go by it, so that a server that answers fast with errors does not lead"
+
+// failedNote footnotes a run whose every request failed, with what
+// failed them where its report says.
+func failedNote(r runRow) string {
+	what := ""
+	if r.failure != "" {
+		what = " (" + r.failure + ")"
+	}
+	return fmt.Sprintf("%s:%d: every request failed%s: the run is listed last, never ranked or marked best", r.source.File, r.source.Line, what)
+}
+
 // warningNote footnotes what the reader said of a run (label warning).
 func warningNote(n *notes, r runRow) {
 	if r.warning != "" {
@@ -136,7 +155,7 @@ func connsText(c int64) any {
 func (a *analysis) rounds(rows []runRow, split []string) *Section {
 	sec := &Section{ID: "rounds", Title: "Throughput by rounds"}
 	if len(rows) == 0 {
-		sec.Skipped = "no runs with a round label"
+		sec.Skipped = "no group of two or more runs (rounds): every run is the only one of its configuration"
 		return sec
 	}
 	type group struct {
@@ -165,7 +184,9 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 		pairedFastest(d, n, marks)
 		a.orderByFirstLoad(d, n, marks)
 		a.markBest(d, n, marks)
-		d.DropEmpty("database", "target_rps", "connections", "p99_ms", "vs_fastest_ratio", "vs_fastest_low", "vs_fastest_high", "vs_fastest_coverage", "vs_fastest_trials")
+		if d.DropEmpty("database", "target_rps", "connections", "goodput_rps", "p99_ms", "vs_fastest_ratio", "vs_fastest_low", "vs_fastest_high", "vs_fastest_coverage", "vs_fastest_trials"); slices.ContainsFunc(d.Columns, func(c report.Column) bool { return c.Name == "goodput_rps" }) {
+			n.add(goodputNote)
+		}
 		cv.to(n)
 		d.Notes = n.list
 		sec.Tables = append(sec.Tables, d)
@@ -187,6 +208,7 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 				Columns: []report.Column{
 					col("server", "server", nil), col("database", "database", nil), col("connections", "connections", nil), col("target_rps", "target rps", Sig),
 					col("rounds", "rounds", nil), col("rps", "requests/s", Sig), col("rps_min", "min", Sig), col("rps_max", "max", Sig),
+					col("goodput_rps", "goodput", Sig),
 					col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
 					col("vs_fastest_ratio", "vs fastest, within trials", times), col("vs_fastest_low", "low", Sig), col("vs_fastest_high", "high", Sig),
 					{Name: "vs_fastest_coverage", Machine: true}, {Name: "vs_fastest_trials", Machine: true},
@@ -196,36 +218,50 @@ func (a *analysis) rounds(rows []runRow, split []string) *Section {
 				n.add(splitNote(split))
 			}
 		}
-		var rps, p99 []float64
-		var failed, requests int64
+		var rps, goodput, p99 []float64
+		var failed int64
 		var srcs []report.Source
 		drift := 0.0
+		allFailed := true
 		for _, r := range g.runs {
 			rps = append(rps, r.rps)
-			if !math.IsNaN(r.p99) {
+			if !math.IsNaN(r.goodput) {
+				goodput = append(goodput, r.goodput)
+			}
+			if !math.IsNaN(r.p99) && !r.allFailed {
 				p99 = append(p99, r.p99)
 			}
 			failed += r.failed
-			requests += r.requests
+			allFailed = allFailed && r.allFailed
 			srcs = append(srcs, r.source)
 			drift = max(drift, r.driftPct)
 			warningNote(n, r)
+			if r.allFailed {
+				n.add(failedNote(r))
+			}
 		}
 		sum := stats.Summarize(rps)
 		summaryNotes(n, "requests/s", sum)
 		p99Sum := stats.Summarize(p99)
 		p99Med := p99Sum.Median
-		if requests > 0 && float64(failed) > a.opts.MaxErrorRate*float64(requests) {
-			n.add(fmt.Sprintf("%s at %v connections: %d of %d requests failed (more than %g%%)", serverName(r0.server), r0.connections, failed, requests, 100*a.opts.MaxErrorRate))
+		gpSum := stats.Summarize(goodput)
+		var gpCell any
+		if failed > 0 {
+			gpCell = rounded(gpSum.Median, gpSum.Min, gpSum.Max)
 		}
 		d.Rows = append(d.Rows, []any{r0.server, nullIfEmpty(r0.database), connsText(r0.connections), num(r0.targetRPS), int64(sum.N),
-			rounded(sum.Median, sum.Min, sum.Max), rounded(sum.Min, sum.Min, sum.Max), rounded(sum.Max, sum.Min, sum.Max), rounded(p99Med, p99Sum.Min, p99Sum.Max), failed,
+			rounded(sum.Median, sum.Min, sum.Max), rounded(sum.Min, sum.Min, sum.Max), rounded(sum.Max, sum.Min, sum.Max), gpCell,
+			rounded(p99Med, p99Sum.Min, p99Sum.Max), failed,
 			nil, nil, nil, nil, nil}) // vs fastest: pairedFastest
-		cv.add(rowName(r0.server, r0.database, "")+" "+loadName(loadKey(r0)), []string{r0.groupID})
+		cv.add(a.rowName(r0.server, r0.database, "")+" "+loadName(loadKey(r0)), []string{r0.groupID})
 		d.RowSources = append(d.RowSources, srcs)
-		marks = append(marks, bestRow{load: loadKey(r0), name: rowName(r0.server, r0.database, ""), fixedRate: !math.IsNaN(r0.targetRPS),
-			rps: stats.Entry{Values: rps, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift},
-			rpsByBlock: byBlock(g.runs, func(r runRow) string { return r.block }, func(r runRow) float64 { return r.rps })})
+		order := gpSum.Median
+		if allFailed || len(goodput) == 0 {
+			order = math.Inf(-1)
+		}
+		marks = append(marks, bestRow{load: loadKey(r0), name: a.rowName(r0.server, r0.database, ""), fixedRate: !math.IsNaN(r0.targetRPS),
+			rps: stats.Entry{Values: goodput, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}, allFailed: allFailed, order: order,
+			rpsByBlock: byBlock(g.runs, func(r runRow) string { return r.block }, func(r runRow) float64 { return r.goodput })})
 		// A fixed-rate run's requests/s is its target: only runs at full
 		// speed are drawn, one chart per test, a series per tool and
 		// connections.
@@ -253,7 +289,13 @@ type bestRow struct {
 	load      string
 	name      string
 	fixedRate bool
+	// rps are the goodput of the rounds, which the best marks and the
+	// comparisons within trials go by; allFailed a row whose every
+	// request failed, never marked; order the row's figure for the order
+	// of the servers (-Inf: last).
 	rps, p99  stats.Entry
+	allFailed bool
+	order     float64
 	// rpsByBlock are the requests/s of the rounds by their block (trial)
 	rpsByBlock map[string][]float64
 }
@@ -267,7 +309,7 @@ type bestRow struct {
 func pairedFastest(d *report.Data, n *notes, rows []bestRow) {
 	fastest := map[string]int{}
 	for i, r := range rows {
-		if r.fixedRate || len(r.rps.Values) == 0 {
+		if r.fixedRate || r.allFailed || len(r.rps.Values) == 0 {
 			continue
 		}
 		if j, ok := fastest[r.load]; !ok || stats.Median(r.rps.Values) > stats.Median(rows[j].rps.Values) {
@@ -346,7 +388,11 @@ func (a *analysis) markBest(d *report.Data, n *notes, rows []bestRow) {
 	}
 	marked, fixed, byRange := false, false, false
 	var none, shared []string
-	mark := func(idx []int, c int, entry func(bestRow) stats.Entry, higher bool) {
+	mark := func(all []int, c int, entry func(bestRow) stats.Entry, higher bool) {
+		idx := slices.DeleteFunc(slices.Clone(all), func(i int) bool { return rows[i].allFailed })
+		if len(idx) < 2 {
+			return
+		}
 		entries := make([]stats.Entry, len(idx))
 		for j, i := range idx {
 			entries[j] = entry(rows[i])
@@ -444,13 +490,14 @@ func (a *analysis) ranking(singles, repeated []runRow) (*Section, error) {
 	sec := &Section{ID: "ranking", Title: "Single-run ranking"}
 	rows := singles
 	if len(rows) == 0 {
-		sec.Skipped = "no single runs (runs without a round label)"
+		sec.Skipped = "no single runs: every configuration ran two or more times (see the rounds)"
 		return sec, nil
 	}
 	spread := toolSpreads(repeated)
 	for i := 0; i < len(rows); {
 		j := i + 1
-		for j < len(rows) && rows[j].test == rows[i].test && rows[j].tool == rows[i].tool && loadKey(rows[j]) == loadKey(rows[i]) {
+		for j < len(rows) && rows[j].test == rows[i].test && rows[j].tool == rows[i].tool && loadKey(rows[j]) == loadKey(rows[i]) &&
+			rows[j].variant == rows[i].variant {
 			j++
 		}
 		if math.IsNaN(rows[i].targetRPS) {
@@ -468,12 +515,16 @@ func (a *analysis) ranking(singles, repeated []runRow) (*Section, error) {
 }
 
 // sortSingles orders single runs as the ranking lays them out: by test,
-// tool, connections and target rate (full speed first).
-func sortSingles(rows []runRow) {
+// tool, variant (see variants: what tells runs of one test and tool
+// apart), connections and target rate (full speed first). It returns
+// the labels that split them.
+func sortSingles(rows []runRow) []string {
+	split := splitVariants(rows)
 	slices.SortStableFunc(rows, func(x, y runRow) int {
-		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool),
+		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant),
 			cmp.Compare(x.connections, y.connections), cmpNaNLast(x.targetRPS, y.targetRPS))
 	})
+	return split
 }
 
 // loadText names a load for a title.
@@ -531,12 +582,16 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) *report.Da
 	if known && sp > rule.TiePct {
 		rule.TiePct = sp
 	}
+	what := r0.tool
+	if r0.variant != "" {
+		what += ", " + r0.variant
+	}
 	d := &report.Data{
-		Title: fmt.Sprintf("Single runs: %s, %s %s, ranked by requests/s", orDash(r0.test), r0.tool, loadText(r0)),
-		Name:  testName(r0.test) + " " + r0.tool + " " + connsName(r0.connections),
+		Title: fmt.Sprintf("Single runs: %s, %s %s, ranked by requests/s", orDash(r0.test), what, loadText(r0)),
+		Name:  testName(r0.test) + " " + what + " " + connsName(r0.connections),
 		Columns: []report.Column{
 			col("rank", "rank", nil), {Name: "tied", Machine: true}, col("server", "server", nil), col("database", "database", nil),
-			col("rps", "requests/s", Sig), col("mean_ms", "mean ms", Sig),
+			col("rps", "requests/s", Sig), col("goodput_rps", "goodput", Sig), col("mean_ms", "mean ms", Sig),
 			col("p50_ms", "p50 ms", Sig), col("p95_ms", "p95 ms", Sig), col("p99_ms", "p99 ms", Sig),
 			col("failed", "failed", nil), col("latency_corrected", "corrected", nil),
 		},
@@ -549,27 +604,51 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) *report.Da
 		n.add(fmt.Sprintf("single runs cannot rank: the order is one run each, and no spread of %s's repeated runs is known here to tell a difference from noise; rows share a place only under the tie rule", r0.tool))
 	}
 	cv := a.newCaveats()
-	entries := make([]stats.Entry, len(cur))
-	for i, r := range cur {
-		entries[i] = stats.Entry{Values: []float64{r.rps}, DriftPct: r.driftPct}
-	}
-	tied := false
-	for _, p := range stats.RankTies(entries, true, rule) {
-		r := cur[p.Index]
-		tied = tied || p.Tied
-		cv.add(rowName(r.server, r.database, ""), []string{r.groupID})
-		d.Rows = append(d.Rows, []any{report.Rank{N: p.Rank, Tied: p.Tied}, p.Tied, r.server, nullIfEmpty(r.database),
-			num(r.rps), num(r.mean), num(r.p50), num(r.p95), num(r.p99), r.failed, r.corrected})
-		d.RowSources = append(d.RowSources, []report.Source{r.source})
-		if r.requests > 0 && float64(r.failed) > a.opts.MaxErrorRate*float64(r.requests) {
-			n.add(fmt.Sprintf("%s (%s): %d of %d requests failed (more than %g%%)", serverName(r.server), r.tool, r.failed, r.requests, 100*a.opts.MaxErrorRate))
+	// Runs whose every request failed are no contenders: they come last,
+	// unranked, with their failure.
+	var ranked, failed []runRow
+	for _, r := range cur {
+		if r.allFailed {
+			failed = append(failed, r)
+		} else {
+			ranked = append(ranked, r)
 		}
+	}
+	entries := make([]stats.Entry, len(ranked))
+	for i, r := range ranked {
+		entries[i] = stats.Entry{Values: []float64{r.goodput}, DriftPct: r.driftPct}
+	}
+	tied, anyFailed := false, false
+	row := func(rank any, tie bool, r runRow) {
+		var gp any
+		if r.failed > 0 {
+			gp, anyFailed = num(r.goodput), true
+		}
+		var mean, p50, p95, p99 any
+		if !r.allFailed {
+			mean, p50, p95, p99 = num(r.mean), num(r.p50), num(r.p95), num(r.p99)
+		}
+		cv.add(a.rowName(r.server, r.database, ""), []string{r.groupID})
+		d.Rows = append(d.Rows, []any{rank, tie, r.server, nullIfEmpty(r.database),
+			num(r.rps), gp, mean, p50, p95, p99, r.failed, r.corrected})
+		d.RowSources = append(d.RowSources, []report.Source{r.source})
 		warningNote(n, r)
+	}
+	for _, p := range stats.RankTies(entries, true, rule) {
+		tied = tied || p.Tied
+		row(report.Rank{N: p.Rank, Tied: p.Tied}, p.Tied, ranked[p.Index])
+	}
+	for _, r := range failed {
+		row(nil, false, r)
+		n.add(failedNote(r))
+	}
+	if anyFailed {
+		n.add(goodputNote)
 	}
 	if tied {
 		n.add("=N: a place shared by neighbours inside the noise (" + rule.String() + ")")
 	}
-	d.DropEmpty("database", "mean_ms", "p50_ms", "p95_ms", "p99_ms")
+	d.DropEmpty("database", "goodput_rps", "mean_ms", "p50_ms", "p95_ms", "p99_ms")
 	cv.to(n)
 	d.Notes = n.list
 	return d
@@ -599,12 +678,12 @@ func (a *analysis) heldAtRate(cur []runRow) (*report.Data, error) {
 	cv := a.newCaveats()
 	for _, r := range cur {
 		held := heldByRun[r.runID]
-		cv.add(rowName(r.server, r.database, ""), []string{r.groupID})
+		cv.add(a.rowName(r.server, r.database, ""), []string{r.groupID})
 		d.Rows = append(d.Rows, []any{r.server, nullIfEmpty(r.database), num(r.targetRPS), num(r.rps), num(r.rps / r.targetRPS),
 			num(r.p95), num(r.p99), r.failed, held, r.corrected})
 		d.RowSources = append(d.RowSources, []report.Source{r.source})
 		if math.IsNaN(r.p95) {
-			n.add(fmt.Sprintf("%s has no p95 latency: held is false for want of it", serverName(r.server)))
+			n.add(fmt.Sprintf("%s has no p95 latency: held is false for want of it", a.serverName(r.server)))
 		}
 		warningNote(n, r)
 	}

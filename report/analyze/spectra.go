@@ -21,6 +21,7 @@ const minDistributionPoints = 10
 // at one test and rate: one line (or set of points) of a spectrum plot.
 type spectrumLine struct {
 	test, server, database, tool string
+	variant                      string
 	rate                         float64
 	corrected                    bool
 	runs                         [][]stats.SpectrumPoint
@@ -42,8 +43,9 @@ func (a *analysis) spectra() (*Section, error) {
 	err := a.st.Spectra(a.ctx, func(r model.SpectrumRow) error {
 		first := len(lines) == 0
 		if first || r.Test != prev.Test || r.TargetRPS != prev.TargetRPS || r.Server != prev.Server ||
-			r.Database != prev.Database || r.Tool != prev.Tool || r.Corrected != prev.Corrected {
-			lines = append(lines, &spectrumLine{test: r.Test, rate: r.TargetRPS, server: r.Server, database: r.Database, tool: r.Tool, corrected: r.Corrected})
+			r.Database != prev.Database || r.Tool != prev.Tool || r.Variant != prev.Variant || r.Corrected != prev.Corrected {
+			lines = append(lines, &spectrumLine{test: r.Test, rate: r.TargetRPS, server: r.Server, database: r.Database, tool: r.Tool, variant: r.Variant,
+				corrected: r.Corrected})
 		}
 		l := lines[len(lines)-1]
 		if len(l.runs) == 0 || r.RunID != prev.RunID {
@@ -122,7 +124,7 @@ func (a *analysis) spectra() (*Section, error) {
 // them (HdrHistogram), else the first pass as printed, a few summary
 // percentiles marked as such.
 func (l *spectrumLine) spectrum() report.Spectrum {
-	label := serverName(l.server) + ": " + seriesName(l.test, l.tool, Sig(l.rate)+" requests/s", l.database)
+	label := serverName(l.server) + ": " + seriesName(l.test, l.tool, Sig(l.rate)+" requests/s", l.database, l.variant)
 	sp := report.Spectrum{Label: label, Server: l.server, Corrected: l.corrected}
 	merged, _ := stats.MergeSpectra(l.runs...)
 	if merged.Total > 0 {

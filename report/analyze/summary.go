@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wra-bench/wra/model"
@@ -56,6 +57,12 @@ type contest struct {
 	// of one lead in a row share a bullet ("on mariadb: …; on
 	// postgresql: …").
 	part string
+	// tiePct, where above 0, ties single runs (one value each) within
+	// that percentage of the larger, as the single-run ranking does.
+	tiePct float64
+	// dead are the stacks whose every request failed: no contenders,
+	// named after the sentence.
+	dead []contender
 }
 
 // versus is a contender against the leader: the ratio of the worse to
@@ -65,6 +72,7 @@ type versus struct {
 	c              contender
 	ratio, lo, hi  float64
 	paired, ranged bool
+	single         bool // one run each: tied within the contest's tiePct
 	trials         int
 	tied           bool
 }
@@ -85,6 +93,12 @@ func (k contest) against(leader, c contender) versus {
 		return v
 	}
 	v.ratio = vs.value / base.value
+	if k.tiePct > 0 && len(leader.values) == 1 && len(c.values) == 1 {
+		v.single = true
+		hi := max(leader.value, c.value)
+		v.tied = hi > 0 && math.Abs(leader.value-c.value) <= k.tiePct/100*hi
+		return v
+	}
 	if len(leader.values) > 0 && len(c.values) > 0 {
 		v.ranged = true
 		v.lo, v.hi = slices.Min(c.values), slices.Max(c.values)
@@ -144,13 +158,14 @@ func (k contest) sentence() (text, how string, paired, tie, ok bool) {
 	})
 	leader := cs[0]
 	var tied, rest []versus
-	trials, ranged := 0, false
+	trials, ranged, single := 0, false, false
 	for _, c := range cs[1:] {
 		v := k.against(leader, c)
 		if v.paired {
 			paired, trials = true, max(trials, v.trials)
 		}
 		ranged = ranged || v.ranged
+		single = single || v.single
 		if v.tied {
 			tied = append(tied, v)
 		} else {
@@ -199,6 +214,8 @@ func (k contest) sentence() (text, how string, paired, tie, ok bool) {
 		how = fmt.Sprintf("within %d trials", trials)
 	case len(rest) > 0 && ranged:
 		how = "from the medians"
+	case single:
+		how = fmt.Sprintf("one run each, a tie within %s%%", strconv.FormatFloat(k.tiePct, 'f', -1, 64))
 	}
 	return b.String(), how, paired, len(rest) == 0, true
 }
@@ -221,7 +238,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 	sec := &Section{ID: "summary", Title: "Summary", Single: true, Opening: true}
 	var contests []contest
 	contests = append(contests, cpuContests(sh.fixed, a.disp)...)
-	contests = append(contests, throughputContests(sh.rounds)...)
+	contests = append(contests, throughputContests(sh.rounds, sh.singles, a.singleTiePct(sh.rounds))...)
 	contests = append(contests, ladderContests(ladders, groupOf)...)
 	contests = append(contests, memoryContest(sh.memory)...)
 	contests = append(contests, a.costContests(res, groupOf)...)
@@ -259,6 +276,14 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			}
 			if k.note != "" {
 				note = k.note
+			}
+			if len(k.dead) > 0 {
+				var names []string
+				for _, c := range k.dead {
+					names = append(names, c.name)
+					cv.add(c.row, c.ids)
+				}
+				note = strings.TrimSpace(note + " " + fmt.Sprintf("every request of %s failed: not compared", joinAnd(names)))
 			}
 		}
 		lead := contests[i].lead
@@ -303,6 +328,11 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 	}
 	if len(d.Rows) == 0 {
 		sec.Skipped = "no comparison: no load at which two or more stacks have figures"
+		for _, k := range contests {
+			if len(k.dead) > 0 {
+				sec.Skipped = "no comparison: no load at which two or more stacks answered (every request of the others failed)"
+			}
+		}
 		return sec
 	}
 	d.DropEmpty("caveats")
@@ -320,6 +350,11 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 // names), the names the tables show.
 func (a *analysis) nameContenders(contests []contest) {
 	for i := range contests {
+		for j := range contests[i].dead {
+			c := &contests[i].dead[j]
+			c.row = rowName(a.disp.Name("server", c.server), a.disp.Name("database", c.database), "")
+			c.name = c.row
+		}
 		for j := range contests[i].cs {
 			c := &contests[i].cs[j]
 			c.row = rowName(a.disp.Name("server", c.server), a.disp.Name("database", c.database), "")
@@ -383,44 +418,62 @@ func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 	return out
 }
 
-// throughputContests compare the requests/s of the stacks at full speed,
-// per test, tool, variant and connections (the rows of the rounds
-// tables).
-func throughputContests(rows []runRow) []contest {
+// throughputContests compare the goodput of the stacks at full speed,
+// per test, tool, variant and connections: the rows of the rounds tables
+// and of the single-run rankings alike, so that the same reports give the
+// same summary however they are filed. A stack whose every request failed
+// is no contender: the contest names it in a note. Single runs tie with
+// the leader within tiePct percent, the ranking's rule.
+func throughputContests(rounds, singles []runRow, tiePct func(tool string) float64) []contest {
 	type key struct {
 		test, tool, variant string
 		conns               int64
 	}
 	var order []key
 	by := map[key][]contender{}
-	for i := 0; i < len(rows); {
-		j := i
-		for j < len(rows) && rows[j].groupID == rows[i].groupID {
-			j++
-		}
-		r0 := rows[i]
-		if r0.mode != "full-speed" {
-			i = j
-			continue
-		}
-		c := contender{server: r0.server, database: r0.database, blocks: map[string][]float64{}, ids: []string{r0.groupID}}
-		for _, r := range rows[i:j] {
-			if math.IsNaN(r.rps) {
+	dead := map[key][]contender{}
+	single := map[key]bool{}
+	add := func(rows []runRow, one bool) {
+		for i := 0; i < len(rows); {
+			j := i
+			for j < len(rows) && rows[j].groupID == rows[i].groupID {
+				j++
+			}
+			r0 := rows[i]
+			if r0.mode != "full-speed" {
+				i = j
 				continue
 			}
-			c.values = append(c.values, r.rps)
-			if r.block != "" {
-				c.blocks[r.block] = append(c.blocks[r.block], r.rps)
+			k := key{r0.test, r0.tool, r0.variant, r0.connections}
+			if _, ok := by[k]; !ok {
+				if _, ok := dead[k]; !ok {
+					order = append(order, k)
+				}
 			}
+			single[k] = single[k] || one
+			c := contender{server: r0.server, database: r0.database, blocks: map[string][]float64{}, ids: []string{r0.groupID}}
+			allFailed := true
+			for _, r := range rows[i:j] {
+				allFailed = allFailed && r.allFailed
+				if math.IsNaN(r.goodput) {
+					continue
+				}
+				c.values = append(c.values, r.goodput)
+				if r.block != "" {
+					c.blocks[r.block] = append(c.blocks[r.block], r.goodput)
+				}
+			}
+			i = j
+			if allFailed {
+				dead[k] = append(dead[k], c)
+				continue
+			}
+			c.value = stats.Summarize(c.values).Median
+			by[k] = append(by[k], c)
 		}
-		c.value = stats.Summarize(c.values).Median
-		k := key{r0.test, r0.tool, r0.variant, r0.connections}
-		if _, ok := by[k]; !ok {
-			order = append(order, k)
-		}
-		by[k] = append(by[k], c)
-		i = j
 	}
+	add(rounds, false)
+	add(singles, true)
 	var out []contest
 	for _, k := range order {
 		what := k.tool
@@ -431,10 +484,28 @@ func throughputContests(rows []runRow) []contest {
 		if k.conns >= 0 {
 			load = fmt.Sprintf("%d connections", k.conns)
 		}
-		out = append(out, contest{lead: fmt.Sprintf("Throughput, %s (%s, %s)", orDash(k.test), what, load), unit: " requests/s",
-			best: "serves the most", ratio: "the leader's requests/s over the others'", cs: by[k]})
+		c := contest{lead: fmt.Sprintf("Throughput, %s (%s, %s)", orDash(k.test), what, load), unit: " requests/s",
+			best: "serves the most", ratio: "the leader's requests/s over the others'", cs: by[k], dead: dead[k]}
+		if single[k] {
+			c.tiePct = tiePct(k.tool)
+		}
+		out = append(out, c)
 	}
 	return out
+}
+
+// singleTiePct is the percentage within which two single runs of a
+// tool cannot be told apart: the spread the tool shows on its repeated
+// runs here (toolSpreads), or the tie rule's, when larger (the ranking's
+// rule, rankTable).
+func (a *analysis) singleTiePct(repeated []runRow) func(tool string) float64 {
+	spread := toolSpreads(repeated)
+	return func(tool string) float64 {
+		if sp, ok := spread[tool]; ok {
+			return max(math.Ceil(sp*10)/10, a.opts.TiePct)
+		}
+		return a.opts.TiePct
+	}
 }
 
 // ladderContests compare the highest rate held of each ladder kind

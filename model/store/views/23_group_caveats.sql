@@ -16,6 +16,9 @@
 --   counters  a group whose CPU per request rests on fewer runs than it
 --             has, where some run has CPU figures: the others' counters
 --             are missing or broken.
+--   failures  a group some of whose runs had more than max_error_rate of
+--             their requests failed (run_outcomes), or every request:
+--             its figures are of a server that did not answer everything.
 --
 -- The plain view group_caveats is the macro at its defaults.
 -- broken_cpu(a, b): whether either label set names a CPU value stored as
@@ -43,11 +46,15 @@ WITH g AS (
            count(c.cpu_server_us_per_req) FILTER (WHERE NOT broken_cpu(r.labels, rec.labels)
                AND NOT coalesce(least(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
                                       rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) < 0, FALSE)) AS cpu_ok,
+           count(*) FILTER (WHERE o.error_rate > max_error_rate) AS failing,
+           count(*) FILTER (WHERE o.all_failed) AS dead,
+           max(o.error_rate) AS error_rate_max,
            count(*) FILTER (WHERE coalesce(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
                                            rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) IS NOT NULL
                                   OR broken_cpu(r.labels, rec.labels)) AS cpu_counted
     FROM run_groups g
     JOIN runs r ON r.run_id = g.run_id
+    JOIN run_outcomes o ON o.run_id = g.run_id
     LEFT JOIN runs rec ON rec.run_id = g.record_id
     LEFT JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
     LEFT JOIN rate_held(p95_ms := p95_ms, max_error_rate := max_error_rate, min_achieved_ratio := min_achieved_ratio) h ON h.run_id = g.run_id
@@ -76,6 +83,16 @@ c AS (
     SELECT group_id, 5, 'counters',
            printf('CPU per request rests on %d of %d runs: the others'' CPU counters are missing or broken', cpu_ok, n)
     FROM g WHERE cpu_counted > 0 AND cpu_ok < n
+    UNION ALL
+    SELECT group_id, 6, 'failures',
+           CASE WHEN dead = n AND n = 1 THEN 'every request failed: no figure of it is a server''s answer'
+                WHEN dead = n THEN printf('every request of all %d runs failed: no figure of them is a server''s answer', n)
+                WHEN n = 1 THEN printf('more than %g%% of its requests failed (%.1f%%): the figures are of a server that did not answer everything',
+                                      CAST(100 * max_error_rate AS DOUBLE), 100 * error_rate_max)
+                WHEN dead > 0 THEN printf('%d of %d runs had more than %g%% of their requests failed, %d of them every request', failing, n, CAST(100 * max_error_rate AS DOUBLE), dead)
+                ELSE printf('%d of %d runs had more than %g%% of their requests failed (at most %.1f%%): the figures are of a server that did not answer everything',
+                            failing, n, CAST(100 * max_error_rate AS DOUBLE), 100 * error_rate_max) END
+    FROM g WHERE failing > 0
 )
 SELECT group_id, kind, caveat FROM c ORDER BY group_id, ord;
 
@@ -83,7 +100,7 @@ CREATE OR REPLACE VIEW group_caveats AS SELECT * FROM group_caveats();
 
 -- Comments: as the README documents the columns (TestColumnComments).
 COMMENT ON MACRO TABLE group_caveats IS 'what must be said beside every figure of a group, under the rule given';
-COMMENT ON VIEW group_caveats IS 'what must be said beside every figure of a group: drift above 5%, fewer than 3 runs, a rate not held (p95 < 50 ms, errors < 1%, 95% of the rate), latency not corrected, broken counters';
+COMMENT ON VIEW group_caveats IS 'what must be said beside every figure of a group: drift above 5%, fewer than 3 runs, a rate not held (p95 < 50 ms, errors < 1%, 95% of the rate), latency not corrected, broken counters, more than 1% of requests failed';
 COMMENT ON COLUMN group_caveats.group_id IS 'the group, run_groups.group_id';
-COMMENT ON COLUMN group_caveats.kind IS 'drift, passes, held, latency or counters';
+COMMENT ON COLUMN group_caveats.kind IS 'drift, passes, held, latency, counters or failures';
 COMMENT ON COLUMN group_caveats.caveat IS 'the words every surface prints beside the group''s figures';
