@@ -166,6 +166,13 @@ func findCommand(t string, line int) (commandLine, bool) {
 		}
 	}
 	spans = append(spans, t)
+	// a prompt with the user, host and folder before it:
+	// "steve@joy:~/tool/wrk$ wrk -t4 …", "root@box:/# ab …"
+	for _, p := range []string{"$ ", "# ", "> ", "❯ ", "% "} {
+		if i := strings.Index(t, p); i > 0 {
+			spans = append(spans, t[i+len(p):])
+		}
+	}
 	for _, s := range spans {
 		if c, ok := parseCommand(s); ok {
 			c.line = line

@@ -91,22 +91,102 @@ type Manifest struct {
 	// Tables are layouts wra analyze publishes beside its own tables, as
 	// wra table lays them out; ingesting does not depend on them.
 	Tables []TableLayout `toml:"tables"`
+	// Reports give labels to some reports of a file: those whose first
+	// line lies in a range of lines, or under a line of text the author
+	// wrote above them ("Here is the light-java server:", "0.5-500"),
+	// whose named groups become labels (see ReportRule).
+	Reports []ReportRule `toml:"reports"`
 
 	ignore      []*regexp.Regexp
 	headingsSet bool // the manifest has headings, [] too
+	derived     []derivedLabel
 }
+
+// A derivedLabel is a label made from another of the same run
+// ([labels.test] from = "endpoint"): the other's value, or the part of
+// it pattern matches (its first group, or the whole match without one).
+// It fills the label where the run has none of its own.
+type derivedLabel struct {
+	key, from string
+	pattern   *regexp.Regexp
+}
+
+// value is the label's value from the run's, and whether it has one.
+func (dl derivedLabel) value(r *model.Run) (string, bool) {
+	v, ok := r.Label(dl.from)
+	if !ok || v == "" {
+		return "", false
+	}
+	if dl.pattern == nil {
+		return v, true
+	}
+	m := dl.pattern.FindStringSubmatch(v)
+	switch {
+	case m == nil:
+		return "", false
+	case len(m) > 1:
+		return m[1], m[1] != ""
+	}
+	return m[0], true
+}
+
+// labelKey reports whether k can name a label.
+func labelKey(k string) bool { return labelName.MatchString(k) }
 
 // TableLayout is one [[tables]] entry of a manifest: a table as wra table
 // --metric/--cell --row --col --where --sort --spread lays it out.
 type TableLayout struct {
-	Title  string   `toml:"title"`
-	Metric string   `toml:"metric"`
-	Cell   string   `toml:"cell"`
-	Rows   []string `toml:"rows"`
-	Cols   []string `toml:"cols"`
-	Where  string   `toml:"where"`
-	Sort   string   `toml:"sort"`
-	Spread bool     `toml:"spread"`
+	Title  string `toml:"title"`
+	Metric string `toml:"metric"`
+	Cell   string `toml:"cell"`
+	// Figures lay out several cells side by side, each a column with a
+	// heading of its own: figures = [{ title = "Requests/sec", cell =
+	// "{rps:,.2f}" }, { title = "p99", cell = "{latency_p99_ms:.2f} ms" }].
+	Figures []TableFigure `toml:"figures"`
+	Rows    []string      `toml:"rows"`
+	Cols    []string      `toml:"cols"`
+	Where   string        `toml:"where"`
+	Sort    string        `toml:"sort"`
+	Spread  bool          `toml:"spread"`
+}
+
+// ReportRule is one [[reports]] table of a manifest: labels for the
+// reports of the files that File matches (every file where empty) that
+// start within Lines ([from, to], both counted; every line where empty)
+// and, where Above is set, that have a line matching it between the
+// report before them (or the file's start) and their first line: the
+// nearest such line, whose named groups ((?P<server>…)) are labels too.
+// Labels set so are factors of the design, as the manifest's are.
+//
+//	[[reports]]
+//	file = "README.md"
+//	above = '^Here is the (?P<server>\S+) server'
+type ReportRule struct {
+	File   string            `toml:"file"`
+	Lines  []int             `toml:"lines"`
+	Above  string            `toml:"above"`
+	Labels map[string]string `toml:"labels"`
+
+	file  *regexp.Regexp
+	above *regexp.Regexp
+}
+
+// matches reports whether the rule is for a report of the file rel
+// (relative to the folder) starting at line.
+func (rr *ReportRule) matches(rel string, line int) bool {
+	if rr.file != nil && !rr.file.MatchString(rel) {
+		return false
+	}
+	return len(rr.Lines) == 0 || line >= rr.Lines[0] && line <= rr.Lines[1]
+}
+
+// TableFigure is one column of a [[tables]] layout of several figures:
+// its heading, its cell template, and its name in CSV and JSON (the
+// heading's words joined by _ where unset).
+type TableFigure struct {
+	Title string `toml:"title"`
+	Cell  string `toml:"cell"`
+	Name  string `toml:"name"`
 }
 
 // ManifestEntry is one [[files]] table of a manifest.
@@ -145,7 +225,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 	}
 	und := slices.DeleteFunc(md.Undecoded(), func(k toml.Key) bool { return len(k) > 1 && k[0] == "labels" }) // read by splitLabels
 	if len(und) > 0 {
-		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, blocks, replicates, heading_label, headings, [labels], [labels.<label>] with order and names, [findings], [[tables]] with title, metric or cell, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, blocks, replicates, heading_label, headings, [labels], [[reports]] with file, lines, above and labels, [labels.<label>] with order and names, [findings], [[tables]] with title, metric, cell or figures, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
 	}
 	for _, g := range m.Ignore {
 		re, err := compileTemplate(g, false)
@@ -153,6 +233,33 @@ func ReadManifest(dir string) (*Manifest, error) {
 			return nil, Errorf(path, 0, 0, "ignore %q: %v", g, err)
 		}
 		m.ignore = append(m.ignore, re)
+	}
+	for i := range m.Reports {
+		rr := &m.Reports[i]
+		if rr.File != "" {
+			if rr.file, err = compileTemplate(rr.File, false); err != nil {
+				return nil, Errorf(path, 0, 0, "[[reports]] entry %d: file %q: %v", i+1, rr.File, err)
+			}
+		}
+		if len(rr.Lines) != 0 && (len(rr.Lines) != 2 || rr.Lines[0] < 1 || rr.Lines[1] < rr.Lines[0]) {
+			return nil, Errorf(path, 0, 0, "[[reports]] entry %d: lines = %v: expected [first, last], line numbers from 1", i+1, rr.Lines)
+		}
+		if rr.Above != "" {
+			if rr.above, err = regexp.Compile(rr.Above); err != nil {
+				return nil, Errorf(path, 0, 0, "[[reports]] entry %d: above = %q: %v", i+1, rr.Above, err)
+			}
+			for _, name := range rr.above.SubexpNames()[1:] {
+				if name != "" && !labelName.MatchString(name) {
+					return nil, Errorf(path, 0, 0, "[[reports]] entry %d: above = %q: label name %q: expected lower-case letters, digits and _", i+1, rr.Above, name)
+				}
+			}
+		}
+		if rr.Above == "" && len(rr.Lines) == 0 && rr.File == "" {
+			return nil, Errorf(path, 0, 0, "[[reports]] entry %d: expected file, lines or above to say which reports", i+1)
+		}
+		if len(rr.Labels) == 0 && (rr.above == nil || rr.above.NumSubexp() == 0) {
+			return nil, Errorf(path, 0, 0, "[[reports]] entry %d: expected labels, or named groups in above", i+1)
+		}
 	}
 	for i := range m.Files {
 		e := &m.Files[i]
@@ -185,7 +292,9 @@ func (m *Manifest) splitLabels() error {
 			m.Labels[k] = v
 		case map[string]any:
 			var ld model.LabelDisplay
-			for f, x := range v {
+			dl := derivedLabel{key: k}
+			for _, f := range slices.Sorted(maps.Keys(v)) {
+				x := v[f]
 				var ok bool
 				switch f {
 				case "order":
@@ -194,12 +303,31 @@ func (m *Manifest) splitLabels() error {
 					ld.Names, ok = stringMap(x)
 				case "title":
 					ld.Title, ok = x.(string)
+				case "from":
+					dl.from, ok = x.(string)
+					ok = ok && labelKey(dl.from)
+				case "pattern":
+					var p string
+					if p, ok = x.(string); ok {
+						re, err := regexp.Compile(p)
+						if err != nil {
+							return fmt.Errorf("[labels.%s] pattern %q: %v", k, p, err)
+						}
+						dl.pattern = re
+					}
 				default:
-					return fmt.Errorf("[labels.%s] has %s: expected order = [\"value\", …], names = { value = \"name\" } and title = \"heading\"", k, f)
+					return fmt.Errorf("[labels.%s] has %s: expected order = [\"value\", …], names = { value = \"name\" }, title = \"heading\", from = \"label\" and pattern = \"regexp\"", k, f)
 				}
 				if !ok {
-					return fmt.Errorf("[labels.%s] %s: expected %s", k, f, map[string]string{"order": "a list of the label's values, as text", "names": "a table of value = \"display name\"", "title": "text"}[f])
+					return fmt.Errorf("[labels.%s] %s: expected %s", k, f, map[string]string{"order": "a list of the label's values, as text", "names": "a table of value = \"display name\"", "title": "text",
+						"from": "the name of the label its value is made from (url, endpoint, target …)", "pattern": "a regular expression"}[f])
 				}
+			}
+			switch {
+			case dl.from != "":
+				m.derived = append(m.derived, dl)
+			case dl.pattern != nil:
+				return fmt.Errorf("[labels.%s] has a pattern but no from: expected from = \"label\" to say what the pattern reads", k)
 			}
 			if m.Display == nil {
 				m.Display = model.Display{}
@@ -334,7 +462,8 @@ func (m *Manifest) design() design {
 		return design{blocks: DefaultBlocks}
 	}
 	// the display of the labels' values tells no experiments apart
-	d := design{noSplit: append(slices.Clone(m.NoSplit), model.DisplayLabel), blocks: m.Blocks, replicates: m.Replicates, heading: m.HeadingLabel, headings: m.Headings}
+	d := design{noSplit: append(slices.Clone(m.NoSplit), model.DisplayLabel), blocks: m.Blocks, replicates: m.Replicates, heading: m.HeadingLabel, headings: m.Headings,
+		reports: m.Reports, derived: m.derived}
 	if m.headingsSet && d.headings == nil {
 		d.headings = []string{}
 	}

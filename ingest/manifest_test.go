@@ -53,7 +53,7 @@ func TestManifestLabelDisplayErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"[labels.server]\norder = \"dext\"\n", `[labels.server] order: expected a list of the label's values, as text`},
 		{"[labels.server]\nnames = { dext = 1 }\n", `[labels.server] names: expected a table of value = "display name"`},
-		{"[labels.server]\nname = { dext = \"D\" }\n", `[labels.server] has name: expected order = ["value", …], names = { value = "name" } and title = "heading"`},
+		{"[labels.server]\nname = { dext = \"D\" }\n", `[labels.server] has name: expected order = ["value", …], names = { value = "name" }, title = "heading", from = "label" and pattern = "regexp"`},
 		{"[labels]\nround = 3\n", `[labels] round = 3: expected text (a label of every file) or a table [labels.round] with order and names`},
 	} {
 		_, err := manifestOf(t, c.text)

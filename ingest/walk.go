@@ -384,7 +384,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	labels := j.man.LabelsFor(j.rel)
 	file.Format = f.Name
 	rows, err := st.Load(ctx, file, func(s model.Sink) error {
-		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source}})
+		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}})
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -476,6 +476,7 @@ type labelSink struct {
 	override map[string]string
 	design   design
 	name     string
+	rel      string // the file's path below its folder, for [[reports]]
 }
 
 // LabelKeysLabel is the label that lists, comma-separated and sorted, the
@@ -506,6 +507,8 @@ type design struct {
 	noSplit, blocks, replicates []string
 	heading                     *string  // HeadingLabel
 	headings                    []string // Headings; nil where unset
+	reports                     []ReportRule
+	derived                     []derivedLabel
 }
 
 // DefaultHeadingLabel is the label a report's heading fills where the
@@ -537,6 +540,20 @@ func present(r *model.Run, keys []string) string {
 }
 
 func (s *labelSink) Run(r *model.Run) error {
+	// [[reports]] rules by line, then the manifest's labels of the file
+	// where the run has none, then the command line's over everything
+	ruled := takeRuleKeys(r)
+	for _, rr := range s.design.reports {
+		if rr.above != nil || !rr.matches(s.rel, r.Line) {
+			continue
+		}
+		for _, k := range model.SortedKeys(rr.Labels) {
+			if err := r.SetLabel(k, rr.Labels[k]); err != nil {
+				return &LabelError{File: s.name, Err: fmt.Errorf("wra.toml [[reports]] %w", err)}
+			}
+			ruled = append(ruled, k)
+		}
+	}
 	for _, k := range model.SortedKeys(s.manifest) {
 		if _, set := r.Label(k); !set {
 			if err := r.SetLabel(k, s.manifest[k]); err != nil {
@@ -549,20 +566,34 @@ func (s *labelSink) Run(r *model.Run) error {
 			return &LabelError{File: s.name, Err: fmt.Errorf("--label %w", err)}
 		}
 	}
+	normalizeSettings(r)
+	deriveEndpoint(r)
+	for _, dl := range s.design.derived {
+		if _, set := r.Label(dl.key); set {
+			continue
+		}
+		if v, ok := dl.value(r); ok {
+			if err := r.SetLabel(dl.key, v); err != nil {
+				return &LabelError{File: s.name, Err: fmt.Errorf("wra.toml [labels.%s] from %s: %w", dl.key, dl.from, err)}
+			}
+			ruled = append(ruled, dl.key)
+		}
+	}
 	var keys []string
 	for _, set := range []map[string]string{s.manifest, s.override} {
 		for k := range set {
-			if _, own := r.Labels[k]; own && s.design.factor(k) && !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
+			ruled = append(ruled, k)
+		}
+	}
+	for _, k := range ruled {
+		if _, own := r.Labels[k]; own && s.design.factor(k) && !slices.Contains(keys, k) {
+			keys = append(keys, k)
 		}
 	}
 	if len(keys) > 0 {
 		slices.Sort(keys)
 		r.Labels[LabelKeysLabel] = strings.Join(keys, ",")
 	}
-	normalizeSettings(r)
-	deriveEndpoint(r)
 	if rk := reportKeys(r, s.design, keys); len(rk) > 0 {
 		r.Labels[ReportKeysLabel] = strings.Join(rk, ",")
 	}

@@ -23,11 +23,17 @@ import (
 // above a report gives its settings (see command.go).
 
 // writeup follows the lines outside the reports of a file: the nearest
-// heading of each level and the last command line since the last report.
+// heading of each level, the last command line and the lines of text
+// since the last report (for the manifest's [[reports]] above rules).
 type writeup struct {
 	levels [7]heading // 1 to 6
 	cmd    *commandLine
+	text   []heading // the lines since the last report, at most maxAbove
 }
+
+// maxAbove is how many lines above a report [[reports]] above rules
+// read: a write-up's prose, not a log's thousand progress lines.
+const maxAbove = 200
 
 // heading is a Markdown heading: its text and line (0: none).
 type heading struct {
@@ -40,10 +46,15 @@ type heading struct {
 type reportContext struct {
 	levels [7]heading
 	cmd    *commandLine
+	text   []heading
 }
 
 // see takes a line outside any report.
 func (w *writeup) see(t string, line int) {
+	if len(w.text) == maxAbove {
+		w.text = w.text[1:]
+	}
+	w.text = append(w.text, heading{text: t, line: line})
 	if n, h, ok := markdownHeading(t); ok {
 		w.levels[n] = heading{text: h, line: line}
 		for i := n + 1; i < len(w.levels); i++ {
@@ -59,8 +70,8 @@ func (w *writeup) see(t string, line int) {
 // take is the context of the report that begins now; the command line
 // belongs to it alone.
 func (w *writeup) take() reportContext {
-	c := reportContext{levels: w.levels, cmd: w.cmd}
-	w.cmd = nil
+	c := reportContext{levels: w.levels, cmd: w.cmd, text: w.text}
+	w.cmd, w.text = nil, nil
 	return c
 }
 
@@ -80,6 +91,9 @@ func applyContexts(in *Input, sink model.Sink, runs []*model.Run, ctxs []reportC
 	for i, r := range runs {
 		if c := ctxs[i].cmd; c != nil {
 			applyCommand(in, r, c)
+		}
+		if err := applyAbove(in, sink, r, ctxs[i].text); err != nil {
+			return nil, err
 		}
 	}
 	for _, k := range append(slices.Clone(reportSettings), "method", "script", "streams", "repetitions") {
@@ -250,4 +264,76 @@ func (d design) headingLabels() (names []string, on bool) {
 		return []string{*d.heading}, *d.heading != ""
 	}
 	return DefaultHeadings, true
+}
+
+// applyAbove gives a run the labels of the manifest's [[reports]] rules
+// whose above pattern matches a line of the text above its report (the
+// nearest matching line), marking them as the manifest's (see
+// takeRuleKeys).
+func applyAbove(in *Input, sink model.Sink, r *model.Run, text []heading) error {
+	ls := sinkOf(sink)
+	if ls == nil {
+		return nil
+	}
+	for _, rr := range ls.design.reports {
+		if rr.above == nil || !rr.matches(ls.rel, r.Line) {
+			continue
+		}
+		for i := len(text) - 1; i >= 0; i-- {
+			m := rr.above.FindStringSubmatch(text[i].text)
+			if m == nil {
+				continue
+			}
+			set := map[string]string{}
+			for k, v := range rr.Labels {
+				set[k] = v
+			}
+			for j, name := range rr.above.SubexpNames() {
+				if name != "" && m[j] != "" {
+					set[name] = m[j]
+				}
+			}
+			for _, k := range model.SortedKeys(set) {
+				if err := r.SetLabel(k, set[k]); err != nil {
+					return Errorf(in.Name, text[i].line, 1, "the line above the report of line %d fills the label %s (wra.toml [[reports]] above): %v", r.Line, k, err)
+				}
+				markRuleKey(r, k)
+			}
+			runLabel(r, "above_line", strconv.Itoa(text[i].line))
+			break
+		}
+	}
+	return nil
+}
+
+// ruleKeysLabel lists, while a run goes from its reader to the store, the
+// labels the manifest's [[reports]] rules gave it; labelSink counts them
+// among the manifest's and drops the list.
+const ruleKeysLabel = "\x00rule_keys"
+
+func markRuleKey(r *model.Run, k string) {
+	if v := r.Labels[ruleKeysLabel]; v != "" {
+		k = v + "," + k
+	}
+	runLabel(r, ruleKeysLabel, k)
+}
+
+// takeRuleKeys returns the labels [[reports]] rules gave a run and drops
+// their list.
+func takeRuleKeys(r *model.Run) []string {
+	v, ok := r.Labels[ruleKeysLabel]
+	if !ok {
+		return nil
+	}
+	delete(r.Labels, ruleKeysLabel)
+	return strings.Split(v, ",")
+}
+
+// sinkOf is the labelSink inside a reader's sink, or nil.
+func sinkOf(sink model.Sink) *labelSink {
+	if g, ok := sink.(*guardSink); ok {
+		sink = g.Sink
+	}
+	ls, _ := sink.(*labelSink)
+	return ls
 }

@@ -23,8 +23,12 @@ func manifestLayouts(paths []string) ([]analyze.Layout, error) {
 			if t.Metric != "" {
 				cell = "{" + t.Metric + "}"
 			}
+			var figs []projection.Figure
+			for _, f := range t.Figures {
+				figs = append(figs, projection.Figure{Title: f.Title, Cell: f.Cell, Name: f.Name})
+			}
 			out = append(out, analyze.Layout{Where: t.Where, Spec: projection.Spec{
-				Title: t.Title, Cell: cell, Rows: t.Rows, Cols: t.Cols, Sort: t.Sort, Spread: t.Spread, NoSplit: m.NoSplit}})
+				Title: t.Title, Cell: cell, Figures: figs, Rows: t.Rows, Cols: t.Cols, Sort: t.Sort, Spread: t.Spread, NoSplit: m.NoSplit}})
 		}
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,7 @@ import (
 type tableOptions struct {
 	metric  string
 	cell    string
+	figures []string // TITLE=TEMPLATE
 	rows    []string
 	cols    []string
 	where   string
@@ -28,6 +30,7 @@ func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.metric, "metric", "m", "", "the figure of each cell: a column of run_figures (rps, latency_p99_ms, cpu_user_us, ...)")
 	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps:,.0f} ({latency_p99_ms:.1f})"; a format after the colon, a fallback after |, [ ] drops a part whose figure is missing`)
+	f.StringArrayVar(&o.figures, "figure", nil, `a column of its own, as TITLE=TEMPLATE ("Requests/sec={rps:,.2f}"); repeat it for figures side by side, in place of --metric and --cell`)
 	f.StringSliceVar(&o.rows, "row", nil, "the keys of the rows: columns or labels, comma-separated (server,database)")
 	f.StringSliceVar(&o.cols, "col", nil, "the keys of the columns: columns or labels, comma-separated (connections)")
 	f.StringVar(&o.where, "where", "", `a SQL condition on the columns of run_figures, e.g. "test = 'one'"`)
@@ -54,7 +57,8 @@ number, one column per column-key value and figure.`,
 		Example: `  wra table --metric rps --row server --col connections --where "tool = 'ab' AND test = 'waiting'"
   wra table --cell "{rps:,.0f} ({latency_p99_ms:.1f})" --row server --col target_rps --where "tool = 'wrk2' AND test = 'one'" --format markdown
   wra table --cell "{cpu_user_us:.0f} + {cpu_kernel_us:.0f}[; {cpu_db_us:.0f}]" --row server --col test,target_rps --where "tool = 'wrk2'"
-  wra table --metric highest_held_rps --row server --col tool`,
+  wra table --metric highest_held_rps --row server --col tool
+  wra table --figure "Requests/sec={rps:,.2f}" --figure "p50={latency_p50_ms:.2f} ms" --figure "p99={latency_p99_ms:.2f} ms" --row server --format markdown`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTable(cmd.Context(), e, g, o)
@@ -66,13 +70,21 @@ number, one column per column-key value and figure.`,
 
 func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
 	cell := o.cell
+	var figs []projection.Figure
+	for _, f := range o.figures {
+		title, tmpl, ok := strings.Cut(f, "=")
+		if !ok || title == "" || tmpl == "" {
+			return usagef("--figure %q: expected TITLE=TEMPLATE, such as \"Requests/sec={rps:,.2f}\"", f)
+		}
+		figs = append(figs, projection.Figure{Title: title, Cell: tmpl})
+	}
 	switch {
-	case o.metric != "" && o.cell != "":
-		return usagef("give --metric or --cell, not both")
+	case (o.metric != "") && (o.cell != "") || (len(figs) > 0 && (o.metric != "" || o.cell != "")):
+		return usagef("give --metric, --cell or --figure, not two of them")
 	case o.metric != "":
 		cell = "{" + o.metric + "}"
-	case cell == "":
-		return usagef("give --metric M (e.g. rps) or --cell TEMPLATE")
+	case cell == "" && len(figs) == 0:
+		return usagef("give --metric M (e.g. rps), --cell TEMPLATE or --figure TITLE=TEMPLATE")
 	}
 	format, err := g.outputFormat(e)
 	if err != nil {
@@ -83,11 +95,11 @@ func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
 		return err
 	}
 	defer st.Close()
-	t, err := projection.Read(ctx, st, cell, o.where, o.rule)
+	spec := projection.Spec{Cell: cell, Figures: figs, Rows: o.rows, Cols: o.cols, NoSplit: o.noSplit, Sort: o.sort, Spread: o.spread}
+	t, err := projection.Read(ctx, st, spec.Cells(), o.where, o.rule)
 	if err != nil {
 		return usageError{err}
 	}
-	spec := projection.Spec{Cell: cell, Rows: o.rows, Cols: o.cols, NoSplit: o.noSplit, Sort: o.sort, Spread: o.spread}
 	tables, err := projection.Project(t, spec)
 	if errors.Is(err, projection.ErrNoRuns) {
 		return err

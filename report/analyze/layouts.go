@@ -17,9 +17,9 @@ func (a *analysis) layouts() (*Section, error) {
 	for i, l := range a.opts.Layouts {
 		what := l.Spec.Title
 		if what == "" {
-			what = fmt.Sprintf("[[tables]] %d (%s)", i+1, l.Spec.Cell)
+			what = fmt.Sprintf("[[tables]] %d (%s)", i+1, l.Spec.Cells())
 		}
-		runs, err := projection.Read(a.ctx, a.st, l.Spec.Cell, l.Where, a.opts.LadderRule)
+		runs, err := projection.Read(a.ctx, a.st, l.Spec.Cells(), l.Where, a.opts.LadderRule)
 		if err != nil {
 			return nil, fmt.Errorf("wra.toml %s: %w", what, err)
 		}

@@ -23,6 +23,27 @@ func (p *projector) readDisplay() (model.Display, error) {
 	return model.MergeDisplays(texts)
 }
 
+// judgedValues are the figures the best of a column and the order of its
+// rows go by: a throughput (rps) by the runs' goodput, the successful
+// requests per second, where the runs have it, and a run whose every
+// request failed has none (it is never best); any other metric by its
+// own figures.
+func (p *projector) judgedValues(runs []run, m string) []float64 {
+	if _, ok := p.col["goodput_rps"]; m != "rps" || !ok {
+		return p.values(runs, m)
+	}
+	var xs []float64
+	for _, r := range runs {
+		if p.value(r, "all_failed") == true {
+			continue
+		}
+		if x := p.num(r, "goodput_rps"); !math.IsNaN(x) {
+			xs = append(xs, x)
+		}
+	}
+	return xs
+}
+
 // values are the figures of a metric in some runs, NaN left out.
 func (p *projector) values(runs []run, m string) []float64 {
 	var xs []float64

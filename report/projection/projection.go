@@ -59,6 +59,37 @@ type Spec struct {
 	// ("rps") or lowest first ("+latency_p99_ms"), taken from the first
 	// column that has it; empty orders by the row keys.
 	Sort string
+	// Figures, in place of Cell, lay out several templates side by side,
+	// each its own column (per column-key value where Cols is set) with
+	// its own heading: a table of requests/s, p50 and p99 as authors
+	// print it. The rows follow the first figure.
+	Figures []Figure
+
+	// heading heads the cell's column where no Cols are given (the cell
+	// template where empty); keepOrder leaves the rows in the order of
+	// their keys: a figure laid out beside the first.
+	heading   string
+	keepOrder bool
+}
+
+// Cells is the template whose figures a layout reads: its cell, or the
+// cells of its figures side by side.
+func (s Spec) Cells() string {
+	if len(s.Figures) == 0 {
+		return s.Cell
+	}
+	var parts []string
+	for _, f := range s.Figures {
+		parts = append(parts, f.Cell)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Figure is one column of a layout of several figures: its heading,
+// its cell template, and its name in machine formats (the heading made
+// a name where empty).
+type Figure struct {
+	Title, Cell, Name string
 }
 
 // Runs are the runs to lay out: column names and one row of values per
@@ -88,6 +119,124 @@ type projector struct {
 // Project lays out runs as spec says: one table, or one per combination
 // of the labels that split it.
 func Project(runs Runs, spec Spec) ([]*report.Data, error) {
+	if len(spec.Figures) > 0 {
+		return projectFigures(runs, spec)
+	}
+	return project(runs, spec)
+}
+
+// projectFigures lays out the figures of spec side by side: each figure's
+// tables as Project lays them out alone, their value columns joined on
+// the row keys into the first figure's tables, headed by the figures'
+// titles, the footnotes of all of them once.
+func projectFigures(runs Runs, spec Spec) ([]*report.Data, error) {
+	if spec.Cell != "" {
+		return nil, errors.New("a layout has a cell or figures, not both")
+	}
+	var parts [][]*report.Data
+	for i, f := range spec.Figures {
+		if f.Cell == "" {
+			return nil, fmt.Errorf("figure %d (%q) has no cell template", i+1, f.Title)
+		}
+		s := spec
+		s.Figures, s.Cell, s.heading = nil, f.Cell, f.Title
+		if s.Title == "" {
+			var titles []string
+			for _, g := range spec.Figures {
+				titles = append(titles, g.Title)
+			}
+			s.Title = strings.Join(titles, ", ")
+			if len(spec.Rows) > 0 {
+				s.Title += " by " + strings.Join(spec.Rows, ", ")
+			}
+		}
+		if i > 0 {
+			s.Sort, s.keepOrder = "", true
+		}
+		ts, err := project(runs, s)
+		if err != nil {
+			return nil, fmt.Errorf("figure %q: %w", f.Title, err)
+		}
+		parts = append(parts, ts)
+	}
+	keys := len(spec.Rows)
+	out := parts[0]
+	for ti, d := range out {
+		base := slices.Clone(d.Columns[:keys])
+		var cols []report.Column
+		rows := make([][]any, len(d.Rows))
+		for ri := range rows {
+			rows[ri] = slices.Clone(d.Rows[ri][:keys])
+		}
+		for fi, f := range spec.Figures {
+			t := parts[fi][ti]
+			at := map[string]int{}
+			for ri, row := range t.Rows {
+				at[rowKey(row[:keys])] = ri
+			}
+			name := f.Name
+			if name == "" {
+				name = strings.NewReplacer("-", "_", ".", "_").Replace(report.Slug(f.Title))
+			}
+			for _, c := range t.Columns[keys:] {
+				switch {
+				case len(spec.Cols) > 0:
+					c.Title, c.Name = c.Title+" "+f.Title, name+"_"+c.Name
+				case c.Machine && len(metricsOf(f.Cell)) == 1 && strings.HasPrefix(c.Name, metricsOf(f.Cell)[0]):
+					// the figure's one metric: its name, with _min, _max …
+					c.Name = name + strings.TrimPrefix(c.Name, metricsOf(f.Cell)[0])
+				case c.Machine:
+					c.Name = name + "_" + c.Name
+				default:
+					c.Title, c.Name = f.Title, name
+				}
+				cols = append(cols, c)
+			}
+			for ri, row := range d.Rows {
+				j, ok := at[rowKey(row[:keys])]
+				if !ok {
+					rows[ri] = append(rows[ri], make([]any, len(t.Columns)-keys)...)
+					continue
+				}
+				rows[ri] = append(rows[ri], t.Rows[j][keys:]...)
+			}
+			for _, n := range t.Notes {
+				if !slices.Contains(d.Notes, n) {
+					d.Notes = append(d.Notes, n)
+				}
+			}
+		}
+		d.Columns = append(base, cols...)
+		d.Rows = rows
+	}
+	return out, nil
+}
+
+// rowKey is the text of a row's key cells.
+func rowKey(cells []any) string {
+	var b strings.Builder
+	for _, c := range cells {
+		if cell, ok := c.(report.Cell); ok {
+			c = cell.Value
+		}
+		b.WriteString(keyText(c))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// metricsOf lists the metrics of a cell template, none where it does not
+// parse (the layout then fails on it).
+func metricsOf(cell string) []string {
+	t, err := parseTemplate(cell)
+	if err != nil {
+		return nil
+	}
+	return t.metrics
+}
+
+// project lays out runs under one cell template.
+func project(runs Runs, spec Spec) ([]*report.Data, error) {
 	p := &projector{spec: spec, col: map[string]int{}}
 	for i, c := range runs.Columns {
 		p.col[c] = i

@@ -180,3 +180,43 @@ func TestSortAndErrors(t *testing.T) {
 		t.Errorf("no runs: %v", err)
 	}
 }
+
+// Figures side by side: each template is a column of its own with its
+// heading, the rows those of the first figure in its order, every cell
+// the median of its cell's rounds as the template alone gives it, and in
+// CSV each figure's exact value under its name.
+func TestFigures(t *testing.T) {
+	runs := runsOf(
+		r{server: "a", round: 1, conns: 8, rps: 100, p99: 3, corrected: true},
+		r{server: "a", round: 2, conns: 8, rps: 120, p99: 5, corrected: true},
+		r{server: "b", round: 1, conns: 8, rps: 300, p99: 9, corrected: true},
+	)
+	spec := Spec{Rows: []string{"server"}, Figures: []Figure{
+		{Title: "Requests/sec", Cell: "{rps:.1f}"}, {Title: "p99", Cell: "{latency_p99_ms:.2f} ms", Name: "p99_ms"}}}
+	tables, err := Project(runs, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 1 {
+		t.Fatalf("%d tables", len(tables))
+	}
+	md := write(t, tables[0], report.Markdown)
+	for _, want := range []string{"### Requests/sec, p99 by server", "| server | Requests/sec | p99 |", "| b | **300.0** | 9.00 ms |", "| a | 110.0 | **4.00 ms** |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "latency_p99_ms, lowest first") {
+		t.Errorf("a second figure's order is footnoted, though the rows follow the first:\n%s", md)
+	}
+	csv := write(t, tables[0], report.CSV)
+	if want := "server,requests_sec,p99_ms\nb,300,9\na,110,4\n"; csv != want {
+		t.Errorf("csv:\n%s\nwant\n%s", csv, want)
+	}
+	if _, err := Project(runs, Spec{Cell: "{rps}", Figures: spec.Figures}); err == nil {
+		t.Error("a cell and figures: no error")
+	}
+	if _, err := Project(runs, Spec{Figures: []Figure{{Title: "x", Cell: "{nope}"}}}); err == nil || !strings.Contains(err.Error(), `figure "x": no metric "nope"`) {
+		t.Errorf("unknown metric: %v", err)
+	}
+}

@@ -144,6 +144,9 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 			if simple {
 				title = p.tmpl.metrics[0]
 			}
+			if spec.heading != "" {
+				title = spec.heading
+			}
 		}
 		if simple {
 			d.Columns = append(d.Columns, report.Column{Name: name(p.tmpl.metrics[0]), Title: title, Human: sig})
@@ -187,7 +190,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 					twice++
 				}
 			}
-			firstVals[ci] = append(firstVals[ci], p.values(cr, p.tmpl.metrics[0]))
+			firstVals[ci] = append(firstVals[ci], p.judgedValues(cr, p.tmpl.metrics[0]))
 			var figs []cellFigure
 			var machine []any
 			for fi, m := range p.tmpl.metrics {
@@ -249,7 +252,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	switch {
 	case spec.Sort != "":
 		sortRows(d, sortKey, strings.HasPrefix(spec.Sort, "+"))
-	case len(spec.Rows) > 0 && len(cols.texts) > 0 && !p.display.Ordered(spec.Rows[0]):
+	case len(spec.Rows) > 0 && len(cols.texts) > 0 && !p.display.Ordered(spec.Rows[0]) && !spec.keepOrder:
 		c := fullestColumn(firstVals)
 		p.orderByFirst(d, n, firstVals[c], cols.vals[cols.texts[c]])
 	}
