@@ -231,6 +231,14 @@ func parseCommand(s string) (commandLine, bool) {
 	known := 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" {
+			// the rest are the arguments of the tool's script (wrk -s
+			// pipeline.lua -- / 16): a setting as given
+			if rest := strings.Join(args[i+1:], " "); rest != "" {
+				c.settings["script_args"] = rest
+			}
+			break
+		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			switch {
 			case strings.Contains(a, "://") || strings.HasPrefix(a, "localhost:") || strings.HasPrefix(a, "127.0.0.1:"):

@@ -46,7 +46,7 @@ const ReportKeysLabel = "report_keys"
 var reportSettings = []string{
 	"endpoint", "target", "request_name", "request_type",
 	"requested_duration", "requested_requests", "requests_planned",
-	"keep_alive", "pipelining", "request_body", "http_version",
+	"keep_alive", "pipelining", "request_body", "http_version", "script", "script_args",
 }
 
 // deriveEndpoint sets the endpoint and target labels of a run from the

@@ -143,6 +143,9 @@ type TableLayout struct {
 	// heading of its own: figures = [{ title = "Requests/sec", cell =
 	// "{rps:,.2f}" }, { title = "p99", cell = "{latency_p99_ms:.2f} ms" }].
 	Figures []TableFigure `toml:"figures"`
+	// Filter keeps the runs with these values of columns or labels:
+	// filter = { machine = "8cpu-4g" }.
+	Filter map[string]string `toml:"filter"`
 	Rows    []string      `toml:"rows"`
 	Cols    []string      `toml:"cols"`
 	Where   string        `toml:"where"`
@@ -225,7 +228,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 	}
 	und := slices.DeleteFunc(md.Undecoded(), func(k toml.Key) bool { return len(k) > 1 && k[0] == "labels" }) // read by splitLabels
 	if len(und) > 0 {
-		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, blocks, replicates, heading_label, headings, [labels], [[reports]] with file, lines, above and labels, [labels.<label>] with order and names, [findings], [[tables]] with title, metric, cell or figures, rows, cols, where, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
+		return nil, Errorf(path, 0, 0, "unknown key %q: expected ignore, no_split, blocks, replicates, heading_label, headings, [labels], [[reports]] with file, lines, above and labels, [labels.<label>] with order and names, [findings], [[tables]] with title, metric, cell or figures, rows, cols, where, filter, sort and spread, or [[files]] with pattern or glob and labels", und[0].String())
 	}
 	for _, g := range m.Ignore {
 		re, err := compileTemplate(g, false)

@@ -96,7 +96,7 @@ func applyContexts(in *Input, sink model.Sink, runs []*model.Run, ctxs []reportC
 			return nil, err
 		}
 	}
-	for _, k := range append(slices.Clone(reportSettings), "method", "script", "streams", "repetitions") {
+	for _, k := range append(slices.Clone(reportSettings), "method", "streams", "repetitions") {
 		if !slices.Contains(out, k) {
 			out = append(out, k)
 		}

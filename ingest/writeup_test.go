@@ -20,8 +20,8 @@ func TestFindCommand(t *testing.T) {
 		want       map[string]string
 	}{
 		{"$ wrk -t4 -c100 -d30s http://127.0.0.1:8080/ping", "wrk", map[string]string{"threads": "4", "connections": "100", "requested_duration": "30s", "url": "http://127.0.0.1:8080/ping"}},
-		{"steve@joy:~/tool/wrk$ wrk -t4 -c128 -d30s -s pipeline.lua http://localhost:8080", "wrk",
-			map[string]string{"threads": "4", "connections": "128", "requested_duration": "30s", "script": "pipeline.lua", "url": "http://localhost:8080"}},
+		{"steve@joy:~/tool/wrk$ wrk -t4 -c128 -d30s http://localhost:8080 -s pipeline.lua --latency -- / 16", "wrk",
+			map[string]string{"threads": "4", "connections": "128", "requested_duration": "30s", "script": "pipeline.lua", "url": "http://localhost:8080", "script_args": "/ 16"}},
 		{"We ran `ab -k -n 10000 -c 20 http://127.0.0.1:8082/ping` three times.", "ab", map[string]string{"keep_alive": "true", "requested_requests": "10000", "connections": "20", "url": "http://127.0.0.1:8082/ping"}},
 		{"time sudo hey -n 2000 -c 50 -q 10 -m POST http://x/y", "hey", map[string]string{"requested_requests": "2000", "connections": "50", "target_rps": "500", "method": "POST", "url": "http://x/y"}},
 		{"npx autocannon -c 100 -d 10 -p 10 http://localhost:3000", "autocannon", map[string]string{"connections": "100", "requested_duration": "10s", "pipelining": "10", "url": "http://localhost:3000"}},

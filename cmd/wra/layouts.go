@@ -28,7 +28,7 @@ func manifestLayouts(paths []string) ([]analyze.Layout, error) {
 				figs = append(figs, projection.Figure{Title: f.Title, Cell: f.Cell, Name: f.Name})
 			}
 			out = append(out, analyze.Layout{Where: t.Where, Spec: projection.Spec{
-				Title: t.Title, Cell: cell, Figures: figs, Rows: t.Rows, Cols: t.Cols, Sort: t.Sort, Spread: t.Spread, NoSplit: m.NoSplit}})
+				Title: t.Title, Cell: cell, Figures: figs, Rows: t.Rows, Cols: t.Cols, Sort: t.Sort, Spread: t.Spread, NoSplit: m.NoSplit, Filter: t.Filter}})
 		}
 	}
 	return out, nil

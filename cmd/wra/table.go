@@ -17,6 +17,7 @@ type tableOptions struct {
 	metric  string
 	cell    string
 	figures []string // TITLE=TEMPLATE
+	filter  map[string]string
 	rows    []string
 	cols    []string
 	where   string
@@ -34,6 +35,7 @@ func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.rows, "row", nil, "the keys of the rows: columns or labels, comma-separated (server,database)")
 	f.StringSliceVar(&o.cols, "col", nil, "the keys of the columns: columns or labels, comma-separated (connections)")
 	f.StringVar(&o.where, "where", "", `a SQL condition on the columns of run_figures, e.g. "test = 'one'"`)
+	f.StringToStringVar(&o.filter, "filter", nil, `only the runs with these values of columns or labels, KEY=VALUE, comma-separated ("machine=8cpu-4g")`)
 	f.StringSliceVar(&o.noSplit, "no-split", nil, "labels that never split a table (a timestamp per run)")
 	f.StringVar(&o.sort, "sort", "", `order the rows by a figure of the cell, highest first ("rps") or lowest first ("+latency_p99_ms")`)
 	f.BoolVar(&o.spread, "spread", false, "show the min and max of the rounds of every figure (and their number, in csv and json)")
@@ -95,7 +97,7 @@ func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
 		return err
 	}
 	defer st.Close()
-	spec := projection.Spec{Cell: cell, Figures: figs, Rows: o.rows, Cols: o.cols, NoSplit: o.noSplit, Sort: o.sort, Spread: o.spread}
+	spec := projection.Spec{Cell: cell, Figures: figs, Filter: o.filter, Rows: o.rows, Cols: o.cols, NoSplit: o.noSplit, Sort: o.sort, Spread: o.spread}
 	t, err := projection.Read(ctx, st, spec.Cells(), o.where, o.rule)
 	if err != nil {
 		return usageError{err}

@@ -122,7 +122,9 @@ func TestTableRefusals(t *testing.T) {
 	}{
 		{[]string{"--metric", "nope", "--row", "server"}, 2, `no metric "nope": the metrics are`},
 		{[]string{"--metric", "rps", "--row", "nope"}, 2, `no column or label "nope"`},
-		{[]string{"--metric", "rps", "--cell", "{rps}"}, 2, "give --metric or --cell, not both"},
+		{[]string{"--metric", "rps", "--cell", "{rps}"}, 2, "give --metric, --cell or --figure, not two of them"},
+		{[]string{"--metric", "rps", "--figure", "a={rps}"}, 2, "give --metric, --cell or --figure, not two of them"},
+		{[]string{"--figure", "rps"}, 2, `--figure "rps": expected TITLE=TEMPLATE`},
 		{[]string{"--row", "server"}, 2, "give --metric M"},
 		{[]string{"--cell", "{rps", "--row", "server"}, 2, "is not closed"},
 		{[]string{"--metric", "rps", "--where", "test = 'db'; DROP TABLE runs"}, 2, "--where"},

@@ -59,6 +59,10 @@ type Spec struct {
 	// ("rps") or lowest first ("+latency_p99_ms"), taken from the first
 	// column that has it; empty orders by the row keys.
 	Sort string
+	// Filter keeps the runs whose columns or labels have the values
+	// given (machine = "8cpu-4g"): a table of some runs of a folder, by
+	// the labels that tell them apart.
+	Filter map[string]string
 	// Figures, in place of Cell, lay out several templates side by side,
 	// each its own column (per column-key value where Cols is set) with
 	// its own heading: a table of requests/s, p50 and p99 as authors
@@ -264,7 +268,9 @@ func project(runs Runs, spec Spec) ([]*report.Data, error) {
 				}
 			}
 		}
-		p.runs = append(p.runs, rr)
+		if p.kept(rr) {
+			p.runs = append(p.runs, rr)
+		}
 	}
 	if len(p.runs) == 0 {
 		return nil, ErrNoRuns
@@ -286,6 +292,16 @@ func project(runs Runs, spec Spec) ([]*report.Data, error) {
 		out = append(out, p.table(part, split))
 	}
 	return out, nil
+}
+
+// kept reports whether a run has the values of the layout's Filter.
+func (p *projector) kept(r run) bool {
+	for k, v := range p.spec.Filter {
+		if keyText(p.value(r, k)) != v {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *projector) metricNames(cols []string) []string {

@@ -1,0 +1,306 @@
+package main
+
+// The world: public repositories that commit the raw outputs of a load
+// tool beside the table their author computed from them. Each case under
+// testdata/world/<case>/ keeps
+//
+//   - repo/: the files as committed (PROVENANCE.md says where from),
+//     with the manifest a new user writes after reading the README,
+//     repo/wra.toml, where the files do not name the design themselves;
+//     its [[tables]] lay out the author's tables;
+//   - published/<table>.csv: the author's table, each cell as printed;
+//   - world.toml: which [[tables]] entry lays out each published table,
+//     how many of its first columns name the row, and every cell where
+//     wra's layout and the author's table differ, with why and who is
+//     right (the author where the files say otherwise, wra where it
+//     cannot yet lay out what the author printed).
+//
+// TestWorld runs wra analyze on each repo/ as a user would, reads the
+// Markdown of each layout, and compares every published cell with wra's
+// as printed: a cell not listed must be the author's to the character,
+// and a listed one must differ (a fix that makes it agree takes it off the
+// list). testdata/world/RESULTS.md, a golden file, counts them.
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+// worldCase is a case's world.toml.
+type worldCase struct {
+	Repository string       `toml:"repository"`
+	Shape      string       `toml:"shape"`
+	Tables     []worldTable `toml:"tables"`
+}
+
+type worldTable struct {
+	Published string `toml:"published"` // under published/
+	Layout    string `toml:"layout"`    // the title of its [[tables]] entry
+	Keys      int    `toml:"keys"`      // leading columns that name the row
+	Differ    []struct {
+		Row, Col string // "" for every row or column
+		Who      string // author or wra
+		Why      string
+	} `toml:"differ"`
+}
+
+// worldCount is what a case came to.
+type worldCount struct {
+	cells, same, author, wra int
+}
+
+func TestWorld(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "world", "*", "world.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no cases under testdata/world")
+	}
+	counts := map[string]worldCount{}
+	var names []string
+	for _, p := range dirs {
+		dir := filepath.Dir(p)
+		name := filepath.Base(dir)
+		names = append(names, name)
+		t.Run(name, func(t *testing.T) {
+			var wc worldCase
+			if _, err := toml.DecodeFile(p, &wc); err != nil {
+				t.Fatal(err)
+			}
+			counts[name] = runWorldCase(t, dir, wc)
+		})
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("| case | published cells | as printed | differ: the author's | differ: wra's |\n|---|---:|---:|---:|---:|\n")
+	var total worldCount
+	for _, n := range names {
+		c := counts[n]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", n, c.cells, c.same, c.author, c.wra)
+		total.cells, total.same, total.author, total.wra = total.cells+c.cells, total.same+c.same, total.author+c.author, total.wra+c.wra
+	}
+	fmt.Fprintf(&b, "| all | %d | %d | %d | %d |\n", total.cells, total.same, total.author, total.wra)
+	golden(t, "world/RESULTS.md", b.String())
+}
+
+// runWorldCase analyzes one case's repo/ and compares its layouts with
+// the published tables.
+func runWorldCase(t *testing.T, dir string, wc worldCase) worldCount {
+	out := filepath.Join(t.TempDir(), "report")
+	r := wra(t, filepath.Join(t.TempDir(), "w.duckdb"), "--quiet", "analyze", "--out", out, filepath.Join(dir, "repo"))
+	if r.code != 0 {
+		t.Fatalf("wra analyze: exit %d: %s", r.code, r.stderr)
+	}
+	layouts := readLayouts(t, filepath.Join(out, "tables"))
+	var c worldCount
+	for _, wt := range wc.Tables {
+		pub := readPublished(t, filepath.Join(dir, "published", wt.Published))
+		got, ok := layouts[wt.Layout]
+		if !ok {
+			t.Errorf("%s: no [[tables]] layout titled %q among %v", wt.Published, wt.Layout, keysOf(layouts))
+			continue
+		}
+		gotCells := got.cells(wt.Keys)
+		used := make([]bool, len(wt.Differ))
+		for _, row := range pub.rows {
+			key := strings.Join(row[:wt.Keys], " / ")
+			for ci := wt.Keys; ci < len(row) && ci < len(pub.header); ci++ {
+				col := pub.header[ci]
+				want := normCell(row[ci])
+				c.cells++
+				have, found := gotCells[key+"\x00"+col]
+				listed := -1
+				for i, d := range wt.Differ {
+					if (d.Row == "" || d.Row == key) && (d.Col == "" || d.Col == col) {
+						listed = i
+						break
+					}
+				}
+				switch {
+				case found && have == want && listed < 0:
+					c.same++
+				case found && have == want:
+					t.Errorf("%s: row %q, column %q: wra prints %q as the author does, but world.toml lists it as differing (%s)", wt.Published, key, col, have, wt.Differ[listed].Why)
+					c.same++
+				case listed < 0 && !found:
+					t.Errorf("%s: row %q, column %q: the author prints %q, wra's layout has no such cell (rows %v)", wt.Published, key, col, want, got.keys(wt.Keys))
+				case listed < 0:
+					t.Errorf("%s: row %q, column %q: the author prints %q, wra %q", wt.Published, key, col, want, have)
+				default:
+					used[listed] = true
+					switch wt.Differ[listed].Who {
+					case "author":
+						c.author++
+					case "wra":
+						c.wra++
+					default:
+						t.Errorf("%s: differ %q/%q: who is %q: expected author or wra", wt.Published, wt.Differ[listed].Row, wt.Differ[listed].Col, wt.Differ[listed].Who)
+					}
+				}
+			}
+		}
+		for i, u := range used {
+			if !u {
+				t.Errorf("%s: world.toml lists row %q, column %q as differing, but no published cell is it", wt.Published, wt.Differ[i].Row, wt.Differ[i].Col)
+			}
+		}
+	}
+	return c
+}
+
+// published is an author's table: its header and rows, as printed.
+type published struct {
+	header []string
+	rows   [][]string
+}
+
+func readPublished(t *testing.T, path string) published {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd := csv.NewReader(f)
+	rd.FieldsPerRecord = -1
+	recs, err := rd.ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) < 2 {
+		t.Fatalf("%s: no rows", path)
+	}
+	for i := range recs[0] {
+		recs[0][i] = normCell(recs[0][i])
+	}
+	for _, r := range recs[1:] {
+		for i := range r {
+			r[i] = normCell(r[i])
+		}
+	}
+	return published{header: recs[0], rows: recs[1:]}
+}
+
+// mdTable is a Markdown table as wra wrote it.
+type mdTable struct {
+	header []string
+	rows   [][]string
+}
+
+// cells are the table's cells by row key (the first keys cells joined by
+// " / ") and column heading.
+func (m mdTable) cells(keys int) map[string]string {
+	out := map[string]string{}
+	for _, r := range m.rows {
+		if len(r) < keys {
+			continue
+		}
+		key := strings.Join(r[:keys], " / ")
+		for ci := keys; ci < len(r) && ci < len(m.header); ci++ {
+			out[key+"\x00"+m.header[ci]] = r[ci]
+		}
+	}
+	return out
+}
+
+func (m mdTable) keys(keys int) []string {
+	var out []string
+	for _, r := range m.rows {
+		if len(r) >= keys {
+			out = append(out, strings.Join(r[:keys], " / "))
+		}
+	}
+	return out
+}
+
+// readLayouts reads the Markdown of the [[tables]] layouts of a report,
+// by their titles (the "### " line before each table).
+func readLayouts(t *testing.T, dir string) map[string]mdTable {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "table-*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]mdTable{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var title string
+		var tab *mdTable
+		for _, line := range strings.Split(string(b), "\n") {
+			switch {
+			case strings.HasPrefix(line, "### "):
+				title = unescapeMD(strings.TrimPrefix(line, "### "))
+				tab = nil
+			case strings.HasPrefix(line, "|") && tab == nil:
+				tab = &mdTable{header: mdCells(line)}
+			case strings.HasPrefix(line, "|---") || strings.HasPrefix(line, "| ---"):
+			case strings.HasPrefix(line, "|"):
+				tab.rows = append(tab.rows, mdCells(line))
+				out[title] = *tab
+			}
+		}
+	}
+	return out
+}
+
+// mdCells splits a Markdown table row into its cells as people read
+// them: escapes undone, bold marks dropped.
+func mdCells(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimPrefix(strings.TrimSuffix(line, "|"), "|")
+	var cells []string
+	var cur strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line):
+			i++
+			cur.WriteByte(line[i])
+		case line[i] == '|':
+			cells = append(cells, normCell(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(line[i])
+		}
+	}
+	return append(cells, normCell(cur.String()))
+}
+
+func unescapeMD(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// normCell is a cell as compared: without the marks of the best
+// (bold, a terminal's *) and the spaces around it.
+func normCell(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "**", "")
+	return strings.TrimSpace(s)
+}
+
+func keysOf[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
