@@ -146,11 +146,11 @@ type TableLayout struct {
 	// Filter keeps the runs with these values of columns or labels:
 	// filter = { machine = "8cpu-4g" }.
 	Filter map[string]string `toml:"filter"`
-	Rows    []string      `toml:"rows"`
-	Cols    []string      `toml:"cols"`
-	Where   string        `toml:"where"`
-	Sort    string        `toml:"sort"`
-	Spread  bool          `toml:"spread"`
+	Rows   []string          `toml:"rows"`
+	Cols   []string          `toml:"cols"`
+	Where  string            `toml:"where"`
+	Sort   string            `toml:"sort"`
+	Spread bool              `toml:"spread"`
 }
 
 // ReportRule is one [[reports]] table of a manifest: labels for the
