@@ -259,7 +259,9 @@ func parseCommand(s string) (commandLine, bool) {
 			}
 		}
 		if !ok {
-			return commandLine{}, false // a flag the tool does not have: not its command line
+			// a flag wra does not know (--fasthttp, a newer version's):
+			// nothing it stores, and no reason to doubt the line
+			continue
 		}
 		if spec.kind == flagSwitch {
 			if spec.label != "" {

@@ -28,6 +28,8 @@ func TestFindCommand(t *testing.T) {
 		{`echo "GET http://localhost:8080/" | vegeta attack -rate=450 -duration=30s | vegeta report`, "vegeta", map[string]string{"target_rps": "450", "requested_duration": "30s"}},
 		{"# ./bombardier -c 125 -n 1000000 http://localhost:3000/", "bombardier", map[string]string{"connections": "125", "requested_requests": "1000000", "url": "http://localhost:3000/"}},
 		{"k6 run --vus 50 --duration 1m script.js", "k6", map[string]string{"connections": "50", "requested_duration": "60s", "script": "script.js"}},
+		{"bombardier --fasthttp -c 500 -d 10s -m POST -H Content-Type:application/json -f ./scripts/body.json http://127.0.0.1:3000/json", "bombardier",
+			map[string]string{"connections": "500", "requested_duration": "10s", "method": "POST", "request_body": "./scripts/body.json", "url": "http://127.0.0.1:3000/json"}},
 	} {
 		got, ok := findCommand(c.line, 7)
 		if !ok || got.tool != c.tool || got.line != 7 {
@@ -43,7 +45,7 @@ func TestFindCommand(t *testing.T) {
 			}
 		}
 	}
-	for _, line := range []string{"We used wrk for this test.", "wrk --frobnicate 3 http://x", "ab", "The ab results are below:", "| wrk | 12,000 |"} {
+	for _, line := range []string{"We used wrk for this test.", "wrk --frobnicate", "ab", "The ab results are below:", "| wrk | 12,000 |", "hey -n many http://x"} {
 		if c, ok := findCommand(line, 1); ok {
 			t.Errorf("%q read as a command line: %+v", line, c)
 		}

@@ -41,6 +41,10 @@ func designCorpus(t *testing.T) string {
 	copyTree(t, dir, map[string]string{
 		"k6/go2/ping-p1.ndjson": "../../ingest/testdata/k6/k6_constant_go2_ping_points.ndjson",
 		"k6/go2/ping-p1.json":   "../../ingest/testdata/k6/k6_constant_go2_ping_summary_export.json",
+		// four endpoints of one stack in one file (bombardier), and a
+		// report of many requests with their aggregate (Locust)
+		"bombardier/nest.txt":      "testdata/world/saltyaom-bun-http-framework-benchmark/repo/results/node/nest.txt",
+		"locust/results_stats.csv": "../../ingest/testdata/locust/odoo-locust-2025/results_stats.csv",
 	})
 	write(t, filepath.Join(dir, "wra.toml"), `[[files]]
 pattern = "{run}/records.csv"
@@ -78,7 +82,9 @@ func num(t *testing.T, s string) float64 {
 // compare summarise, so a group's total CPU per request, p95, p99,
 // requests/s and highest working set are the same number everywhere, and
 // no surface pools the two manifest runs or the two databases; a k6 run
-// kept in two formats is one run.
+// kept in two formats is one run; four endpoints in one file are four
+// groups, and a report's aggregate row is its run, its request names its
+// parts.
 func TestOneFigureEverySurface(t *testing.T) {
 	dir := designCorpus(t)
 	db := ingested(t, dir)
@@ -232,4 +238,6 @@ func TestOneFigureEverySurface(t *testing.T) {
 	if seen != 8 {
 		t.Errorf("compare: %d rows of rps and p99, want 2 metrics x 2 servers x 2 databases:\n%s", seen, r.stdout)
 	}
+
+	oneFigureEndpointsAndParts(t, db, read)
 }

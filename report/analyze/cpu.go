@@ -84,7 +84,7 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 	vs, split := variants(len(rows), func(i int) map[string]string { return rows[i].Split }, func(i int) string {
 		r := rows[i]
 		return fmt.Sprint(r.Test, "\x00", r.Server, "\x00", r.Database, "\x00", r.Connections, "\x00", r.TargetRPS)
-	})
+	}, func(i int) string { return rows[i].Test })
 	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i

@@ -65,38 +65,56 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 }
 
 // variants never pools what the labels tell apart: of n runs, with
-// split(i) their labels that tell experiments apart (model.RateRun.Split)
-// and cell(i) their configuration (test, tool, server, load), a label on
-// which runs of one configuration disagree names their variant ("variant
-// jwt"; empty when no label splits). It returns each run's variant and
-// the labels that split (projection.Splitting, the rule of wra table).
-func variants(n int, split func(i int) map[string]string, cell func(i int) string) ([]string, []string) {
-	var cands []string
+// split(i) their labels that tell experiments apart (model.RateRun.Split:
+// the factors of their group), cell(i) their configuration (test, tool,
+// server, load) and scope(i) the table they are laid out in (test and
+// tool), a label on which runs of one configuration disagree names their
+// variant within their table ("variant jwt"; empty when no label splits
+// the table). It returns each run's variant and the labels that split
+// some table (projection.Splitting, the rule of wra table).
+func variants(n int, split func(i int) map[string]string, cell, scope func(i int) string) ([]string, []string) {
+	byScope := map[string][]int{}
+	var scopes []string
 	for i := 0; i < n; i++ {
-		for k := range split(i) {
-			if !slices.Contains(cands, k) {
-				cands = append(cands, k)
-			}
+		s := scope(i)
+		if _, ok := byScope[s]; !ok {
+			scopes = append(scopes, s)
 		}
+		byScope[s] = append(byScope[s], i)
 	}
-	slices.Sort(cands)
-	by := projection.Splitting(n, cands, cell, func(i int, k string) string { return split(i)[k] })
 	out := make([]string, n)
-	if len(by) == 0 {
-		return out, nil
-	}
-	for i := range out {
-		var parts []string
-		for _, k := range by {
-			v := split(i)[k]
-			if v == "" {
-				v = "(none)"
+	var all []string
+	for _, s := range scopes {
+		idx := byScope[s]
+		var cands []string
+		for _, i := range idx {
+			for k := range split(i) {
+				if !slices.Contains(cands, k) {
+					cands = append(cands, k)
+				}
 			}
-			parts = append(parts, k+" "+v)
 		}
-		out[i] = strings.Join(parts, ", ")
+		slices.Sort(cands)
+		by := projection.Splitting(len(idx), cands, func(j int) string { return cell(idx[j]) }, func(j int, k string) string { return split(idx[j])[k] })
+		for _, k := range by {
+			if !slices.Contains(all, k) {
+				all = append(all, k)
+			}
+		}
+		for _, i := range idx {
+			var parts []string
+			for _, k := range by {
+				v := split(i)[k]
+				if v == "" {
+					v = "(none)"
+				}
+				parts = append(parts, k+" "+v)
+			}
+			out[i] = strings.Join(parts, ", ")
+		}
 	}
-	return out, by
+	slices.Sort(all)
+	return out, all
 }
 
 // splitNote is the footnote of a table split by labels.
@@ -110,7 +128,7 @@ func splitVariants(rows []runRow) []string {
 	vs, split := variants(len(rows), func(i int) map[string]string { return rows[i].split }, func(i int) string {
 		r := rows[i]
 		return fmt.Sprint(r.test, "\x00", r.tool, "\x00", r.server, "\x00", r.database, "\x00", r.connections, "\x00", r.targetRPS)
-	})
+	}, func(i int) string { return rows[i].test + "\x00" + rows[i].tool })
 	for i := range rows {
 		rows[i].variant = vs[i]
 	}
