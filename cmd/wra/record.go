@@ -101,6 +101,9 @@ func runRecord(ctx context.Context, e *env, g *globals, o *recordOptions, args [
 	}
 	s := record.Single{Labels: labels, Report: o.report,
 		Load: record.Load{Args: args, Timeout: o.timeout, OK: o.okExit, Stdout: e.stdout, Stderr: e.stderr}}
+	if !g.quiet {
+		s.Load.Started = func() { fmt.Fprintf(e.stderr, "wra: load running: %s\n", record.ShellJoin(args)) }
+	}
 	if s.Server, err = o.serverSpec(e); err != nil {
 		return err
 	}

@@ -22,6 +22,9 @@ type Load struct {
 	OK      []int         // exit codes accepted besides 0
 	Stdout  io.Writer     // the tool's standard output, byte for byte; nil discards it
 	Stderr  io.Writer     // where its standard error goes as well (a terminal, a log); nil: kept only
+	// Started, where set, is called once the command runs, between the
+	// first reading of the meters and its exit.
+	Started func()
 }
 
 // Measured is what one run measured, over exactly the load command's
@@ -97,6 +100,9 @@ func Measure(ctx context.Context, l Load, server, database *Meter) (Measured, er
 	res.Start = time.Now().UTC()
 	err = cmd.Start()
 	if err == nil {
+		if l.Started != nil {
+			l.Started()
+		}
 		err = cmd.Wait()
 	}
 	res.End = time.Now().UTC()
