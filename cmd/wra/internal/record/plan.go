@@ -110,6 +110,7 @@ type LoadPlan struct {
 	Env         map[string]string `toml:"env"`
 	ExitCodes   []int             `toml:"exit_codes"`
 	Records     *bool             `toml:"records"`
+	RecordsFile string            `toml:"records_file"`
 	Memory      bool              `toml:"memory_series"`
 	Stacks      []string          `toml:"stacks"`
 }
@@ -421,6 +422,9 @@ func (p *Plan) check() error {
 		if l.Report != nil && *l.Report == "" && (l.Records != nil && *l.Records || l.Memory) {
 			bad("%s: records and memory_series need a report (the tool's output, to count its requests)", where)
 		}
+		if l.RecordsFile != "" && (!safeRel(l.RecordsFile) || !strings.HasSuffix(l.RecordsFile, ".csv")) {
+			bad("%s: records_file = %q: expected a relative path of letters, digits, '.', '_', '-' and '/' ending in .csv", where, l.RecordsFile)
+		}
 		for name := range l.Files {
 			if !validName(name) || name == "url" || name == "rate" || name == "connections" {
 				bad("%s: files: %q cannot name a placeholder", where, name)
@@ -490,6 +494,9 @@ func (c PlanCell) String() string {
 func (c PlanCell) records() string {
 	if c.Load.Memory || c.Load.Report != nil && *c.Load.Report == "" || c.Load.Records != nil && !*c.Load.Records {
 		return ""
+	}
+	if c.Load.RecordsFile != "" {
+		return c.Load.RecordsFile
 	}
 	return "records/" + c.Load.Name + ".csv"
 }
