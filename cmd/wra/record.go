@@ -71,10 +71,8 @@ keeps none of its files, and exits 130.
 With --plan, wra records stacks × loads × trials in randomized
 interleaved orders with calibrations, warm-ups and cool-downs (see
 docs/recording.md).`,
-		Example: `  wra record --server api=4242 --database postgresql=unit:postgresql.service \
-      --label test=one --out results -- wrk2 -t2 -c16 -d30s -R1000 http://127.0.0.1:8080/one
-  wra record --server go --server-cmd './server -addr :8080' --ready http://127.0.0.1:8080/ping \
-      --out results -- bombardier -c 16 -d 10s -r 500 -l http://127.0.0.1:8080/
+		Example: `  wra record --server api=4242 --database postgresql=unit:postgresql.service --label test=one --out results -- wrk2 -t2 -c16 -d30s -R1000 http://127.0.0.1:8080/one
+  wra record --server go --server-cmd './server -addr 127.0.0.1:8080' --ready http://127.0.0.1:8080/ping --out results -- bombardier -c 16 -d 10s -r 500 -l http://127.0.0.1:8080/
   wra record --plan plan.toml --out results --dry-run
   wra record --plan plan.toml --out results --seed 42`,
 		RunE: func(cmd *cobra.Command, args []string) error {

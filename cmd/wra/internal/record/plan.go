@@ -358,17 +358,7 @@ func (p *Plan) check() error {
 	}
 	servers := map[string]bool{}
 	for i, s := range p.Stacks {
-		where := fmt.Sprintf("[[stacks]] %d", i+1)
-		if s.Server != "" {
-			where += " (" + s.Server + ")"
-		}
-		switch {
-		case !validName(s.Server):
-			bad("%s: server = %q: expected a name of letters, digits, '.', '_' and '-'", where, s.Server)
-		case servers[s.Server]:
-			bad("%s: server %q is named twice", where, s.Server)
-		}
-		servers[s.Server] = true
+		where := named(bad, servers, "[[stacks]]", i, "server", s.Server)
 		if (s.ServerCmd == "") == (s.ServerTarget == "") {
 			bad("%s: expected one of server_cmd (a command wra starts for each cell) and server_target (a PID, cgroup:, unit: or container:)", where)
 		}
@@ -384,17 +374,7 @@ func (p *Plan) check() error {
 	}
 	loads := map[string]bool{}
 	for i, l := range p.Loads {
-		where := fmt.Sprintf("[[loads]] %d", i+1)
-		if l.Name != "" {
-			where += " (" + l.Name + ")"
-		}
-		switch {
-		case !validName(l.Name):
-			bad("%s: name = %q: expected a name of letters, digits, '.', '_' and '-'", where, l.Name)
-		case loads[l.Name]:
-			bad("%s: name %q is used twice", where, l.Name)
-		}
-		loads[l.Name] = true
+		where := named(bad, loads, "[[loads]]", i, "name", l.Name)
 		if !validName(l.Test) {
 			bad("%s: test = %q: expected a name of letters, digits, '.', '_' and '-'", where, l.Test)
 		}
@@ -435,6 +415,24 @@ func (p *Plan) check() error {
 		return err
 	}
 	return p.checkKeys()
+}
+
+// named checks the name of the i-th table of an array of tables (a
+// stack's server, a load's name): one for file names, used once. It
+// returns how messages name the table.
+func named(bad func(string, ...any), seen map[string]bool, table string, i int, key, name string) string {
+	where := fmt.Sprintf("%s %d", table, i+1)
+	if name != "" {
+		where += " (" + name + ")"
+	}
+	switch {
+	case !validName(name):
+		bad("%s: %s = %q: expected a name of letters, digits, '.', '_' and '-'", where, key, name)
+	case seen[name]:
+		bad("%s: %s %q is used twice", where, key, name)
+	}
+	seen[name] = true
+	return where
 }
 
 // checkKeys refuses two loads whose records rows of one stack would have

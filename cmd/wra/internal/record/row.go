@@ -2,8 +2,6 @@ package record
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"time"
 
@@ -168,21 +166,3 @@ func memoryRow(m Measured, rep *model.Run, server, database string, pass int, co
 func seconds(ns int64) string { return ftoa(float64(ns) / 1e9) }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// copyFile copies src to dst.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}

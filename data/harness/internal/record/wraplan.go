@@ -1,13 +1,13 @@
 package record
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // The corpus is recorded by wra record --plan: the harness writes its
@@ -20,36 +20,9 @@ import (
 // postgresql_pid, mariadb_pid.
 func DatabaseVar(db string) string { return db + "_pid" }
 
-// tq quotes s as a TOML string.
-func tq(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-func tlist(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = tq(x)
-	}
-	return "[" + strings.Join(q, ", ") + "]"
-}
-
-func ttable(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + " = " + tq(m[k])
-	}
-	return "{ " + strings.Join(parts, ", ") + " }"
-}
-
 func secs(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
 
-// load is one [[loads]] table of the plan.
+// load is one [[loads]] table of the plan, as wra record reads it.
 type load struct {
 	name, test, path string
 	command          []string
@@ -65,46 +38,34 @@ type load struct {
 	memory, noWarmup bool
 }
 
-func (l load) toml() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n[[loads]]\nname = %s\ntest = %s\n", tq(l.name), tq(l.test))
-	if l.path != "" {
-		fmt.Fprintf(&b, "path = %s\n", tq(l.path))
-	}
-	fmt.Fprintf(&b, "command = %s\n", tlist(l.command))
-	ints := func(key string, xs []int) {
-		if len(xs) > 0 {
-			s := make([]string, len(xs))
-			for i, x := range xs {
-				s[i] = strconv.Itoa(x)
-			}
-			fmt.Fprintf(&b, "%s = [%s]\n", key, strings.Join(s, ", "))
+// table is the load's TOML table.
+func (l load) table() map[string]any {
+	t := map[string]any{"name": l.name, "test": l.test, "command": l.command, "duration": l.duration.String()}
+	set := func(k string, v any, ok bool) {
+		if ok {
+			t[k] = v
 		}
 	}
-	ints("rates", l.rates)
-	ints("connections", l.connections)
-	ints("exit_codes", l.exitCodes)
-	fmt.Fprintf(&b, "duration = %s\n", tq(l.duration.String()))
+	set("path", l.path, l.path != "")
+	set("rates", l.rates, len(l.rates) > 0)
+	set("connections", l.connections, len(l.connections) > 0)
+	set("exit_codes", l.exitCodes, len(l.exitCodes) > 0)
 	if l.report != nil {
-		fmt.Fprintf(&b, "report = %s\n", tq(*l.report))
+		t["report"] = *l.report
 	}
-	for key, m := range map[string]map[string]string{"files": l.files, "labels": l.labels, "env": l.env} {
-		if len(m) > 0 {
-			fmt.Fprintf(&b, "%s = %s\n", key, ttable(m))
-		}
-	}
+	set("files", l.files, len(l.files) > 0)
+	set("labels", l.labels, len(l.labels) > 0)
+	set("env", l.env, len(l.env) > 0)
 	switch {
 	case l.memory:
-		b.WriteString("memory_series = true\n")
+		t["memory_series"] = true
 	case l.records == "":
-		b.WriteString("records = false\n")
+		t["records"] = false
 	default:
-		fmt.Fprintf(&b, "records_file = %s\n", tq(l.records))
+		t["records_file"] = l.records
 	}
-	if l.noWarmup {
-		b.WriteString("warmup = []\n")
-	}
-	return b.String()
+	set("warmup", []string{}, l.noWarmup)
+	return t
 }
 
 // loads are the corpus's loads of the plan, in the order its cells are
@@ -180,18 +141,17 @@ func (p Plan) longestWait() time.Duration {
 // corpus's loads.
 func (r *Runner) WraPlan() (string, error) {
 	p := r.Plan
-	var b strings.Builder
-	fmt.Fprintf(&b, "# The plan of wra's corpus (data/harness plan %q), written by the harness.\n", p.Name)
-	fmt.Fprintf(&b, "trials = %d\nwarmup = %s\nwait_calm = %s\nignore = %s\n", p.Trials,
-		tlist([]string{orName(r.Tools.AB, "ab"), "-k", "-c", strconv.Itoa(WarmUpConns), "-n", strconv.Itoa(WarmUpRequests), "{url}"}),
-		tq(p.Calm.MaxWait.String()), tlist([]string{"harness/**", "README.md"}))
-	fmt.Fprintf(&b, "\n[calm]\nmax_load_per_cpu = %s\npoll = %s\n", strconv.FormatFloat(p.Calm.MaxLoadPerCPU, 'f', -1, 64), tq(p.Calm.Poll.String()))
-	procs := make([]string, len(p.Calibration.Processes))
-	for i, n := range p.Calibration.Processes {
-		procs[i] = strconv.Itoa(n)
+	procs := p.Calibration.Processes
+	plan := map[string]any{
+		"trials":    p.Trials,
+		"warmup":    []string{orName(r.Tools.AB, "ab"), "-k", "-c", strconv.Itoa(WarmUpConns), "-n", strconv.Itoa(WarmUpRequests), "{url}"},
+		"wait_calm": p.Calm.MaxWait.String(),
+		"ignore":    []string{"harness/**", "README.md"},
+		"calm":      map[string]any{"max_load_per_cpu": p.Calm.MaxLoadPerCPU, "poll": p.Calm.Poll.String()},
+		"calibration": map[string]any{"command": []string{orName(r.Tools.Sha256sum, "sha256sum"), "{calibration_file}"},
+			"processes": procs, "repeat": p.Calibration.Reps, "file_mib": p.Calibration.BufferMiB},
 	}
-	fmt.Fprintf(&b, "\n[calibration]\ncommand = %s\nprocesses = [%s]\nrepeat = %d\nfile_mib = %d\n",
-		tlist([]string{orName(r.Tools.Sha256sum, "sha256sum"), "{calibration_file}"}), strings.Join(procs, ", "), p.Calibration.Reps, p.Calibration.BufferMiB)
+	var stacks []map[string]any
 	for _, name := range p.Servers {
 		st, ok := StackOf(name)
 		if !ok {
@@ -203,11 +163,21 @@ func (r *Runner) WraPlan() (string, error) {
 			return "", err
 		}
 		url := "http://127.0.0.1:" + strconv.Itoa(port)
-		fmt.Fprintf(&b, "\n[[stacks]]\nserver = %s\nserver_cmd = %s\nurl = %s\nready = %s\nstartup_timeout = \"30s\"\ndatabase = %s\ndatabase_target = %s\n",
-			tq(name), tq(shellJoin(append([]string{"exec", bin}, args...))), tq(url), tq(url+Ping.Path), tq(st.Database), tq("pid:{"+DatabaseVar(st.Database)+"}"))
+		stacks = append(stacks, map[string]any{
+			"server": name, "server_cmd": shellJoin(append([]string{"exec", bin}, args...)), "url": url, "ready": url + Ping.Path,
+			"startup_timeout": "30s", "database": st.Database, "database_target": "pid:{" + DatabaseVar(st.Database) + "}",
+		})
 	}
+	plan["stacks"] = stacks
+	var loads []map[string]any
 	for _, l := range r.loads() {
-		b.WriteString(l.toml())
+		loads = append(loads, l.table())
+	}
+	plan["loads"] = loads
+	var b strings.Builder
+	fmt.Fprintf(&b, "# The plan of wra's corpus (data/harness plan %q), written by the harness.\n", p.Name)
+	if err := toml.NewEncoder(&b).Encode(plan); err != nil {
+		return "", err
 	}
 	return b.String(), nil
 }
