@@ -20,6 +20,10 @@ var exampleSkipped = map[string]string{
 	"wra analyze --out site/bench --rps 5000 --wait 20ms results/": "a user's own reports",
 	"wra sql --format markdown -f questions/cpu.sql":               "a user's own query file",
 	"wra cost --list-providers --prices my-prices.toml":            "a user's own price file",
+	"wra record --server api=4242 --database postgresql=unit:postgresql.service --label test=one --out results -- wrk2 -t2 -c16 -d30s -R1000 http://127.0.0.1:8080/one":                "a user's own server and database",
+	"wra record --server go --server-cmd './server -addr 127.0.0.1:8080' --ready http://127.0.0.1:8080/ping --out results -- bombardier -c 16 -d 10s -r 500 -l http://127.0.0.1:8080/": "a user's own server",
+	"wra record --plan plan.toml --out results --dry-run": "a user's own plan",
+	"wra record --plan plan.toml --out results --seed 42": "a user's own plan and stacks",
 }
 
 // TestHelpExamples runs every example in wra's help, in order, against a

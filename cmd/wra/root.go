@@ -180,6 +180,7 @@ the rest loaded), 130 interrupted.`,
 		newCostCmd(e, g),
 		newNotebookCmd(e, g),
 		newExportCmd(e, g),
+		newRecordCmd(e, g),
 		newVersionCmd(e),
 	)
 	completer{g}.register(root)

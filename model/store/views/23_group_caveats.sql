@@ -19,8 +19,22 @@
 --   failures  a group some of whose runs had more than max_error_rate of
 --             their requests failed (run_outcomes), or every request:
 --             its figures are of a server that did not answer everything.
+--   precision runs whose CPU was read from /proc in clock ticks (their
+--             record's cpu_source or db_cpu_source label is proc-ticks,
+--             as wra record writes it where no cgroup could be had).
+--   generator runs whose load generator used more than half a core on
+--             average over the run (the record's loadgen_cpu_s over its
+--             wall_s, as wra record writes them).
 --
 -- The plain view group_caveats is the macro at its defaults.
+-- generator_cores(labels): the load generator's CPU seconds over the
+-- seconds of the run (loadgen_cpu_s / wall_s of a wra record row): the
+-- cores it kept busy on average; NULL where a record has neither.
+CREATE OR REPLACE MACRO generator_cores(labels) AS
+    TRY_CAST(labels->>'loadgen_cpu_s' AS DOUBLE) / nullif(TRY_CAST(labels->>'wall_s' AS DOUBLE), 0);
+
+COMMENT ON MACRO generator_cores IS 'the cores a run''s load generator kept busy on average: loadgen_cpu_s / wall_s of its record';
+
 -- broken_cpu(a, b): whether either label set names a CPU value stored as
 -- NULL for being broken (broken_values).
 CREATE OR REPLACE MACRO broken_cpu(a, b) AS
@@ -51,7 +65,11 @@ WITH g AS (
            max(o.error_rate) AS error_rate_max,
            count(*) FILTER (WHERE coalesce(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
                                            rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) IS NOT NULL
-                                  OR broken_cpu(r.labels, rec.labels)) AS cpu_counted
+                                  OR broken_cpu(r.labels, rec.labels)) AS cpu_counted,
+           count(*) FILTER (WHERE 'proc-ticks' IN (coalesce(rec.labels, r.labels)->>'cpu_source', coalesce(rec.labels, r.labels)->>'db_cpu_source')) AS ticked,
+           min(c.responses_ok) FILTER (WHERE 'proc-ticks' IN (coalesce(rec.labels, r.labels)->>'cpu_source', coalesce(rec.labels, r.labels)->>'db_cpu_source')) AS ticked_ok,
+           count(*) FILTER (WHERE generator_cores(coalesce(rec.labels, r.labels)) > 0.5) AS busy_generator,
+           max(generator_cores(coalesce(rec.labels, r.labels))) AS generator_max
     FROM run_groups g
     JOIN runs r ON r.run_id = g.run_id
     JOIN run_outcomes o ON o.run_id = g.run_id
@@ -93,6 +111,16 @@ c AS (
                 ELSE printf('%d of %d runs had more than %g%% of their requests failed (at most %.1f%%): the figures are of a server that did not answer everything',
                             failing, n, CAST(100 * max_error_rate AS DOUBLE), 100 * error_rate_max) END
     FROM g WHERE failing > 0
+    UNION ALL
+    SELECT group_id, 7, 'precision',
+           printf('CPU of %d of %d runs was read from /proc in clock ticks of 10 ms, not from cgroup counters (a tick is %.3g µs per request in the run with the fewest responses): much of the spread of its passes can be rounding',
+                  ticked, n, 1e4 / ticked_ok)
+    FROM g WHERE ticked > 0
+    UNION ALL
+    SELECT group_id, 8, 'generator',
+           printf('the load generator used more than half a core in %d of %d runs (at most %.2f cores on average over a run): the figures partly measure the generator, which shares the machine''s cores',
+                  busy_generator, n, generator_max)
+    FROM g WHERE busy_generator > 0
 )
 SELECT group_id, kind, caveat FROM c ORDER BY group_id, ord;
 
@@ -100,7 +128,7 @@ CREATE OR REPLACE VIEW group_caveats AS SELECT * FROM group_caveats();
 
 -- Comments: as the README documents the columns (TestColumnComments).
 COMMENT ON MACRO TABLE group_caveats IS 'what must be said beside every figure of a group, under the rule given';
-COMMENT ON VIEW group_caveats IS 'what must be said beside every figure of a group: drift above 5%, fewer than 3 runs, a rate not held (p95 < 50 ms, errors < 1%, 95% of the rate), latency not corrected, broken counters, more than 1% of requests failed';
+COMMENT ON VIEW group_caveats IS 'what must be said beside every figure of a group: drift above 5%, fewer than 3 runs, a rate not held (p95 < 50 ms, errors < 1%, 95% of the rate), latency not corrected, broken counters, more than 1% of requests failed, CPU in /proc clock ticks, a busy load generator';
 COMMENT ON COLUMN group_caveats.group_id IS 'the group, run_groups.group_id';
-COMMENT ON COLUMN group_caveats.kind IS 'drift, passes, held, latency, counters or failures';
+COMMENT ON COLUMN group_caveats.kind IS 'drift, passes, held, latency, counters, failures, precision or generator';
 COMMENT ON COLUMN group_caveats.caveat IS 'the words every surface prints beside the group''s figures';

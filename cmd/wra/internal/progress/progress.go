@@ -108,3 +108,68 @@ func Ingest(w io.Writer, o Options) (report func(ingest.Progress), finish func()
 	}
 	return report, finish
 }
+
+// Timed is a bar of scheduled time, for a recording: the description
+// names where it is (the trial and the cell), the bar moves with the
+// time a step has run up to the step's own length, and the time left is
+// the bar's estimate from the rate it has moved at.
+type Timed struct {
+	mu    sync.Mutex
+	bar   *progressbar.ProgressBar
+	base  time.Duration // done before the step under way
+	step  time.Duration // the length of the step under way
+	since time.Time
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// NewTimed starts a bar of total scheduled time on w, a terminal; it
+// redraws every tick.
+func NewTimed(w io.Writer, total time.Duration, tick time.Duration) *Timed {
+	t := &Timed{
+		bar: progressbar.NewOptions64(max(total.Milliseconds(), 1),
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionShowDescriptionAtLineEnd(),
+			progressbar.OptionThrottle(tick),
+			progressbar.OptionClearOnFinish()),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	go func() {
+		defer close(t.done)
+		tk := time.NewTicker(tick)
+		defer tk.Stop()
+		for {
+			select {
+			case <-t.stop:
+				return
+			case <-tk.C:
+				t.mu.Lock()
+				t.bar.Set64((t.base + min(time.Since(t.since), t.step)).Milliseconds())
+				t.mu.Unlock()
+			}
+		}
+	}()
+	return t
+}
+
+// Step says that a step of length step starts, done into the schedule,
+// with a description such as "trial 2/5, cell 13/60: fixed-rate go r=500".
+func (t *Timed) Step(done, step time.Duration, desc string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.base, t.step, t.since = done, step, time.Now()
+	t.bar.Describe(desc)
+	t.bar.Set64(done.Milliseconds())
+}
+
+// Finish stops the bar and clears its line.
+func (t *Timed) Finish() {
+	close(t.stop)
+	<-t.done
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.bar.Finish()
+}

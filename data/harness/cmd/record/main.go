@@ -1,19 +1,20 @@
-// Command record records wra's benchmark corpus: it starts PostgreSQL,
-// MariaDB and the web stacks on 127.0.0.1, drives them with wrk2, ab,
-// bombardier and k6 in K trials (each runs every cell of the plan once, in
-// an order drawn at random for it from -seed), samples CPU and memory from
-// /proc, and writes the reports, CSVs, trials.csv, wra.toml and README.md
-// into -out.
+// Command record records wra's benchmark corpus: it builds the web stacks,
+// starts PostgreSQL and MariaDB on 127.0.0.1 and loads their tables, and
+// runs wra record --plan with the corpus's plan: K trials (each runs
+// every cell once, in an order drawn at random for it from -seed) of
+// wrk2, ab, bombardier and k6 against stacks wra starts in cgroups of
+// their own, measuring CPU and memory around every run; then it writes
+// the corpus's README.md into -out.
 //
 //	WRK2=/path/to/wrk2 go run ./cmd/record -out ..          # the full corpus (about 2.5 hours)
 //	go run ./cmd/record -dry-run -seed 42                    # the trials and their orders; nothing runs
 //	WRK2=/path/to/wrk2 go run ./cmd/record -plan compact -out ..  # 6 stacks, about 75 minutes
 //	WRK2=/path/to/wrk2 go run ./cmd/record -short -out DIR  # a few minutes, for testing
-//	go run ./cmd/record -check-noise                         # how noisy is this machine? (a minute)
 //
 // wrk2 is built by the user from giltene/wrk2 (-wrk2, $WRK2, or wrk2 on
-// PATH, where tools.sh installs it); the other tools are looked up
-// on PATH (and in $GOPATH/bin for k6 and bombardier) unless given by flag.
+// PATH, where tools.sh installs it); wra is built from this repository
+// (../..) unless -wra gives it; the other tools are looked up on PATH
+// (and in $GOPATH/bin for k6 and bombardier) unless given by flag.
 // Exit codes: 0 recorded, 1 failed (the previous corpus is untouched),
 // 2 usage error, 130 interrupted.
 package main
@@ -52,8 +53,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	myBin := fs.String("mariadb-bin", "", "folder of mariadbd (default: Debian's /usr/sbin)")
 	myPort := fs.Int("mariadb-port", 53306, "MariaDB port on 127.0.0.1")
 	basePort := fs.Int("port", 18081, "first server port on 127.0.0.1 (one per server)")
-	checkNoise := fs.Bool("check-noise", false, "only time the calibration twice with nothing between, as a recording does first, and exit 0 if the machine's noise is within -max-drift, 1 if not (a minute; nothing is built or started)")
-	maxDrift := fs.Float64("max-drift", record.Full().Calm.MaxDrift, "calibration drift, relative, beyond which a trial's calibration pair is marked in the README (as wra flags it), and the noise -check-noise accepts")
+	maxDrift := fs.Float64("max-drift", record.Full().Calm.MaxDrift, "calibration drift, relative, beyond which a trial's calibration pair is marked in the README (as wra flags it)")
 	dryRun := fs.Bool("dry-run", false, "print the plan's trials and the order of their cells on standard output, and exit; nothing is built, started or run")
 	trials := fs.Int("trials", 0, "trials: each runs every cell of the plan once (default: the plan's, 5 in the full plan, 2 in the short one)")
 	seed := fs.Uint64("seed", 0, "seed of the trials' orders (default: drawn from the clock; the README and wra.toml give it)")
@@ -61,6 +61,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	waitCalm := fs.Duration("wait-calm", 0, "before the noise pair and each trial, wait at most this long for a 1-minute load average of at most 0.5 per CPU, then go on whatever it is (default 0: record the load, never wait)")
 	servers := fs.String("servers", "", "comma-separated stacks to record (default: all, "+strings.Join(record.ServerNames, ", ")+")")
 	var t record.Tools
+	fs.StringVar(&t.WRA, "wra", "", "the wra binary whose record --plan runs the trials (default: built from this repository, ../.., into the work folder)")
 	fs.StringVar(&t.WRK2, "wrk2", getenv("WRK2"), "wrk2 binary built from giltene/wrk2 (default $WRK2, else wrk2 on PATH)")
 	fs.StringVar(&t.WRK2Source, "wrk2-source", getenv("WRK2_SOURCE"), "where the wrk2 binary was built from, for the README, e.g. \"giltene/wrk2 44a94c1\" (default $WRK2_SOURCE)")
 	fs.StringVar(&t.AB, "ab", "", "ab binary (default: on PATH)")
@@ -80,7 +81,7 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "record: -max-drift must be above 0 (0.05 is 5%)")
 		return 2
 	}
-	if *out == "" && !*checkNoise && !*dryRun || fs.NArg() > 0 {
+	if *out == "" && !*dryRun || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "record: -out is required and no arguments are accepted; see -h")
 		return 2
 	}
@@ -144,13 +145,6 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	if !set["seed"] {
 		*seed = uint64(time.Now().UnixNano())
 	}
-	if *dryRun {
-		if err := record.WriteTrials(stdout, plan, *seed); err != nil {
-			fmt.Fprintln(stderr, "record:", err)
-			return 1
-		}
-		return 0
-	}
 	absOut, err1 := filepath.Abs(*out)
 	absSrc, err2 := filepath.Abs(*src)
 	if err := errors.Join(err1, err2); err != nil {
@@ -166,15 +160,20 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if *checkNoise {
-		if err := r.CheckNoise(ctx); err != nil {
+	if r.Tools.WRA == "" {
+		bin, cleanup, err := buildWra(ctx, absSrc, stderr)
+		if err != nil {
 			fmt.Fprintln(stderr, "record:", err)
-			if errors.Is(ctx.Err(), context.Canceled) {
-				return 130
-			}
 			return 1
 		}
-		fmt.Fprintf(stderr, "record: calibration noise within %.1f%%: the machine is calm enough to record\n", 100*plan.Calm.MaxDrift)
+		defer cleanup()
+		r.Tools.WRA = bin
+	}
+	if *dryRun {
+		if err := r.DryRun(ctx, stdout); err != nil {
+			fmt.Fprintln(stderr, "record:", err)
+			return 1
+		}
 		return 0
 	}
 	raiseFileLimit()
@@ -188,6 +187,25 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	}
 	fmt.Fprintf(stderr, "record: plan %s, %d trials from seed %d, written to %s in %s\n", plan.Name, plan.Trials, *seed, absOut, time.Since(start).Round(time.Second))
 	return 0
+}
+
+// buildWra builds the wra binary of this repository (the module two
+// folders above the harness) into a temporary folder.
+func buildWra(ctx context.Context, src string, log io.Writer) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "wra-harness-bin-")
+	if err != nil {
+		return "", nil, err
+	}
+	bin := filepath.Join(dir, "wra")
+	fmt.Fprintln(log, "record: building wra (a minute the first time: DuckDB)")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/wra")
+	cmd.Dir = filepath.Join(src, "..", "..")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("go build ./cmd/wra in %s: %w\n%s", cmd.Dir, err, out)
+	}
+	return bin, func() { os.RemoveAll(dir) }, nil
 }
 
 // usageErrors are the flags' values a plan cannot run with, each naming

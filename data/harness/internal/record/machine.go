@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/wra-bench/wra/data/harness/internal/proc"
 )
 
 // Machine describes where a corpus was recorded.
@@ -38,7 +36,7 @@ func readMachine() (Machine, error) {
 	if err != nil {
 		return m, fmt.Errorf("/proc/meminfo MemTotal %q: %w", mem, err)
 	}
-	m.MemGiB = proc.MiB(kib) / 1024
+	m.MemGiB = float64(kib) / (1 << 20)
 	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
 	if err != nil {
 		return m, err

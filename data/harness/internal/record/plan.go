@@ -1,9 +1,10 @@
-// Package record drives a whole recording: it starts the databases
-// (PostgreSQL, MariaDB), runs the plan's cells (a stack under one load,
-// each on a server started for it) in K trials whose orders are drawn
-// from a seed, samples CPU and memory from /proc around each run, and
-// writes the corpus (tool reports, records CSV, memory series CSV,
-// calibration CSVs, trials.csv, wra.toml and README.md) into a folder.
+// Package record drives a recording of wra's corpus: it builds the
+// stacks, starts the databases (PostgreSQL, MariaDB) and loads their
+// tables, checks that every stack answers the same bytes, and hands the
+// rest to wra record --plan: a plan of the stacks it starts and the
+// corpus's loads, which wra runs in K trials whose orders are drawn from
+// a seed, measuring each run (CPU and memory from cgroups) and writing
+// the corpus folder. The harness then writes the corpus's README.md.
 // The plan (what to run, how long, how often) is data: Full is the
 // published corpus, Short a few-minute version for testing the harness.
 package record
@@ -74,6 +75,18 @@ type LadderPlan struct {
 	Hold   time.Duration // each step is held this long after its ramp
 	MaxVUs int
 	P95MS  int // the per-step threshold written into the script's thresholds
+}
+
+// CalmPlan is whether the recording waits for a quiet machine: before
+// the noise pair and each trial wra reads the 1-minute load average and,
+// where MaxWait is above 0, waits (polling every Poll, at most MaxWait)
+// until it is at most MaxLoadPerCPU times the CPUs. A calibration pair
+// whose medians differ by more than MaxDrift is flagged in the README.
+type CalmPlan struct {
+	MaxLoadPerCPU float64
+	MaxWait       time.Duration
+	Poll          time.Duration
+	MaxDrift      float64
 }
 
 // CalibrationPlan is the fixed CPU job timed before and after each trial.
@@ -379,34 +392,4 @@ func (p Plan) waitingDuration(server string, conc int) time.Duration {
 		rounds = (conc + p.PoolSize - 1) / p.PoolSize
 	}
 	return time.Duration(rounds*w.RequestsPerConn*w.WaitMS) * time.Millisecond
-}
-
-// cellDuration is a cell's scheduled load: its run's own length, without
-// the server's start, the warm-up or the calibrations.
-func (p Plan) cellDuration(c Cell) time.Duration {
-	switch c.Kind {
-	case kindFixed:
-		return p.Fixed.Duration
-	case kindTools:
-		return p.Tools.Duration
-	case kindWaiting:
-		return p.waitingDuration(c.Server, c.Concurrency)
-	}
-	return p.Ladder.Duration()
-}
-
-// TrialEstimate is a trial's scheduled load: the cells' own lengths.
-func (p Plan) TrialEstimate() time.Duration {
-	var d time.Duration
-	for _, c := range p.Cells() {
-		d += p.cellDuration(c)
-	}
-	return d
-}
-
-// Estimate is the plan's scheduled load time: the runs' own lengths in
-// every trial, without server starts, warm-ups, calibrations or waiting
-// for a calm machine.
-func (p Plan) Estimate() time.Duration {
-	return time.Duration(p.Trials) * p.TrialEstimate()
 }

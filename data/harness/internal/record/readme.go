@@ -3,8 +3,13 @@ package record
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
+	"io"
+	"io/fs"
+	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/template"
@@ -24,7 +29,6 @@ type readmeData struct {
 	Pairs      []pairStat // the noise pair, then one per trial
 	Seed       uint64
 	Cells      int    // per trial
-	TrialLoad  string // scheduled load per trial
 	CellLoad   string // a fixed-rate cell's measured load
 	Databases  []*runningDB
 	Stages     string
@@ -63,6 +67,31 @@ type fileCount struct {
 	Bytes  int64
 }
 
+type example struct{ Kind, Command string }
+
+// pairStat is what the README says of a calibration pair: from pairs.csv
+// (cells, times, load average, waiting) and from wra's calibration_drift
+// view over the recorded corpus (the medians and their drift).
+type pairStat struct {
+	Name             string
+	Cells            string
+	Started, Ended   time.Time
+	Load1, LoadLimit float64
+	Waited           time.Duration
+	Before, After    string // "1: 264, 2: 272" (median ms by processes)
+	Drift            float64
+	Flagged          bool
+}
+
+// DriftText is the drift in percent with one decimal, and whether it held.
+func (s pairStat) DriftText() string {
+	t := strconv.FormatFloat(100*s.Drift, 'f', 1, 64) + "%"
+	if s.Flagged {
+		t += " (over the limit)"
+	}
+	return t
+}
+
 func (r *Runner) writeReadme(ctx context.Context, finished time.Time) error {
 	m, err := readMachine()
 	if err != nil {
@@ -72,48 +101,158 @@ func (r *Runner) writeReadme(ctx context.Context, finished time.Time) error {
 	if err != nil {
 		return err
 	}
+	pairs, err := r.pairs(ctx)
+	if err != nil {
+		return err
+	}
+	runs, err := readRows(filepath.Join(r.stage, scheduleName))
+	if err != nil {
+		return err
+	}
+	records, _ := readRows(filepath.Join(r.stage, recordsName))
+	memory, _ := readRows(filepath.Join(r.stage, memoryName))
 	d := readmeData{
-		Plan: r.Plan, Machine: m, Versions: r.versions(ctx), Examples: r.examples,
-		Invocation: r.Invocation, Stacks: r.stacks(), Pairs: r.stats, Databases: r.databases(), Stages: r.Plan.Ladder.Stages(), Counts: counts,
-		Seed: r.Seed, Cells: len(r.Plan.Cells()), TrialLoad: r.Plan.TrialEstimate().String(),
+		Plan: r.Plan, Machine: m, Versions: r.versions(ctx), Examples: r.examples(runs),
+		Invocation: r.Invocation, Stacks: r.stacks(), Pairs: pairs, Databases: r.databases(), Stages: r.Plan.Ladder.Stages(), Counts: counts,
+		Seed: r.Seed, Cells: len(runs) / max(r.Plan.Trials, 1),
 		CellLoad: (r.Plan.Fixed.Duration - WRK2Calibration).String(),
 		Started:  r.started.Format(time.RFC3339),
 		Finished: finished.Format(time.RFC3339),
 		Wall:     finished.Sub(r.started).Round(time.Second).String(),
-		Records:  len(r.records), Memory: len(r.memory),
+		Records:  len(records), Memory: len(memory),
 		WarmUpConns: WarmUpConns, WarmUpRequests: WarmUpRequests,
 	}
 	var b bytes.Buffer
 	if err := readmeTemplate.Execute(&b, d); err != nil {
 		return err
 	}
-	p, err := r.path("README.md")
+	return os.WriteFile(filepath.Join(r.stage, "README.md"), b.Bytes(), 0o644)
+}
+
+// readRows reads a CSV into maps by its header.
+func readRows(p string) ([]map[string]string, error) {
+	f, err := os.Open(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return os.WriteFile(p, b.Bytes(), 0o644)
+	defer f.Close()
+	all, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	var out []map[string]string
+	for _, row := range all[min(1, len(all)):] {
+		m := map[string]string{}
+		for i, h := range all[0] {
+			if i < len(row) {
+				m[h] = row[i]
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// examples are the first command of each load, as wra ran it, with the
+// staging folder shown as the corpus root and the work folder as $WORK.
+func (r *Runner) examples(runs []map[string]string) []example {
+	var out []example
+	seen := map[string]bool{}
+	for _, run := range runs {
+		if seen[run["load"]] {
+			continue
+		}
+		seen[run["load"]] = true
+		c := strings.ReplaceAll(run["command"], r.stage+"/", "")
+		c = strings.ReplaceAll(c, r.work+"/", "$WORK/")
+		c = strings.ReplaceAll(c, r.Src+"/", "")
+		if r.Tools.WRK2 != "" {
+			c = strings.ReplaceAll(c, r.Tools.WRK2, "$WRK2")
+		}
+		for _, t := range []string{r.Tools.AB, r.Tools.Bombardier, r.Tools.K6} {
+			if t != "" {
+				c = strings.ReplaceAll(c, t, filepath.Base(t))
+			}
+		}
+		if run["file"] != "" && !strings.Contains(c, run["file"]) {
+			c += " > " + run["file"]
+		}
+		out = append(out, example{run["load"], c})
+	}
+	return out
+}
+
+// pairs are the recording's calibration pairs: pairs.csv's rows with the
+// medians and the drift of wra's calibration_drift view, which wra reads
+// from the recorded corpus itself (one definition of drift).
+func (r *Runner) pairs(ctx context.Context) ([]pairStat, error) {
+	rows, err := readRows(filepath.Join(r.stage, pairsName))
+	if err != nil {
+		return nil, err
+	}
+	db := filepath.Join(r.work, "readme.duckdb")
+	if err := r.wra(ctx, io.Discard, "--db", db, "--quiet", "ingest", r.stage); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	q := fmt.Sprintf("SELECT source, processes, before_ms, after_ms, ratio, flagged FROM calibration_drift(tolerance := %s) ORDER BY source, processes",
+		strconv.FormatFloat(r.Plan.Calm.MaxDrift, 'f', -1, 64))
+	if err := r.wra(ctx, &out, "--db", db, "sql", "--format", "csv", q); err != nil {
+		return nil, err
+	}
+	drift, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("calibration_drift: %w", err)
+	}
+	var stats []pairStat
+	for _, row := range rows {
+		st := pairStat{Name: row["pair"], Cells: row["cells"]}
+		st.Started, _ = time.Parse(time.RFC3339Nano, row["started_at"])
+		st.Ended, _ = time.Parse(time.RFC3339Nano, row["ended_at"])
+		st.Load1, _ = strconv.ParseFloat(row["load1"], 64)
+		st.LoadLimit, _ = strconv.ParseFloat(row["load_limit"], 64)
+		w, _ := strconv.ParseFloat(row["waited_s"], 64)
+		st.Waited = time.Duration(w * float64(time.Second))
+		var before, after []string
+		for _, d := range drift[min(1, len(drift)):] {
+			if len(d) < 6 || d[0] != "calibration/"+st.Name+"-*.csv" {
+				continue
+			}
+			before = append(before, d[1]+": "+d[2])
+			after = append(after, d[1]+": "+d[3])
+			ratio, _ := strconv.ParseFloat(d[4], 64)
+			st.Drift = math.Max(st.Drift, math.Abs(ratio-1))
+			st.Flagged = st.Flagged || d[5] == "true"
+		}
+		st.Before, st.After = strings.Join(before, ", "), strings.Join(after, ", ")
+		stats = append(stats, st)
+	}
+	return stats, nil
 }
 
 // countFiles counts the staged corpus files per top-level folder.
 func (r *Runner) countFiles() ([]fileCount, error) {
 	var out []fileCount
 	for _, name := range outputs {
-		st, err := os.Stat(r.stage + "/" + name)
+		st, err := os.Stat(filepath.Join(r.stage, name))
 		if err != nil || !st.IsDir() {
 			continue
 		}
-		files, err := r.corpusFiles(name)
-		if err != nil {
-			return nil, err
-		}
 		fc := fileCount{Folder: name + "/"}
-		for _, f := range files {
-			fi, err := os.Stat(r.stage + "/" + f)
+		err = filepath.WalkDir(filepath.Join(r.stage, name), func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			fi, err := e.Info()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			fc.Files++
 			fc.Bytes += fi.Size()
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, fc)
 	}
@@ -169,7 +308,7 @@ This folder is a corpus of raw benchmark records for wra: {{len .Stacks}} web st
 serving the same small JSON API from {{dblist .Databases}}, driven by real load
 generators on 127.0.0.1. Every file except this README and wra.toml is the
 unedited output of a tool (stdout byte for byte, or the file the tool wrote)
-or a CSV row the harness wrote from /proc; nothing here was edited by hand.
+or a CSV row wra record wrote; nothing here was edited by hand.
 The harness in harness/ re-records all of it (plan "{{.Plan.Name}}", started
 {{.Started}}, finished {{.Finished}}, {{.Wall}} of wall time).
 
@@ -214,9 +353,10 @@ discarded):
 1. **fixed-rate** (wrk2/, records/): wrk2 ` + "`-t{{.Plan.Fixed.Threads}} -c{{.Plan.Fixed.Connections}} -d{{.Plan.Fixed.Duration}} -R<rate> -U`" + `;
 {{- range .Plan.Fixed.Tests}} test {{.Test}} (` + "`{{.Path}}`" + `) at {{ints .Rates}} requests/s;{{end}}
    a cell per server, test and rate: {{.CellLoad}} measured after wrk2's own 10 s
-   calibration, which wrk2 records no latency for. Around each run the
-   harness read the CPU time of the server's and of its database's process
-   trees from /proc and the server's memory after it, into one row of
+   calibration, which wrk2 records no latency for. Around each run wra
+   record read the CPU time of the server's and of its database's cgroups
+   (the server in cgroups wra made for it, the database's process tree
+   moved into one made below its own) and their memory, into one row of
    records/fixed-rate.csv ({{.Records}} rows).
 2. **tools** (tools/): a cell per server, endpoint ({{paths .Plan.Tools.Endpoints}})
    and tool: ab (` + "`-k -c {{.Plan.Tools.Connections}} -t {{.Plan.Tools.Duration}}`" + `), bombardier
@@ -242,9 +382,9 @@ discarded):
 
 ## Trials
 
-{{.Plan.Trials}} trials of {{.Cells}} cells ({{.TrialLoad}} of scheduled load each), in orders
-drawn from seed **{{.Seed}}** (SplitMix64 and Fisher–Yates, written out in the
-harness, so that ` + "`go run ./cmd/record -dry-run {{.Plan.Flags}} -seed {{.Seed}}`" + ` prints the same
+{{.Plan.Trials}} trials of {{.Cells}} cells, in orders
+drawn from seed **{{.Seed}}** by wra record (SplitMix64 and Fisher–Yates, written out in
+wra, so that ` + "`go run ./cmd/record -dry-run {{.Plan.Flags}} -seed {{.Seed}}`" + ` prints the same
 orders with any Go version). Every run's files are under its trial's
 folder (` + "`wrk2/t<N>/...`" + `; wra.toml labels them ` + "`trial=N`" + ` and ` + "`round=N`" + `), and
 trials.csv lists every run in the order it ran: ` + "`trial`, `position`" + `,
@@ -252,7 +392,7 @@ trials.csv lists every run in the order it ran: ` + "`trial`, `position`" + `,
 ` + "`database`, `test`, `tool`, `target_rps`, `concurrency`" + ` and ` + "`file`" + ` (its
 report).
 
-The machine, measured: before each pair the harness read the 1-minute load
+The machine, measured: before each pair wra record read the 1-minute load
 average from /proc/loadavg ({{if .Plan.Calm.MaxWait}}and waited, polling every {{.Plan.Calm.Poll}}
 for at most {{.Plan.Calm.MaxWait}}, until it was at most {{.Plan.Calm.MaxLoadPerCPU}} per CPU, then went on
 whatever it was{{else}}without waiting for it to fall{{end}}). Drift is the largest change of
@@ -266,7 +406,7 @@ drift cannot be told apart from.
 | pair | cells | from (UTC) | to | load average (limit) | waited | calibration before, ms by processes | after | drift |
 |---|---|---|---|---|---|---|---|---|
 {{- range .Pairs}}
-| {{.Name}} | {{.Cells}} | {{utc .Started}} | {{utc .Ended}} | {{printf "%.2f" .Load1}} ({{printf "%.2f" .LoadLimit}}) | {{.Waited}} | {{.BeforeText}} | {{.AfterText}} | {{.DriftText}} |
+| {{.Name}} | {{.Cells}} | {{utc .Started}} | {{utc .Ended}} | {{printf "%.2f" .Load1}} ({{printf "%.2f" .LoadLimit}}) | {{.Waited}} | {{.Before}} | {{.After}} | {{.DriftText}} |
 {{- end}}
 
 ## Machine
@@ -294,29 +434,28 @@ drift cannot be told apart from.
 wra.toml maps every file to its labels (server, database, test, target_rps,
 connections, trial, round, and the ladder's stage schedule).
 
-Harness CSV columns (machine numbers in shortest exact form; ` + "`_mb`" + ` is MiB):
+The CSVs are wra record's (machine numbers in shortest exact form; ` + "`_mb`" + ` is MiB;
+every column is described in wra's docs/recording.md):
 
-- records/fixed-rate.csv: ` + "`utc`" + ` (start of the run), ` + "`server`, `database`" + ` (the
-  server's: postgresql or mariadb), ` + "`round`" + ` (the trial's number),
-  ` + "`test`, `connections`" + `, ` + "`requests_per_s`, `latency_p50_ms`, `latency_p99_ms`" + ` (wrk2's
-  Requests/sec and corrected Recorded Latency percentiles), ` + "`responses_2xx`" + `
-  (requests minus non-2xx/3xx), ` + "`errors`" + ` (socket errors: connect + read +
-  write + timeout), ` + "`cpu_server_s`, `cpu_server_user_s`, `cpu_server_kernel_s`" + ` and
-  ` + "`cpu_db_s`, `cpu_db_user_s`, `cpu_db_kernel_s`" + ` (of the server's database; CPU seconds over
-  the run: utime+stime plus cutime+cstime summed over the process tree, in
-  1/100 s ticks), ` + "`working_set_mb`" + ` (VmRSS after the run), ` + "`private_mb`" + `
-  (Private_Clean + Private_Dirty from smaps_rollup), ` + "`startup_s`" + ` (exec to
-  the first 200 on /ping), ` + "`target_rps`, `threads`, `duration_s`" + ` (wrk2 -R -t -d),
-  ` + "`requests`" + ` (wrk2's "requests in", the whole run), ` + "`non_2xx`" + `,
-  ` + "`latency_corrected`" + ` (true: wrk2's percentiles correct for coordinated
-  omission), ` + "`report`" + ` (the wrk2 file of the row), ` + "`trial`" + `. CPU covers the whole run, calibration period
-  included, as do ` + "`requests`" + `; wrk2's percentiles cover only the time after its
-  10 s calibration.
-- memory/waiting.csv: ` + "`server`, `pass`" + ` (the trial), ` + "`concurrency`, `wait_ms`" + `, ` + "`rss_mb`" + ` (peak
-  resident set, VmHWM summed over the server's processes, of a fresh server
-  that served only that point), ` + "`requests`" + ` (ab's Complete requests),
-  ` + "`cpu_s`" + ` (server CPU seconds during the point).
-- calibration/*.csv: ` + "`utc`, `processes`, `ms`" + `.
+- records/fixed-rate.csv: a row per fixed-rate run, paired by wra with its
+  wrk2 report: the run's start and end (` + "`utc`, `end_utc`" + `), its labels and
+  the report's counts, ` + "`cpu_server_s`" + `, ` + "`cpu_server_user_s`" + `, ` + "`cpu_server_kernel_s`" + `
+  and ` + "`cpu_db_s`" + `, ` + "`cpu_db_user_s`" + `, ` + "`cpu_db_kernel_s`" + ` (CPU seconds over the
+  run: the cgroup's exact total, split between user and kernel time as the
+  kernel's tick samples are), the memory of both (` + "`working_set_mb`" + ` at the
+  end, ` + "`peak_mb`" + `, ` + "`peak_rss_mb`" + `, ` + "`private_mb`" + `), ` + "`startup_s`" + ` (start to the
+  first answer of /ping), wrk2's own CPU (` + "`loadgen_cpu_s`" + `), where each figure
+  came from (` + "`cpu_source`" + `, ` + "`memory_source`" + `), the command and the ` + "`report`" + `.
+  CPU covers the whole wrk2 run, its calibration period included, as do
+  ` + "`requests`" + `; wrk2's percentiles cover only the time after its 10 s
+  calibration.
+- memory/waiting.csv: ` + "`server`, `database`, `pass`" + ` (the trial), ` + "`concurrency`, `wait_ms`" + `,
+  ` + "`rss_mb`" + ` (peak resident set over the run, VmHWM summed over the server's
+  processes and reset at the run's start, of a fresh server that served only
+  that point), ` + "`requests`" + ` (ab's Complete requests), ` + "`cpu_s`" + ` (server CPU
+  seconds during the point), ` + "`memory_source`, `cpu_source`" + `.
+- calibration/*.csv: ` + "`utc`, `processes`, `ms`" + `; trials.csv lists every run in the
+  order it ran, pairs.csv every calibration pair with the load average.
 
 ## Exact commands
 
@@ -340,8 +479,10 @@ temporary folders and leaves the previous corpus untouched.
 From data/harness on an idle machine (Linux, Go, Node.js with npm, and
 Debian's postgresql, mariadb-server, python3-uvicorn, python3-asyncpg,
 php-fpm, php-pgsql, nginx-light and apache2-utils; k6, bombardier,
-sha256sum; run as root or as a user that can run PostgreSQL and MariaDB;
-nothing else may run meanwhile; all traffic stays on 127.0.0.1):
+sha256sum; run as root, so that wra record can make cgroups (elsewhere it
+reads /proc in clock ticks and every table built on it says so); nothing
+else may run meanwhile; all traffic stays on 127.0.0.1; the harness builds
+wra from this repository unless given one with -wra):
 
     WRK2=/path/to/wrk2 go run ./cmd/record {{.Plan.Flags}} -seed {{.Seed}} -out ..   # this plan and these orders
     go run ./cmd/record -dry-run {{.Plan.Flags}} -seed {{.Seed}}                      # the trials and their orders, nothing run

@@ -6,17 +6,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/wra-bench/wra/data/harness/internal/mariadb"
 	"github.com/wra-bench/wra/data/harness/internal/pg"
-	"github.com/wra-bench/wra/data/harness/internal/proc"
 )
 
 // Tools are the paths of the programs a recording runs.
 type Tools struct {
+	WRA        string // the wra binary, whose record --plan runs the trials
 	WRK2       string // built by the user from giltene/wrk2
 	WRK2Source string // where that binary came from, for the README (e.g. "giltene/wrk2 44a94c1")
 	AB         string
@@ -36,6 +39,34 @@ type Tools struct {
 // warm-ups, calibrations and waiting for a calm machine.
 const DefaultTimeout = 4 * time.Hour
 
+// margin is added to a run's planned length for its time limits.
+const margin = 30 * time.Second
+
+// Warm-up before measuring: ab -k -c WarmUpConns -n WarmUpRequests on the
+// cell's endpoint, output discarded, so that connection pools are full
+// and JIT compilers have run before the first recorded request.
+const (
+	WarmUpConns    = 8
+	WarmUpRequests = 1000
+)
+
+// k6Env keeps k6 from phoning home (there is no network, and a benchmark
+// should not depend on one).
+var k6Env = map[string]string{"K6_NO_USAGE_REPORT": "true"}
+
+// k6SystemTags trims the tags k6 writes on every point (url duplicates name;
+// proto, group, tls_version, subproto and service are constant here), which
+// keeps the ladders' NDJSON small without dropping a metric.
+const k6SystemTags = "status,method,name,scenario,expected_response,check,error_code"
+
+// The files of the corpus the harness names itself.
+const (
+	recordsName  = "records/fixed-rate.csv"
+	memoryName   = "memory/waiting.csv"
+	scheduleName = "trials.csv"
+	pairsName    = "pairs.csv"
+)
+
 // Runner records one corpus.
 type Runner struct {
 	Plan   Plan
@@ -51,46 +82,48 @@ type Runner struct {
 	BasePort    int // servers listen on BasePort, BasePort+1, ...
 	// Invocation is the harness command line, written into the README.
 	Invocation string
-	// Seed draws the order of the cells in every trial (Plan.DrawTrials);
-	// the README and wra.toml give it, and -dry-run -seed prints the same
-	// orders again.
+	// Seed draws the order of the cells in every trial; the README and
+	// wra.toml give it, and -dry-run -seed prints the same orders again.
 	Seed uint64
-	// LoadAvg is the load average file; "" is /proc/loadavg.
-	LoadAvg string
 
-	work     string
-	stage    string
-	dbs      map[string]*runningDB // by database name, those the plan needs
-	proc     proc.FS
-	live     map[*server]struct{}
-	examples []example // the first command of each kind, for the README
-	records  []recordRow
-	memory   []memoryRow
-	schedule []scheduleRow // every run in the order it ran, for trials.csv
-	stats    []pairStat    // the noise pair, then one per trial, for the README
-	trials   []Trial
-	// calibrationJob, when set, times the calibration instead of calibrate
-	// (tests set their own timings).
-	calibrationJob func(ctx context.Context, pair, phase string) ([]calibrationRow, error)
-	// cellJob, when set, runs the cells instead of runCell (tests record
-	// the order instead of running load).
-	cellJob func(ctx context.Context, trial int, c Cell) error
-	clock   func() time.Time                           // nil: the wall clock
-	sleep   func(context.Context, time.Duration) error // nil: the clock
+	work    string
+	stage   string
+	dbs     map[string]*runningDB // by database name, those the plan needs
+	live    map[*server]struct{}
 	started time.Time
 }
 
-type example struct{ Kind, Command string }
-
 // outputs are the top-level entries of the corpus folder the harness owns;
 // a recording replaces all of them and touches nothing else (harness/ stays).
-var outputs = []string{"README.md", "wra.toml", scheduleName, "records", "memory", "calibration", "wrk2", "tools", "waiting", "ladder"}
+var outputs = []string{"README.md", "wra.toml", scheduleName, pairsName, "records", "memory", "calibration", "wrk2", "tools", "waiting", "ladder"}
 
-// Record makes the whole corpus: the noise pair, then the plan's trials,
-// each running every cell once in its order drawn from Seed between the
-// trial's two calibrations. It writes into a staging folder inside Out
-// and replaces the previous corpus only when every trial succeeded;
-// servers, the databases and the work folder are cleaned up on every path.
+// DryRun prints what wra record --plan would run for the plan and seed:
+// every trial's cells in order, with their commands; nothing is built,
+// started or run.
+func (r *Runner) DryRun(ctx context.Context, stdout io.Writer) (err error) {
+	if err := r.Plan.Validate(); err != nil {
+		return fmt.Errorf("plan %s: %w", r.Plan.Name, err)
+	}
+	if r.work, err = os.MkdirTemp("", "wra-harness-dry-"); err != nil {
+		return err
+	}
+	defer os.RemoveAll(r.work)
+	r.dbs = map[string]*runningDB{}
+	for _, name := range r.Plan.Databases() {
+		r.dbs[name] = &runningDB{Name: name, dsn: "(the " + name + " DSN)", url: "(the " + name + " URL)"}
+	}
+	plan, err := r.writePlan()
+	if err != nil {
+		return err
+	}
+	return r.wra(ctx, stdout, "record", "--plan", plan, "--seed", strconv.FormatUint(r.Seed, 10), "--out", r.Out, "--dry-run")
+}
+
+// Record makes the whole corpus: it builds the stacks, starts the
+// databases, checks every stack's answers, and runs wra record --plan
+// into a staging folder inside Out, which replaces the previous corpus
+// only when every trial succeeded; servers, the databases and the work
+// folder are cleaned up on every path.
 func (r *Runner) Record(ctx context.Context) (err error) {
 	if err := r.Plan.Validate(); err != nil {
 		return fmt.Errorf("plan %s: %w", r.Plan.Name, err)
@@ -102,7 +135,6 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 		return fmt.Errorf("harness sources not found in %s (run from data/harness or pass -src): %w", r.Src, err)
 	}
 	r.started = time.Now().UTC()
-	r.proc = proc.FS{Root: "/proc"}
 	r.live = map[*server]struct{}{}
 	if err := os.MkdirAll(r.Out, 0o755); err != nil {
 		return err
@@ -125,10 +157,9 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 			}
 		}
 		if err != nil {
-			fmt.Fprintf(r.Log, "server and PostgreSQL logs of the failed recording were in %s (removed)\n", filepath.Join(r.work, "logs"))
+			fmt.Fprintf(r.Log, "server and database logs of the failed recording were in %s (removed)\n", filepath.Join(r.work, "logs"))
 		}
 	}()
-
 	r.logf("building servers")
 	if err := r.prepareServers(ctx); err != nil {
 		return err
@@ -143,23 +174,22 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 	if err := r.startDatabases(ctx); err != nil {
 		return err
 	}
-
-	if err := r.recordTrials(ctx); err != nil {
+	if err := r.verifyStacks(ctx); err != nil {
 		return err
 	}
-	if err := r.writeRecords(); err != nil {
+	plan, err := r.writePlan()
+	if err != nil {
 		return err
 	}
-	if err := r.writeMemory(); err != nil {
+	args := []string{"record", "--plan", plan, "--seed", strconv.FormatUint(r.Seed, 10), "--out", r.stage}
+	for _, name := range r.Plan.Databases() {
+		args = append(args, "--var", DatabaseVar(name)+"="+strconv.Itoa(r.dbs[name].pid))
+	}
+	r.logf("recording: %s", shellJoin(append([]string{"wra"}, args...)))
+	if err := r.wra(ctx, r.Log, args...); err != nil {
 		return err
 	}
-	if err := r.writeSchedule(); err != nil {
-		return err
-	}
-	if err := r.writeManifest(); err != nil {
-		return err
-	}
-	if err := r.checkCorpus(); err != nil {
+	if err := r.recompressLadders(); err != nil {
 		return err
 	}
 	if err := r.writeReadme(ctx, time.Now().UTC()); err != nil {
@@ -168,17 +198,72 @@ func (r *Runner) Record(ctx context.Context) (err error) {
 	return r.promote()
 }
 
-// recordTrials measures the machine's noise, then runs the trials.
-func (r *Runner) recordTrials(ctx context.Context) error {
-	r.trials = r.Plan.DrawTrials(r.Seed)
-	r.logf("plan %s: %d trials of %d cells, orders drawn from seed %d", r.Plan.Name, len(r.trials), len(r.Plan.Cells()), r.Seed)
-	if err := r.noiseFloor(ctx); err != nil {
-		return err
+// writePlan writes the plan for wra record into the work folder.
+func (r *Runner) writePlan() (string, error) {
+	text, err := r.WraPlan()
+	if err != nil {
+		return "", err
 	}
-	for _, tr := range r.trials {
-		if err := r.runTrial(ctx, tr); err != nil {
+	p := filepath.Join(r.work, "plan.toml")
+	return "plan.toml", os.WriteFile(p, []byte(text), 0o644)
+}
+
+// wra runs the wra binary, its standard output to stdout and its
+// standard error (progress, every cell) to the log. An interrupt reaches
+// it as an interrupt, so that it ends the cell under way as it does for
+// a user.
+func (r *Runner) wra(ctx context.Context, stdout io.Writer, args ...string) error {
+	cmd := exec.CommandContext(ctx, r.Tools.WRA, args...)
+	cmd.Stdout, cmd.Stderr = stdout, r.Log
+	cmd.Dir = r.workDir() // the plan is plan.toml there
+	cmd.Env = append(os.Environ(), "WRA_DB="+filepath.Join(r.workDir(), "wra.duckdb"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 30 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("wra %s: %w", strings.Join(args[:1], " "), err)
+	}
+	return nil
+}
+
+func (r *Runner) workDir() string {
+	if r.work != "" {
+		return r.work
+	}
+	return os.TempDir()
+}
+
+// verifyStacks starts every stack once and checks that each answers
+// the same bytes on every endpoint, before any is measured.
+func (r *Runner) verifyStacks(ctx context.Context) error {
+	for _, name := range r.Plan.Servers {
+		s, err := r.startServer(ctx, name)
+		if err != nil {
 			return err
 		}
+		if err := r.stopServer(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recompressLadders rewrites k6's gzipped point streams at gzip's best
+// level (the NDJSON inside is k6's, checked byte for byte).
+func (r *Runner) recompressLadders() error {
+	files, err := filepath.Glob(filepath.Join(r.stage, "ladder", "t*", "*", "*.ndjson.gz"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		before, after, err := recompress(f)
+		if err != nil {
+			return err
+		}
+		r.logf("%s: points recompressed, %d -> %d bytes", r.rel(f), before, after)
 	}
 	return nil
 }
@@ -186,6 +271,7 @@ func (r *Runner) recordTrials(ctx context.Context) error {
 func (r *Runner) checkTools() error {
 	var errs []error
 	for _, t := range []struct{ flag, path string }{
+		{"wra (-wra, or built from the repository)", r.Tools.WRA},
 		{"wrk2 (-wrk2, $WRK2 or wrk2 on PATH)", r.Tools.WRK2}, {"ab", r.Tools.AB}, {"bombardier", r.Tools.Bombardier},
 		{"k6", r.Tools.K6}, {"node", r.Tools.Node}, {"npm", r.Tools.NPM}, {"python3 (-python)", r.Tools.Python},
 		{"php-fpm (-php-fpm)", r.Tools.PHPFPM}, {"nginx", r.Tools.Nginx}, {"go", r.Tools.Go}, {"sha256sum", r.Tools.Sha256sum},
@@ -220,13 +306,6 @@ func (r *Runner) promote() error {
 	return nil
 }
 
-// path returns the staged path of a corpus file (slash-separated, relative
-// to the corpus root), creating its folder.
-func (r *Runner) path(rel string) (string, error) {
-	p := filepath.Join(r.stage, filepath.FromSlash(rel))
-	return p, os.MkdirAll(filepath.Dir(p), 0o755)
-}
-
 // rel is a staged path relative to the corpus root, with forward slashes.
 func (r *Runner) rel(p string) string {
 	rel, err := filepath.Rel(r.stage, p)
@@ -240,28 +319,12 @@ func (r *Runner) logf(format string, a ...any) {
 	fmt.Fprintf(r.Log, "[%s] %s\n", time.Now().UTC().Format("15:04:05"), fmt.Sprintf(format, a...))
 }
 
-// note keeps the first command of each kind for the README, with the
-// staging folder shown as the corpus root.
-func (r *Runner) note(kind string, c command) {
-	for _, e := range r.examples {
-		if e.Kind == kind {
-			return
-		}
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
 	}
-	// Programs by name (wrk2 as the user's $WRK2), not by this machine's paths.
-	if c.Name == r.Tools.WRK2 {
-		c.Name = "$WRK2"
-	} else {
-		c.Name = filepath.Base(c.Name)
-	}
-	s := c.String()
-	if c.Stdout != "" {
-		s += " > " + shellQuote(c.Stdout)
-	}
-	s = strings.ReplaceAll(s, r.stage+"/", "")
-	s = strings.ReplaceAll(s, r.work+"/", "$WORK/")
-	s = strings.ReplaceAll(s, r.Src+"/", "")
-	r.examples = append(r.examples, example{kind, s})
+	return strings.Join(s, ",")
 }
 
 // runningDB is one database of the recording.
