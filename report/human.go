@@ -241,11 +241,11 @@ func ParseNumberFormat(spec string) (NumberFormat, error) {
 	}
 	if i < len(spec) {
 		switch spec[i] {
-		case 'f', 'e', 'g', '%', 'd':
+		case 'f', 'e', 'g', '%', 'd', 't':
 			f.Type = spec[i]
 			i++
 		default:
-			return bad(fmt.Sprintf("unknown %q: expected [+][,][.precision][type], type one of f, e, g, %%, d", spec[i]))
+			return bad(fmt.Sprintf("unknown %q: expected [+][,][.precision][type], type one of f, e, g, %%, d, t", spec[i]))
 		}
 	}
 	if i < len(spec) {
@@ -257,6 +257,8 @@ func ParseNumberFormat(spec string) (NumberFormat, error) {
 		return bad("d is a whole number: it takes no precision")
 	case f.Type == 0 && f.Precision >= 0:
 		f.Type = 'f'
+	case f.Type == 't' && f.Precision < 0:
+		f.Precision = 0
 	case (f.Type == 'e' || f.Type == 'g') && f.Group:
 		i = strings.IndexByte(spec, ',')
 		return bad("',' groups thousands of f, d and %, not of " + string(f.Type))
@@ -285,6 +287,8 @@ func (f NumberFormat) Format(x float64, p Precision) string {
 		s = p.Format(x)
 	case 'f', 'd':
 		s = strconv.FormatFloat(x, 'f', f.Precision, 64)
+	case 't':
+		s = truncated(x, f.Precision)
 	case '%':
 		s = strconv.FormatFloat(100*x, 'f', f.Precision, 64)
 	case 'e':
@@ -303,6 +307,28 @@ func (f NumberFormat) Format(x float64, p Precision) string {
 	}
 	if f.Plus && !strings.HasPrefix(s, "-") {
 		s = "+" + s
+	}
+	return s
+}
+
+// truncated is x with p decimals, the rest cut off rather than rounded
+// (176710.9 is 176710), as a program that prints int(x) or drops digits
+// shows it: the digits of the shortest decimal that reads back as x,
+// cut after the p-th decimal.
+func truncated(x float64, p int) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) > p {
+		frac = frac[:p]
+	}
+	frac += strings.Repeat("0", p-len(frac))
+	if p == 0 {
+		s = whole
+	} else {
+		s = whole + "." + frac
+	}
+	if s == "-0" || strings.HasPrefix(s, "-") && strings.Trim(s, "-0.") == "" {
+		s = s[1:]
 	}
 	return s
 }

@@ -35,6 +35,12 @@ func TestNumberFormat(t *testing.T) {
 		{"+.1f", -3.14, "-3.1"},
 		{".2", 3.14159, "3.14"}, // a precision alone is fixed, as Rust's {:.2}
 		{"f", 1.5, "1.500000"},
+		{"t", 176710.9, "176710"}, // truncated, as int(x) prints
+		{",t", 176710.9, "176,710"},
+		{".2t", 2.3, "2.30"},      // the decimal as written, not 2.29999…
+		{".3t", 23.9899999, "23.989"},
+		{".1t", -0.04, "0.0"},
+		{".0t", -3.7, "-3"},
 	} {
 		f, err := ParseNumberFormat(c.spec)
 		if err != nil {
@@ -52,11 +58,11 @@ func TestNumberFormatErrors(t *testing.T) {
 		{".", `format ".", byte 2: expected the number of digits after '.'`},
 		{".x", `format ".x", byte 2: expected the number of digits after '.'`},
 		{".123f", `format ".123f", byte 2: expected at most 2 digits of precision`},
-		{"x", `format "x", byte 1: unknown 'x': expected [+][,][.precision][type], type one of f, e, g, %, d`},
+		{"x", `format "x", byte 1: unknown 'x': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
 		{".1fx", `format ".1fx", byte 4: unexpected "x" after the type`},
 		{".1d", `format ".1d", byte 1: d is a whole number: it takes no precision`},
 		{",.3g", `format ",.3g", byte 1: ',' groups thousands of f, d and %, not of g`},
-		{">10.1f", `format ">10.1f", byte 1: unknown '>': expected [+][,][.precision][type], type one of f, e, g, %, d`},
+		{">10.1f", `format ">10.1f", byte 1: unknown '>': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
 	} {
 		_, err := ParseNumberFormat(c.spec)
 		if err == nil || err.Error() != c.want {

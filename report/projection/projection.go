@@ -216,6 +216,57 @@ func projectFigures(runs Runs, spec Spec) ([]*report.Data, error) {
 	return out, nil
 }
 
+// unitScale are the units a figure may be asked for in another than the
+// one its column is stored in: the name with the other suffix reads the
+// column times the factor (latency_mean_s is latency_mean_ms / 1000).
+var unitScale = []struct {
+	want, have string
+	factor     float64
+}{
+	{"_s", "_ms", 1e-3}, {"_us", "_ms", 1e3}, {"_ms", "_us", 1e-3}, {"_ms", "_s", 1e3}, {"_us", "_s", 1e6},
+}
+
+// withUnits adds to runs a column for each metric asked for in another
+// unit than its column's (unitScale), so that a cell can print a latency
+// in seconds as the author did: {latency_mean_s:.2f}. Runs are copied
+// where a column is added.
+func withUnits(runs Runs, metrics []string) Runs {
+	col := map[string]int{}
+	for i, c := range runs.Columns {
+		col[c] = i
+	}
+	for _, m := range metrics {
+		if _, ok := col[m]; ok {
+			continue
+		}
+		for _, u := range unitScale {
+			base, ok := strings.CutSuffix(m, u.want)
+			if !ok {
+				continue
+			}
+			src, ok := col[base+u.have]
+			if !ok || slices.Contains(notMetrics, base+u.have) {
+				continue
+			}
+			out := Runs{Columns: append(slices.Clone(runs.Columns), m)}
+			for _, r := range runs.Rows {
+				var v any
+				switch x := r[src].(type) {
+				case float64:
+					v = x * u.factor
+				case int64:
+					v = float64(x) * u.factor
+				}
+				out.Rows = append(out.Rows, append(slices.Clone(r), v))
+			}
+			runs = out
+			col[m] = len(runs.Columns) - 1
+			break
+		}
+	}
+	return runs
+}
+
 // rowKey is the text of a row's key cells.
 func rowKey(cells []any) string {
 	var b strings.Builder
@@ -241,6 +292,9 @@ func metricsOf(cell string) []string {
 
 // project lays out runs under one cell template.
 func project(runs Runs, spec Spec) ([]*report.Data, error) {
+	if t, err := parseTemplate(spec.Cell); err == nil {
+		runs = withUnits(runs, t.metrics)
+	}
 	p := &projector{spec: spec, col: map[string]int{}}
 	for i, c := range runs.Columns {
 		p.col[c] = i

@@ -220,3 +220,20 @@ func TestFigures(t *testing.T) {
 		t.Errorf("unknown metric: %v", err)
 	}
 }
+
+// A figure asked for in another unit than its column's reads the column
+// converted: latency_p99_s is latency_p99_ms / 1000.
+func TestFigureInAnotherUnit(t *testing.T) {
+	runs := runsOf(r{server: "a", round: 1, conns: 8, rps: 100, p99: 2345.6, corrected: true}, r{server: "b", round: 1, conns: 8, rps: 90, p99: 12, corrected: true})
+	tables, err := Project(runs, Spec{Rows: []string{"server"}, Cell: "{latency_p99_s:.3f} s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := write(t, tables[0], report.Markdown)
+	if !strings.Contains(md, "| a | 2.346 s |") || !strings.Contains(md, "| b | **0.012 s** |") {
+		t.Errorf("p99 in seconds:\n%s", md)
+	}
+	if _, err := Project(runs, Spec{Rows: []string{"server"}, Cell: "{rps_s}"}); err == nil {
+		t.Error("rps_s: no error (rps has no unit to convert)")
+	}
+}

@@ -44,9 +44,9 @@ func TestTemplateFormats(t *testing.T) {
 func TestTemplateErrors(t *testing.T) {
 	for _, c := range []struct{ tmpl, want string }{
 		{"{rps:.1fx}", `cell template "{rps:.1fx}", byte 9: unexpected "x" after the type`},
-		{"{rps:.1x}", `cell template "{rps:.1x}", byte 8: unknown 'x': expected [+][,][.precision][type], type one of f, e, g, %, d`},
+		{"{rps:.1x}", `cell template "{rps:.1x}", byte 8: unknown 'x': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
 		{"{rps} ({p99:,.q})", `cell template "{rps} ({p99:,.q})", byte 15: expected the number of digits after '.'`},
-		{"{rps:zz}", `cell template "{rps:zz}", byte 6: unknown 'z': expected [+][,][.precision][type], type one of f, e, g, %, d`},
+		{"{rps:zz}", `cell template "{rps:zz}", byte 6: unknown 'z': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
 		{"{rps", `cell template "{rps", byte 1: { is not closed`},
 		{"rps}", `cell template "rps}", byte 4: } has no { (write }} for a literal })`},
 		{"{}", `cell template "{}", byte 1: empty {}: expected a metric name, as {rps}`},
