@@ -37,7 +37,7 @@ func TestNumberFormat(t *testing.T) {
 		{"f", 1.5, "1.500000"},
 		{"t", 176710.9, "176710"}, // truncated, as int(x) prints
 		{",t", 176710.9, "176,710"},
-		{".2t", 2.3, "2.30"},      // the decimal as written, not 2.29999…
+		{".2t", 2.3, "2.30"}, // the decimal as written, not 2.29999…
 		{".3t", 23.9899999, "23.989"},
 		{".1t", -0.04, "0.0"},
 		{".0t", -3.7, "-3"},
