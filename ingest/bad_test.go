@@ -75,8 +75,8 @@ func badCaptures(t *testing.T) []badCapture {
 		if f == nil {
 			continue // usage messages and the like: covered by TestBadSkipped
 		}
-		c := &model.Collector{}
-		if err := f.Read(&Input{Name: filepath.Base(p), R: bytes.NewReader(b)}, c); err != nil {
+		c, err := readWith(f, filepath.Base(p), bytes.NewReader(b))
+		if err != nil {
 			continue // captures of refusals: covered by TestBadRefusedPort
 		}
 		out = append(out, badCapture{path: p, format: f, data: b, full: c})
@@ -122,7 +122,8 @@ func readBytes(name string, data []byte) (*Format, *model.Collector, error) {
 // that ReadFile and the walker put between every reader and its sink.
 func readWith(f *Format, name string, r io.Reader) (*model.Collector, error) {
 	c := &model.Collector{}
-	return c, f.Read(&Input{Name: name, R: r}, &guardSink{Sink: c, name: name})
+	in := &Input{Name: name, R: r}
+	return c, f.Read(in, &guardSink{Sink: c, name: name, in: in})
 }
 
 // checkNamedError fails unless err is a *SyntaxError of the file, with a

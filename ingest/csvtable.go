@@ -25,6 +25,9 @@ type csvTable struct {
 	index    map[string]int
 	rec      []string
 	line     int
+	// escaped tells that a field was not UTF-8 and was kept with its
+	// bytes escaped (Input.keepNonUTF8).
+	escaped bool
 }
 
 // newCSVTable reads the header of a comma-separated file. aliases maps a
@@ -54,8 +57,8 @@ func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		if !utf8.ValidString(h) {
-			line, col := r.FieldPos(i)
-			return nil, Errorf(in.Name, line, col, "header is not UTF-8 text")
+			line, _ := r.FieldPos(i)
+			h = in.keepNonUTF8(line, "header", h)
 		}
 		name := strings.ToLower(strings.TrimSpace(h))
 		if c, ok := aliases[name]; ok {
@@ -108,8 +111,9 @@ func (t *csvTable) next() (bool, error) {
 	}
 	for i, f := range rec {
 		if !utf8.ValidString(f) {
-			line, col := t.r.FieldPos(i)
-			return false, Errorf(t.in.Name, line, col, "field %s is not UTF-8 text", t.raw[i])
+			line, _ := t.r.FieldPos(i)
+			rec[i] = t.in.keepNonUTF8(line, t.raw[i], f)
+			t.escaped = true
 		}
 	}
 	t.rec = rec

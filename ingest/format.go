@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -34,6 +35,9 @@ type Input struct {
 
 	broken   []Broken // what the reader stored as NULL, in line order
 	warnings []string // what else the reader says of the file (warn)
+	// escaped lists the text that was not UTF-8, kept with its bytes
+	// escaped (keepNonUTF8), in line order.
+	escaped []Broken
 	// note says what became of a file that stores no row of its own.
 	note string
 
@@ -221,7 +225,7 @@ func ReadFile(path string, sink model.Sink) (*Format, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%s: %w", o.Name, ErrUnknownFormat)
 	}
-	return f, f.Read(&o.Input, &guardSink{Sink: sink, name: o.Name})
+	return f, f.Read(&o.Input, &guardSink{Sink: sink, name: o.Name, in: &o.Input})
 }
 
 // hasPrefixLine reports whether any of the first lines of head starts with
@@ -320,10 +324,60 @@ func (in *Input) warn(format string, args ...any) {
 // other warnings.
 func fileWarning(in *Input) string {
 	parts := in.warnings
+	if e := escapedWarning(in.escaped); e != "" {
+		parts = append([]string{e}, parts...)
+	}
 	if b := brokenWarning(in.broken); b != "" {
 		parts = append([]string{b}, parts...)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// keepNonUTF8 returns text that is not UTF-8 (a field of a tool on a
+// Windows of another code page: GBK, Latin-1) with each byte that is not
+// part of a UTF-8 character written as \xNN, and records it for the
+// file's warning: the field is kept, and the file's figures with it.
+func (in *Input) keepNonUTF8(line int, what, text string) string {
+	esc := escapeNonUTF8(text)
+	if in != nil {
+		in.escaped = append(in.escaped, Broken{Line: line, Column: what, Text: esc})
+	}
+	return esc
+}
+
+// escapeNonUTF8 writes every byte of s that is not part of a UTF-8
+// character as \xNN.
+func escapeNonUTF8(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+			i++
+			continue
+		}
+		b.WriteString(s[i : i+n])
+		i += n
+	}
+	return b.String()
+}
+
+// escapedWarning is the one line that tells of the text of a file that
+// was not UTF-8, naming its first lines.
+func escapedWarning(e []Broken) string {
+	if len(e) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, x := range e {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(e)-5))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("line %d %s %q", x.Line, x.Column, x.Text))
+	}
+	return fmt.Sprintf("%d %s not UTF-8, kept with each byte that is not UTF-8 written as \\xNN (save the file as UTF-8 to keep its text): %s",
+		len(e), map[bool]string{true: "text", false: "texts"}[len(e) == 1], strings.Join(parts, "; "))
 }
 
 // brokenWarning is the one line that tells of a file's broken values,

@@ -369,9 +369,18 @@ func readJMeterStatistics(in *Input, sink model.Sink) error {
 		for _, l := range []struct {
 			k string
 			x *float64
-		}{{"error_pct", e.ErrorPct}, {"received_kbytes_per_s", e.ReceivedKBs}, {"sent_kbytes_per_s", e.SentKBs}} {
+		}{{"error_pct", e.ErrorPct}} {
 			if l.x != nil {
 				runLabel(r, l.k, fmtLabelNum(*l.x))
+			}
+		}
+		// JMeter's KB is 1024 bytes (bytes / 1024 / seconds).
+		for _, l := range []struct {
+			k string
+			x *float64
+		}{{model.ReportedTransferBytesPerS, e.ReceivedKBs}, {model.ReportedSentBytesPerS, e.SentKBs}} {
+			if l.x != nil {
+				reported(r, l.k, scaledExact(*l.x, binaryBase))
 			}
 		}
 		runs = append(runs, r)
@@ -491,13 +500,18 @@ func readJMeterTable(in *Input, sink model.Sink) error {
 				*c.dst = model.Some(x)
 			}
 		}
-		for _, c := range []struct{ col, label string }{
-			{"min", "latency_min_ms"}, {"received kb/sec", "received_kbytes_per_s"}, {"sent kb/sec", "sent_kbytes_per_s"}, {"avg. bytes", "average_bytes"},
+		for _, c := range []struct {
+			col, label string
+			scale      uint64
+		}{
+			{"min", "latency_min_ms", 1}, {"avg. bytes", "average_bytes", 1},
+			// JMeter's KB is 1024 bytes
+			{"received kb/sec", model.ReportedTransferBytesPerS, binaryBase}, {"sent kb/sec", model.ReportedSentBytesPerS, binaryBase},
 		} {
 			if x, ok, err := jmeterLocaleNum(t, c.col); err != nil {
 				return err
 			} else if ok {
-				runLabel(r, c.label, fmtLabelNum(x))
+				runLabel(r, c.label, fmtLabelNum(scaledExact(x, c.scale)))
 			}
 		}
 		for _, h := range t.header {

@@ -17,14 +17,14 @@ func TestSiegeWild(t *testing.T) {
 		{file: d + "async-micro-bench-2012-v2.71-ctrl-c.txt", format: "siege", requests: 3820, ok2xx: noCount, non2xx: noCount, errors: 0,
 			rps: 39.78, p50: nullWant, p99: nullWant, mean: 5590, max: 6030, durationS: 96.04, startLine: 8, connections: nullWant,
 			labels: map[string]string{"transactions": "3820", "successful_transactions": "3820", "latency_min_ms": "530",
-				"concurrency": "222.37", "reported_availability_pct": "100"}},
+				"concurrency": "222.37", "reported_success_pct": "100"}},
 		{file: d + "async-micro-bench-2012-v2.71-process-log-lines.txt", format: "siege", requests: 4925, ok2xx: noCount, non2xx: noCount,
 			errors: 0, rps: 49.26, p50: nullWant, p99: nullWant, mean: 510, max: 560, durationS: 99.98, startLine: 7, connections: nullWant},
 		// 8036 hits and 109 failed: 8145 requests over 30.62 s; siege's
 		// rate 262.44 counts the hits only.
 		{file: d + "easyengine-docs-pre-block-109-failed.txt", format: "siege", requests: 8145, ok2xx: noCount, non2xx: noCount, errors: 109,
 			rps: perSecond(8145, 30.62), p50: nullWant, p99: nullWant, mean: 2340, max: 23830, durationS: 30.62, startLine: 2, connections: nullWant,
-			labels: map[string]string{"reported_rps": "262.44", "reported_availability_pct": "98.66"}},
+			labels: map[string]string{"reported_rps": "262.44", "reported_success_pct": "98.66"}},
 		// 4.1: "516.77 ms", "13130.00 ms", "2610    hits", lines ending
 		// in two spaces.
 		{file: d + "beast-issue2831-2024-v4.1-ms-trailing-spaces.txt", format: "siege", requests: 3653, ok2xx: noCount, non2xx: noCount,

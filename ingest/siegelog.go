@@ -110,17 +110,11 @@ func readSiegeLog(in *Input, sink model.Sink) error {
 		requests := n[0] + n[2]
 		r.Requests, r.Errors = model.Some(requests), model.Some(n[2])
 		r.DurationS = model.Some(x[0])
-		switch {
-		case n[2] == 0:
-			r.RPS = model.Some(x[3])
-		case x[0] > 0:
-			r.RPS = model.Some(float64(requests) / x[0])
-			runLabel(r, "reported_rps", fmtLabelNum(x[3]))
-		}
+		r.RPS = siegeRPS(r, n[0], n[2], model.Some(x[3]), model.Some(x[0]))
 		runLabel(r, "transactions", strconv.FormatInt(n[0], 10))
 		runLabel(r, "successful_transactions", strconv.FormatInt(n[1], 10))
-		runLabel(r, "reported_data_transferred_mb", fmtLabelNum(x[1]))
-		runLabel(r, "reported_throughput_mb_per_s", fmtLabelNum(x[4]))
+		reported(r, model.ReportedBytesRead, scaledExact(x[1], siegeMB))
+		reported(r, model.ReportedTransferBytesPerS, scaledExact(x[4], siegeMB))
 		runLabel(r, "concurrency", fmtLabelNum(x[5]))
 		runLabel(r, "reported_response_time", v(4))
 		if ms, ok := siegeLogResponseMS(x[2], x[3], x[5]); resp && n[0] > 0 && ok {

@@ -16,11 +16,14 @@ func TestSiegeLog(t *testing.T) {
 			requests: 92137, ok2xx: nullCount, non2xx: nullCount, errors: 1047, rps: perSecond(92137, 27.46), p50: nullWant, p99: nullWant, mean: 30, max: nullWant,
 			spectrum: 0, startLine: 3, connections: nullWant, durationS: 27.46,
 			labels: map[string]string{"reported_rps": "3317.19", "transactions": "91090", "successful_transactions": "91090", "concurrency": "95.78",
+				"reported_bytes_read": "2097152", "reported_transfer_bytes_per_s": "73400.32", // 2 MB, 0.07 MB/sec of 1048576 bytes
 				"logged_at": "2014-02-25 14:49:55", "reported_response_time": "0.03"}},
-		// No answer at all: Resp Time nan, no mean, no warning.
+		// No answer at all: Resp Time nan, no mean, no warning; the rate
+		// is siege's Trans Rate 0.00, not the 34 failures over 59.95 s.
 		{file: d + "sohu-cloudscape-2014-siege-log-16-runs.log", format: "siege-log", runs: 16, run: 6,
-			requests: 34, ok2xx: nullCount, non2xx: nullCount, errors: 34, rps: perSecond(34, 59.95), p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant,
-			spectrum: 0, startLine: 8, connections: nullWant, durationS: 59.95},
+			requests: 34, ok2xx: nullCount, non2xx: nullCount, errors: 34, rps: 0, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant,
+			spectrum: 0, startLine: 8, connections: nullWant, durationS: 59.95,
+			labels: map[string]string{"rps_basis": "siege's Transaction rate: every transaction failed"}},
 		{file: d + "node-clustering-2016-siege-log-inf-nan-rows.log", format: "siege-log", runs: 4, run: 0,
 			requests: 1151, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 19.18, p50: nullWant, p99: nullWant, mean: 30, max: nullWant,
 			spectrum: 0, startLine: 2, connections: nullWant, durationS: 60},

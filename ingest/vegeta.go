@@ -287,7 +287,11 @@ func vegetaTextValue(r *model.Run, name, key, v string) error {
 		}
 		r.RPS = model.Some(x)
 	case "Requests/throughput":
-		runLabel(r, "reported_throughput", v)
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x < 0 {
+			return errors.New("expected a rate")
+		}
+		reported(r, model.ReportedSuccessRPS, x)
 	case "Duration/total":
 		if _, err := dur(); err != nil {
 			return err
@@ -322,15 +326,16 @@ func vegetaTextValue(r *model.Run, name, key, v string) error {
 		r.BytesRead = model.Some(n)
 		return err
 	case "Bytes Out/total":
-		_, err := count()
-		runLabel(r, "bytes_out", v)
+		n, err := count()
+		reported(r, model.ReportedBytesSent, float64(n))
 		return err
 	case "Bytes In/mean", "Bytes Out/mean":
 	case "Success/ratio":
-		if _, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64); err != nil || !strings.HasSuffix(v, "%") {
+		pct, ok := percentValue(v)
+		if !ok {
 			return errors.New("expected a percentage")
 		}
-		runLabel(r, "reported_success", v)
+		reported(r, model.ReportedSuccessPct, pct)
 	default:
 		p, err := strconv.ParseFloat(key, 64)
 		if name != "Latencies" || err != nil || p < 0 || p > 100 {
@@ -425,10 +430,12 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		runLabel(r, "reported_rps", fmtLabelNum(*v.Rate))
 	}
 	if v.Throughput != nil {
-		runLabel(r, "reported_throughput", fmtLabelNum(*v.Throughput))
+		reported(r, model.ReportedSuccessRPS, *v.Throughput)
 	}
 	if v.Success != nil {
-		runLabel(r, "reported_success", fmtLabelNum(*v.Success))
+		if pct, ok := ratioPct(*v.Success); ok {
+			reported(r, model.ReportedSuccessPct, pct)
+		}
 	}
 	if v.Wait != nil {
 		runLabel(r, "wait_s", fmtLabelNum(float64(*v.Wait)/1e9))
@@ -440,7 +447,7 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		r.BytesRead = model.Some(v.BytesIn.Total)
 	}
 	if v.BytesOut != nil {
-		runLabel(r, "bytes_out", strconv.FormatInt(v.BytesOut.Total, 10))
+		reported(r, model.ReportedBytesSent, float64(v.BytesOut.Total))
 	}
 	if len(v.Errors) > 0 {
 		b, _ := json.Marshal(v.Errors) // a slice of strings always encodes

@@ -384,7 +384,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	labels := j.man.LabelsFor(j.rel)
 	file.Format = f.Name
 	rows, err := st.Load(ctx, file, func(s model.Sink) error {
-		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source}})
+		return f.Read(&o.Input, &guardSink{name: j.source, in: &o.Input, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source}})
 	})
 	if err != nil {
 		if ctx.Err() != nil {
