@@ -28,7 +28,7 @@ import (
 // attack duration (first to last request sent).
 
 func init() {
-	register(&Format{Name: "vegeta-text", Priority: 40, Detect: detectVegetaText, Read: readVegetaText})
+	register(&Format{Name: "vegeta-text", Priority: 40, Late: true, Detect: detectVegetaText, Read: readVegetaText})
 	register(&Format{Name: "vegeta-json", Priority: 40, Detect: detectVegetaJSON, Read: readVegetaJSON})
 	register(&Format{Name: "vegeta-hist", Priority: 40, Detect: detectVegetaHist, Read: readVegetaHist})
 	register(&Format{Name: "vegeta-results-csv", Priority: 40, Detect: detectVegetaResultsCSV, Read: readVegetaResultsCSV})
@@ -40,7 +40,7 @@ func detectVegetaText(head []byte) bool {
 	req, lat := false, false
 	hasLine(head, func(l string) bool {
 		switch {
-		case isVegetaRequestsLine(l):
+		case isVegetaRequestsLine(l) || isVegetaDurationLine(l):
 			req = true
 		case req && strings.HasPrefix(l, "Latencies") && strings.Contains(l, "[") && strings.Contains(l, "mean"):
 			lat = true
@@ -136,7 +136,7 @@ type vegetaTextParser struct {
 var vegetaTextReports = &reportFormat{
 	tool:   "vegeta",
 	first:  `"Requests [total, rate, …]"`,
-	begins: isVegetaRequestsLine,
+	begins: func(t string) bool { return isVegetaRequestsLine(t) || isVegetaDurationLine(t) },
 	read: func(l *Lines, _ model.Sink) (*model.Run, error) {
 		p := &vegetaTextParser{l: l}
 		ended, err := scanReport(l, p.line, func() bool { return p.done })
@@ -165,9 +165,16 @@ func isVegetaRequestsLine(t string) bool {
 	return strings.HasPrefix(t, "Requests") && strings.Contains(t, "[total")
 }
 
+// isVegetaDurationLine reports whether a line is a text report's
+// "Duration [total, attack, wait]": the first line of a report whose
+// Requests line was left out (a log that lost it).
+func isVegetaDurationLine(t string) bool {
+	return strings.HasPrefix(t, "Duration") && strings.Contains(t, "[total, attack")
+}
+
 func (p *vegetaTextParser) line(t string) error {
 	l := p.l
-	if isVegetaRequestsLine(t) {
+	if isVegetaRequestsLine(t) || isVegetaDurationLine(t) && (p.r == nil || p.seen["Duration"]) {
 		if p.r != nil {
 			// The next report: this one ends before it.
 			l.Unread()
@@ -247,6 +254,14 @@ func (p *vegetaTextParser) finish(end int) error {
 	var sum int64
 	for _, n := range p.codes {
 		sum += n
+	}
+	if !p.seen["Requests"] {
+		// The report lost its Requests line: every result has a status
+		// code (0 for no answer), so the Status Codes count the requests;
+		// the rate and throughput printed there are gone.
+		r.Requests = model.Some(sum)
+		runLabel(r, "requests_basis", "the Status Codes: the report has no Requests line")
+		runLabel(r, "warning", fmt.Sprintf("line %d: the vegeta report has no Requests line: requests are its Status Codes, its rate is not printed (rps NULL)", r.Line))
 	}
 	if r.Requests.V == 0 {
 		return Errorf(name, r.Line, 0, "vegeta report of no request")

@@ -235,6 +235,17 @@ func TestVegetaWild(t *testing.T) {
 		// the histogram not counted again.
 		{file: d + "govolutto-readme-text-then-hist.txt", format: "vegeta-text", requests: 2500, ok2xx: 2500, non2xx: 0, errors: 0,
 			rps: 500.2, p50: 0.212602, p99: 5.781057, mean: 0.387021, max: 28.793267, spectrum: 3, durationS: 4.997979158, startLine: 2},
+		// Three pods' reports, the second without its Requests line (it
+		// starts at Duration): requests are its Status Codes (200:270000),
+		// its rate is not printed; the reports around it read as usual.
+		{file: d + "solo-io-2024-three-pods-one-without-requests-line.txt", format: "vegeta-text", runs: 3, run: 1,
+			requests: 270000, ok2xx: 270000, non2xx: 0, errors: 0, rps: nullWant, p50: 4.096, p99: 5.098, mean: 4.142, max: 60.617,
+			spectrum: 4, durationS: 600, startLine: 14,
+			labels: map[string]string{"requests_basis": "the Status Codes: the report has no Requests line",
+				"warning": "line 14: the vegeta report has no Requests line: requests are its Status Codes, its rate is not printed (rps NULL)"}},
+		{file: d + "solo-io-2024-three-pods-one-without-requests-line.txt", format: "vegeta-text", runs: 3, run: 2,
+			requests: 270000, ok2xx: 270000, non2xx: 0, errors: 0, rps: 450, p50: 4.261, p99: 7.159, mean: 4.615, max: 238.599,
+			spectrum: 4, durationS: 600, startLine: 24},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
 	}
