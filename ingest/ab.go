@@ -21,7 +21,7 @@ import (
 // lines cut off, starting at "Concurrency Level") reads like the original.
 
 func init() {
-	register(&Format{Name: "ab", Priority: 12, Detect: detectAB, Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, abReports) }})
+	register(&Format{Name: "ab", Priority: 12, Late: true, Detect: detectAB, Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, abReports) }})
 	register(&Format{Name: "ab-percentiles-csv", Priority: 10, Detect: detectABPercentiles, Read: readABPercentiles})
 	register(&Format{Name: "ab-gnuplot-tsv", Priority: 10, Detect: detectABGnuplot, Read: readABGnuplot})
 }

@@ -17,7 +17,7 @@ import (
 // overall rate, so rps is requests / duration (see readBombardierText).
 
 func init() {
-	register(&Format{Name: "bombardier", Priority: 40, Detect: detectBombardierText, Read: readBombardierText})
+	register(&Format{Name: "bombardier", Priority: 40, Late: true, Detect: detectBombardierText, Read: readBombardierText})
 	register(&Format{Name: "bombardier-json", Priority: 40, Detect: detectBombardierJSON, Read: readBombardierJSON})
 }
 

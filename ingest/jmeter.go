@@ -118,7 +118,7 @@ func jtlKind(msg string, nested bool) string {
 // bytes, for the percentiles.
 func readJTLCSV(in *Input, sink model.Sink) error {
 	b, bulk := sink.(model.BulkSink)
-	bulk = bulk && in.Path != ""
+	bulk = bulk && in.Path != "" && !in.Transcoded
 	samples := sink
 	if bulk {
 		samples = nil // the store's scanner inserts them

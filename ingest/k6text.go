@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	register(&Format{Name: "k6-text", Priority: 23, Detect: detectK6Text, Read: readK6Text})
+	register(&Format{Name: "k6-text", Priority: 23, Late: true, Detect: detectK6Text, Read: readK6Text})
 }
 
 var (

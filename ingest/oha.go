@@ -17,8 +17,8 @@ import (
 // deadline" counts the requests still in flight when -z ran out.
 
 func init() {
-	register(&Format{Name: "hey", Priority: 40, Detect: detectHey, Read: readHey})
-	register(&Format{Name: "oha", Priority: 40, Detect: detectOha, Read: readOha})
+	register(&Format{Name: "hey", Priority: 40, Late: true, Detect: detectHey, Read: readHey})
+	register(&Format{Name: "oha", Priority: 40, Late: true, Detect: detectOha, Read: readOha})
 	register(&Format{Name: "oha-json", Priority: 40, Detect: detectOhaJSON, Read: readOhaJSON})
 }
 

@@ -27,7 +27,7 @@ import (
 // rows, which carry bars and no percentages.
 
 func init() {
-	register(&Format{Name: "plow", Priority: 40, Detect: detectPlow,
+	register(&Format{Name: "plow", Priority: 40, Late: true, Detect: detectPlow,
 		Read: func(in *Input, sink model.Sink) error {
 			in.R = &noTerminalCodes{r: bufio.NewReader(in.R)}
 			return readReports(in, sink, plowReports)

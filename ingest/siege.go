@@ -186,7 +186,18 @@ func (s *siegeReport) finish() *model.Run {
 	}
 	runLabel(r, "transactions", strconv.FormatInt(s.transactions.V, 10))
 	r.RPS = siegeRPS(r, s.transactions.V, s.failed.V, s.rate, s.elapsed)
+	siegeNoAnswer(r, s.transactions.V)
 	return r
+}
+
+// siegeNoAnswer sets both status columns to 0 for a run in which
+// nothing was answered (Transactions 0, which siege counts whatever the
+// status): the one case where siege's counts tell them. The times siege
+// prints for such a run (0.00) are then no latency (guard.go).
+func siegeNoAnswer(r *model.Run, transactions int64) {
+	if transactions == 0 {
+		r.Responses2xx, r.Non2xx = model.Some(int64(0)), model.Some(int64(0))
+	}
 }
 
 // siegeRPS is the rate of a summary or a siege.log row: siege's

@@ -372,7 +372,10 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	o.Strict = opts.Strict
 	o.pos.m, o.meter = opts.meter, opts.meter
 	defer o.close()
-	f := Detect(o.head)
+	f, err := detectOpened(o)
+	if err != nil {
+		return fail(err)
+	}
 	if f == nil {
 		if opts.Strict {
 			return fail(fmt.Errorf("%s: %w (--strict)", j.source, ErrUnknownFormat))

@@ -32,8 +32,8 @@ import (
 // bytes with K, M, G, T, P (powers of 1024) before the B.
 
 func init() {
-	register(&Format{Name: "wrk2", Priority: 10, Detect: detectWrk2, Read: readWrk2})
-	register(&Format{Name: "wrk", Priority: 11, Detect: detectWrk, Read: readWrk})
+	register(&Format{Name: "wrk2", Priority: 10, Late: true, Detect: detectWrk2, Read: readWrk2})
+	register(&Format{Name: "wrk", Priority: 11, Late: true, Detect: detectWrk, Read: readWrk})
 }
 
 const (
