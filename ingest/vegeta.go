@@ -779,7 +779,10 @@ func readVegetaResultsJSON(in *Input, sink model.Sink) error {
 // opens with the type definition of vegeta's Result and its field names.
 func detectVegetaResultsGob(head []byte) bool {
 	h := head[:min(len(head), 512)]
-	for _, name := range []string{"\x06Result", "\x06Attack", "\x03Seq", "\x04Code", "\x09Timestamp", "\x07Latency", "\x07BytesIn"} {
+	// Attack and Seq came with v8.0.0 (2018): a stream of an older
+	// vegeta declares the other fields only, and gob decodes it into
+	// today's Result as well (fields matched by name).
+	for _, name := range []string{"\x06Result", "\x04Code", "\x09Timestamp", "\x07Latency", "\x07BytesIn"} {
 		if !bytes.Contains(h, []byte(name)) {
 			return false
 		}

@@ -1,9 +1,14 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/gob"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -248,5 +253,77 @@ func TestVegetaWild(t *testing.T) {
 			spectrum: 4, durationS: 600, startLine: 24},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}
+
+// vegeta before v8.0.0 (2018) wrote Result without Attack and Seq (v7's
+// lib.Result: Code, Timestamp, Latency, BytesOut, BytesIn, Error). No
+// .bin of that version could be had (the module proxy serves none of
+// vegeta's releases before v12, and the public corpus keeps no binary
+// results): the real results of vegeta_go1_err5pct_results.bin are
+// encoded here with v7's type, a gob stream that declares no Attack or
+// Seq, and must be detected and read to the same run.
+func TestVegetaGobBeforeV8(t *testing.T) {
+	const d = "testdata/vegeta/"
+	want := &model.Collector{}
+	if _, err := ReadFile(d+"vegeta_go1_err5pct_results.bin", want); err != nil {
+		t.Fatal(err)
+	}
+	// The real results, as today's reader decodes them.
+	f, err := os.Open(d + "vegeta_go1_err5pct_results.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type v12 struct {
+		Attack    string
+		Seq       uint64
+		Code      uint16
+		Timestamp time.Time
+		Latency   time.Duration
+		BytesOut  uint64
+		BytesIn   uint64
+		Error     string
+		Body      []byte
+	}
+	type Result struct { // v7.0.3 lib/results.go
+		Code      uint16
+		Timestamp time.Time
+		Latency   time.Duration
+		BytesOut  uint64
+		BytesIn   uint64
+		Error     string
+	}
+	var buf bytes.Buffer
+	enc := gob.NewEncoder(&buf)
+	dec := gob.NewDecoder(f)
+	n := 0
+	for {
+		var r v12
+		if err := dec.Decode(&r); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Encode(Result{r.Code, r.Timestamp, r.Latency, r.BytesOut, r.BytesIn, r.Error}); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if bytes.Contains(buf.Bytes()[:512], []byte("\x06Attack")) || Detect(buf.Bytes()) == nil || Detect(buf.Bytes()).Name != "vegeta-results-gob" {
+		t.Fatalf("a stream without Attack: detected as %v", Detect(buf.Bytes()))
+	}
+	got, err := readWith(Detect(buf.Bytes()), "old.bin", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, w := got.Runs[0], want.Runs[0]
+	expectI(t, "requests", g.Requests, w.Requests.V)
+	expectI(t, "errors", g.Errors, w.Errors.V)
+	expectI(t, "non_2xx", g.Non2xx, w.Non2xx.V)
+	expectF(t, "rps", g.RPS, w.RPS.V)
+	expectF(t, "latency_p99_ms", g.LatencyP99MS, w.LatencyP99MS.V)
+	if int64(n) != w.Requests.V {
+		t.Errorf("%d results re-encoded, the run has %d", n, w.Requests.V)
 	}
 }
