@@ -124,3 +124,23 @@ func FuzzAutocannon(f *testing.F) {
 	addFuzzSeeds(f, "testdata/wrk/*.txt")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "autocannon-json", "autocannon") })
 }
+
+// autocannon v9.0.0 against a refused port (testdata/autocannon/
+// SOURCES.md): every request errored. The text prints 0 ms throughout
+// its Latency row and a Req/Sec average of 0 (no second saw a
+// response): no answer, so no latency, and 0 completed requests; its
+// "21k requests" (sent) and "21k errors" are rounded. The JSON counts
+// 0 completed requests and 19976 error events.
+func TestAutocannonRefused(t *testing.T) {
+	const d = "testdata/autocannon/"
+	for _, tc := range []loadToolCase{
+		{file: d + "autocannon_refused_port_c4_d2.txt", format: "autocannon", requests: 0, ok2xx: 0, non2xx: 0, errors: noCount,
+			rps: 0, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, spectrum: 0, connections: 4, durationS: 2.01, startLine: 1,
+			labels: map[string]string{"reported_requests": "21000", "reported_errors": "21000", "raw.latency_mean_ms": "0"}},
+		{file: d + "autocannon_refused_port_c4_d2.json", format: "autocannon-json", requests: 0, ok2xx: 0, non2xx: 0, errors: 19976,
+			rps: 0, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, spectrum: 0, connections: 4, durationS: 2.01, startLine: 1,
+			labels: map[string]string{"requests_sent": "19980"}},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+}

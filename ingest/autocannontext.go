@@ -201,6 +201,12 @@ func acFinish(r *model.Run) *model.Run {
 		// warning.
 		runLabel(r, "warning", "the autocannon report prints no exact count and no Latency table: only its duration is stored")
 	}
+	if mean, ok := r.Labels[model.ReportedRPSPrefix+"mean"]; ok && mean == "0" && !r.Responses2xx.Valid {
+		// A Req/Sec average of 0: not one second saw a response (every
+		// request errored, or nothing listened). Nothing was answered.
+		zero := model.Some(int64(0))
+		r.Responses2xx, r.Non2xx = zero, zero
+	}
 	switch mean, ok := r.Labels[model.ReportedRPSPrefix+"mean"]; {
 	case r.Responses2xx.Valid:
 		n := r.Responses2xx.V + r.Non2xx.V
