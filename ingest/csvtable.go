@@ -34,7 +34,14 @@ type csvTable struct {
 // header name, lower-cased, to its canonical column; columns not in the
 // table keep their own name.
 func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
+	return newCSVTableSep(in, aliases, ',')
+}
+
+// newCSVTableSep reads the header of a file whose fields are separated
+// by comma (a JMeter JTL saved with default_delimiter=\t: a tab).
+func newCSVTableSep(in *Input, aliases map[string]string, comma rune) (*csvTable, error) {
 	r := csv.NewReader(in.R)
+	r.Comma = comma
 	r.ReuseRecord = true
 	r.FieldsPerRecord = 0
 	t := &csvTable{in: in, r: r, index: map[string]int{}}
@@ -45,7 +52,7 @@ func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
 	if err != nil {
 		return nil, t.csvErr(err)
 	}
-	if len(rec) == 1 {
+	if len(rec) == 1 && comma == ',' {
 		for _, d := range []string{";", "\t", "|"} {
 			if strings.Contains(rec[0], d) {
 				return nil, Errorf(in.Name, 1, 0, "wrong delimiter: header is separated by %q, expected ','", d)

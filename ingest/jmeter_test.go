@@ -3,9 +3,12 @@ package ingest
 import (
 	"encoding/csv"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -366,8 +369,8 @@ func TestJMeterErrors(t *testing.T) {
 		{"empty", "jmeter-jtl-csv", "", "f.txt:1: empty file: expected a CSV header"},
 		{"header only", "jmeter-jtl-csv", headLines(jtl, 1), "f.txt:2: JMeter JTL has a header but no rows"},
 		{"no success column", "jmeter-jtl-csv", "timeStamp,elapsed,label\n1,2,x\n", "f.txt:1: JMeter JTL: the header has no success column"},
-		{"formatted time", "jmeter-jtl-csv", strings.Replace(jtl, "1598298315390,39612,", "2020/08/24 19:45:15.390,39612,", 1),
-			`f.txt:2:1: timeStamp: expected epoch milliseconds, a whole number >= 0, found "2020/08/24 19:45:15.390" (a formatted time: set jmeter.save.saveservice.timestamp_format=ms)`},
+		{"formatted time, then epoch", "jmeter-jtl-csv", strings.Replace(jtl, "1598298315390,39612,", "2020/08/24 19:45:15.390,39612,", 1),
+			`f.txt:3:1: timeStamp: expected a time of the file's layout 2006/01/02 15:04:05.000, found "1598298315390"`},
 		{"negative elapsed", "jmeter-jtl-csv", strings.Replace(jtl, "1598298315390,39612,", "1598298315390,-5,", 1),
 			`f.txt:2:15: elapsed: expected milliseconds, a whole number >= 0, found "-5"`},
 		{"bad success", "jmeter-jtl-csv", strings.Replace(jtl, "Thread Group 1-1,text,true,", "Thread Group 1-1,text,yes,", 1),
@@ -490,5 +493,111 @@ func TestJMeterJTLBulkDeclined(t *testing.T) {
 	}
 	if len(got.Runs) != 24 || len(got.Samples) != 24 || !reflect.DeepEqual(got.Runs, want.Runs) || !reflect.DeepEqual(got.Samples, want.Samples) {
 		t.Errorf("declined: %d runs, samples of %d; want the %d runs and samples of %d of a Collector, equal", len(got.Runs), len(got.Samples), len(want.Runs), len(want.Samples))
+	}
+}
+
+// The saveservice settings that change a JTL's layout: a tab between
+// the fields (default_delimiter=\t) and a formatted timeStamp
+// (timestamp_format). No real JTL of either could be had here (Debian's
+// JMeter 2.13 does not run with its XStream): the real rows of
+// perfaction-2020 are written with a tab, and with their times in
+// yyyy/MM/dd HH:mm:ss.SSS (UTC) and in HH:mm:ss (a pattern wra does not
+// read), and must read to the runs of the original, the formatted ones
+// without a start (a formatted time has no zone), the unread one
+// without duration and rate, each with a warning, no sample stored.
+func TestJMeterJTLSettings(t *testing.T) {
+	const f = "testdata/wild/jmeter/perfaction-2020-one-label-100-samples.jtl"
+	want := readCase(t, f).Runs[0]
+	rows, err := csv.NewReader(strings.NewReader(readTestdata(t, f))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(sep rune, ts func(string) string) string {
+		var b strings.Builder
+		w := csv.NewWriter(&b)
+		w.Comma = sep
+		for i, r := range rows {
+			r = append([]string(nil), r...)
+			if i > 0 && ts != nil {
+				r[0] = ts(r[0])
+			}
+			w.Write(r)
+		}
+		w.Flush()
+		return b.String()
+	}
+	layout := func(l string) func(string) string {
+		return func(ms string) string {
+			n, _ := strconv.ParseInt(ms, 10, 64)
+			return time.UnixMilli(n).UTC().Format(l)
+		}
+	}
+	for _, c := range []struct {
+		name, data        string
+		start, span, warn bool
+	}{
+		{"tab", write('\t', nil), true, true, false},
+		{"formatted", write(',', layout("2006/01/02 15:04:05.000")), false, true, true},
+		{"formatted, tab", write('\t', layout("2006/01/02 15:04:05.000")), false, true, true},
+		{"unread layout", write(',', layout("15:04:05")), false, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fm := Detect([]byte(c.data))
+			if fm == nil || fm.Name != "jmeter-jtl-csv" {
+				t.Fatalf("detected as %v", fm)
+			}
+			in := &Input{Name: "f.jtl", R: strings.NewReader(c.data)}
+			got := &model.Collector{}
+			if err := fm.Read(in, &guardSink{Sink: got, name: "f.jtl", in: in}); err != nil {
+				t.Fatal(err)
+			}
+			r := got.Runs[0]
+			expectI(t, "requests", r.Requests, want.Requests.V)
+			expectI(t, "errors", r.Errors, want.Errors.V)
+			expectF(t, "latency_p99_ms", r.LatencyP99MS, want.LatencyP99MS.V)
+			expectF(t, "latency_mean_ms", r.LatencyMeanMS, want.LatencyMeanMS.V)
+			if r.StartedAt.Valid != c.start || r.DurationS.Valid != c.span || r.RPS.Valid != c.span {
+				t.Errorf("started_at %v, duration %v, rps %v", r.StartedAt, r.DurationS, r.RPS)
+			}
+			if c.span {
+				expectF(t, "rps", r.RPS, want.RPS.V)
+			}
+			if w := fileWarning(in); (w != "") != c.warn || c.warn && len(got.Samples[0]) != 0 || !c.warn && len(got.Samples[0]) != 100 {
+				t.Errorf("warning %q, %d samples", w, len(got.Samples[0]))
+			}
+		})
+	}
+}
+
+// The PerfMon plugin's Metrics Collector writes a host's CPU, memory and
+// disk as JTL samples, with no thread (every threadName empty): no
+// report of requests, skipped with its reason. No real PerfMon file
+// could be found: the real rows of perfaction-2020 with their
+// threadName emptied stand for one; the same rows with their thread
+// names load as before.
+func TestJMeterPerfMonSkipped(t *testing.T) {
+	const f = "testdata/wild/jmeter/perfaction-2020-one-label-100-samples.jtl"
+	rows, err := csv.NewReader(strings.NewReader(readTestdata(t, f))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], "threadName")
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	for i, r := range rows {
+		r = append([]string(nil), r...)
+		if i > 0 {
+			r[col] = ""
+		}
+		w.Write(r)
+	}
+	w.Flush()
+	_, err = readAsFormat(t, "jmeter-jtl-csv", "perfmon.jtl", b.String())
+	var sk *SkipError
+	if !errors.As(err, &sk) || !strings.Contains(sk.Reason, "PerfMon") {
+		t.Errorf("a JTL without threads: %v, want skipped as PerfMon's", err)
+	}
+	if _, err := readAsFormat(t, "jmeter-jtl-csv", "f.jtl", readTestdata(t, f)); err != nil {
+		t.Errorf("the original: %v", err)
 	}
 }

@@ -93,6 +93,11 @@ type jtlLabels struct {
 	lone bool
 	// sink gets each sample where method.metric is set.
 	sink model.Sink
+	// timeFormat is the Go layout of a JTL whose timeStamp is formatted
+	// (timestamp_format): the times have no zone, so the runs get no
+	// start; "unread" for a layout wra does not read: no times at all.
+	// "" for epoch milliseconds.
+	timeFormat string
 	tags *json.Encoder // writes the tags of a sample to buf
 	buf  bytes.Buffer
 }
@@ -249,7 +254,7 @@ func (ls *jtlLabels) store(sink model.Sink) error {
 	}
 	for i, j := range order {
 		j.run.Index = i
-		if err := sink.Run(j.finish(ls.method, ls.codes)); err != nil {
+		if err := sink.Run(j.finish(ls.method, ls.codes, ls.timeFormat)); err != nil {
 			return err
 		}
 	}
@@ -257,7 +262,7 @@ func (ls *jtlLabels) store(sink model.Sink) error {
 }
 
 // finish computes a label's run from its samples.
-func (j *jtlRun) finish(m *sampleMethod, codes bool) *model.Run {
+func (j *jtlRun) finish(m *sampleMethod, codes bool, timeFormat string) *model.Run {
 	r := j.run
 	n := int64(len(j.elapsed))
 	r.Requests = model.Some(n)
@@ -279,10 +284,14 @@ func (j *jtlRun) finish(m *sampleMethod, codes bool) *model.Run {
 		}
 	}
 	span := j.last - j.first
-	r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
-	r.DurationS = model.Some(float64(span) / 1000)
-	if span > 0 {
-		r.RPS = model.Some(float64(n) * 1000 / float64(span))
+	if timeFormat == "" {
+		r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
+	}
+	if timeFormat != "unread" {
+		r.DurationS = model.Some(float64(span) / 1000)
+		if span > 0 {
+			r.RPS = model.Some(float64(n) * 1000 / float64(span))
+		}
 	}
 	slices.Sort(j.elapsed)
 	r.LatencyMeanMS = model.Some(j.sum / float64(n))
