@@ -1,13 +1,16 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wra-bench/wra/model"
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // TestImpossiblePercentile: wrk prints "99%    0.00us" under "90%
@@ -74,5 +77,54 @@ func TestEscapeNonUTF8(t *testing.T) {
 		if got := escapeNonUTF8(in); got != want {
 			t.Errorf("escapeNonUTF8(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A tool on a Chinese Windows writes its text in GBK: a field that is not
+// UTF-8 is kept with its bytes escaped and a warning naming its line,
+// and the file's figures load (it was refused whole). No real GBK capture
+// could be had: the real JTL of http-jmeter-report-2019, whose labels
+// are Chinese ("api/account/list新", thread "提测接口 1-1"), is encoded
+// in GBK here, as JMeter writes it where GBK is the platform's charset.
+func TestNonUTF8FieldsKept(t *testing.T) {
+	const f = "testdata/wild/jmeter/http-jmeter-report-2019-non-http-failures.jtl.gz"
+	want := readCase(t, f)
+	o, err := open(f, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(o.R)
+	o.close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gbk, err := simplifiedchinese.GBK.NewEncoder().Bytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Input{Name: "gbk.jtl", R: bytes.NewReader(gbk)}
+	got := &model.Collector{}
+	fm := Detect(gbk)
+	if fm == nil {
+		t.Fatal("GBK JTL: no format")
+	}
+	if err := fm.Read(in, &guardSink{Sink: got, name: "gbk.jtl", in: in}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != len(want.Runs) {
+		t.Fatalf("%d runs, want %d", len(got.Runs), len(want.Runs))
+	}
+	for i, r := range got.Runs {
+		if r.Requests != want.Runs[i].Requests || r.Errors != want.Runs[i].Errors || r.LatencyP99MS != want.Runs[i].LatencyP99MS {
+			t.Errorf("run %d: %v requests, %v errors, p99 %v; want %v, %v, %v", i, r.Requests, r.Errors, r.LatencyP99MS,
+				want.Runs[i].Requests, want.Runs[i].Errors, want.Runs[i].LatencyP99MS)
+		}
+	}
+	// 新 is GBK d0 c2.
+	if name := got.Runs[1].Labels["request_name"]; name != `api/account/list\xd0\xc2` {
+		t.Errorf("request_name %q", name)
+	}
+	if w := fileWarning(in); !strings.Contains(w, "not UTF-8, kept with each byte") || !strings.Contains(w, "line 2 threadName") {
+		t.Errorf("warning %q", w)
 	}
 }
