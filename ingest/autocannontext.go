@@ -125,6 +125,12 @@ func readAutocannonReport(l *Lines, _ model.Sink) (*model.Run, error) {
 				runLabel(r, "timeouts", m[2])
 				continue
 			}
+			if acCutErrors(t) {
+				// "21k err": the errors line, cut short: how many is
+				// not known.
+				r.Errors = model.Opt[int64]{}
+				continue
+			}
 			l.Unread()
 			return acFinish(r), nil
 		case acRunning.MatchString(t):
@@ -206,6 +212,11 @@ func acFinish(r *model.Run) *model.Run {
 		// request errored, or nothing listened). Nothing was answered.
 		zero := model.Some(int64(0))
 		r.Responses2xx, r.Non2xx = zero, zero
+		if sent := r.Labels[model.ReportedRequests]; sent != "" && sent != "0" && r.Errors.Valid && r.Errors.V == 0 {
+			// Requests went out and none was answered: they errored, and
+			// a count of 0 is an errors line the file lost.
+			r.Errors = model.Opt[int64]{}
+		}
 	}
 	switch mean, ok := r.Labels[model.ReportedRPSPrefix+"mean"]; {
 	case r.Responses2xx.Valid:
@@ -227,6 +238,17 @@ func acFinish(r *model.Run) *model.Run {
 		runLabel(r, "percentile_method", autocannonPercentMethod)
 	}
 	return r
+}
+
+// acCutErrors reports whether a line is the start of the errors line,
+// "N errors (M timeouts)", cut short ("21k err").
+func acCutErrors(t string) bool {
+	n, rest, ok := strings.Cut(t, " ")
+	if _, num := countValue(n); !ok || !num || rest == "" {
+		return false
+	}
+	whole := "errors ("
+	return strings.HasPrefix(whole, rest) || strings.HasPrefix(rest, whole) && !strings.HasSuffix(rest, "timeouts)")
 }
 
 // acRPSBasis says where the rate of a report without an exact count

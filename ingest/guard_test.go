@@ -65,6 +65,21 @@ func TestImpossiblePercentile(t *testing.T) {
 	}
 }
 
+// readContent reads a capture as the readers see it: decompressed.
+func readContent(t *testing.T, path string) []byte {
+	t.Helper()
+	o, err := open(path, filepath.Base(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	b, err := io.ReadAll(o.R)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestEscapeNonUTF8 keeps every byte: valid characters as they are, the
 // others as \xNN.
 func TestEscapeNonUTF8(t *testing.T) {
@@ -89,15 +104,7 @@ func TestEscapeNonUTF8(t *testing.T) {
 func TestNonUTF8FieldsKept(t *testing.T) {
 	const f = "testdata/wild/jmeter/http-jmeter-report-2019-non-http-failures.jtl.gz"
 	want := readCase(t, f)
-	o, err := open(f, "f")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(o.R)
-	o.close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readContent(t, f)
 	gbk, err := simplifiedchinese.GBK.NewEncoder().Bytes(b)
 	if err != nil {
 		t.Fatal(err)

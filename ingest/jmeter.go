@@ -190,7 +190,7 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 	}
 	ls := newJTLLabels(samples)
 	ls.codes = t.has("responsecode")
-	threaded := false // a sample with a thread name was read
+	threaded := false // a sample with a thread name or a response code was read
 	// DuckDB's scanner is given a comma-separated file with epoch times:
 	// a tab-delimited one is stored by the Go reader.
 	ls.lone = t.r.Comma != ','
@@ -217,7 +217,7 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 		}
 		s.code, _ = t.str("responsecode")
 		s.thread, _ = t.str("threadname")
-		threaded = threaded || s.thread != ""
+		threaded = threaded || s.thread != "" || s.code != ""
 		if b, ok, err := t.int("bytes"); err != nil {
 			return err
 		} else if ok && b >= 0 {
@@ -226,11 +226,13 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 		s.threads, _, _ = t.int("allthreads")
 		return ls.add(&s)
 	})
-	if err == nil && t.has("threadname") && !threaded {
-		// Every sampler of JMeter runs in a thread and names it: rows
-		// without any are the PerfMon plugin's Metrics Collector (a
-		// host's CPU, memory, disk written as samples), no requests.
-		return ls, t, &SkipError{File: in.Name, Reason: "a JTL of no sampler's thread (every threadName empty): the PerfMon Metrics Collector's host metrics, not a report of requests"}
+	if err == nil && t.has("threadname") && t.has("responsecode") && !threaded {
+		// Every sampler of JMeter runs in a thread, which it names, and
+		// writes a response code ("Non HTTP response code: …" where
+		// nothing answered): rows with neither are the PerfMon plugin's
+		// Metrics Collector (a host's CPU, memory, disk written as
+		// samples), no requests.
+		return ls, t, &SkipError{File: in.Name, Reason: "a JTL of no sampler's thread and no response code (every threadName and responseCode empty): the PerfMon Metrics Collector's host metrics, not a report of requests"}
 	}
 	return ls, t, err
 }

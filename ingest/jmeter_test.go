@@ -570,24 +570,24 @@ func TestJMeterJTLSettings(t *testing.T) {
 }
 
 // The PerfMon plugin's Metrics Collector writes a host's CPU, memory and
-// disk as JTL samples, with no thread (every threadName empty): no
-// report of requests, skipped with its reason. No real PerfMon file
-// could be found: the real rows of perfaction-2020 with their
-// threadName emptied stand for one; the same rows with their thread
-// names load as before.
+// disk as JTL samples, with no thread and no response code (every
+// threadName and responseCode empty): no report of requests, skipped
+// with its reason. No real PerfMon file could be found: the real rows of
+// perfaction-2020 with those two fields emptied stand for one; the same
+// rows as they are load as before.
 func TestJMeterPerfMonSkipped(t *testing.T) {
 	const f = "testdata/wild/jmeter/perfaction-2020-one-label-100-samples.jtl"
 	rows, err := csv.NewReader(strings.NewReader(readTestdata(t, f))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	col := slices.Index(rows[0], "threadName")
+	thread, code := slices.Index(rows[0], "threadName"), slices.Index(rows[0], "responseCode")
 	var b strings.Builder
 	w := csv.NewWriter(&b)
 	for i, r := range rows {
 		r = append([]string(nil), r...)
 		if i > 0 {
-			r[col] = ""
+			r[thread], r[code] = "", ""
 		}
 		w.Write(r)
 	}

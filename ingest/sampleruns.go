@@ -98,8 +98,8 @@ type jtlLabels struct {
 	// start; "unread" for a layout wra does not read: no times at all.
 	// "" for epoch milliseconds.
 	timeFormat string
-	tags *json.Encoder // writes the tags of a sample to buf
-	buf  bytes.Buffer
+	tags       *json.Encoder // writes the tags of a sample to buf
+	buf        bytes.Buffer
 }
 
 // newJTLLabels gathers a JTL's samples, each stored in sink's samples

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,15 +151,7 @@ func TestSiegeCaptures(t *testing.T) {
 // window, and still skipped: the request lines of the verbose capture
 // without its summary.
 func TestDetectBeyondNone(t *testing.T) {
-	o, err := open("testdata/siege/siege407_verbose_c2_r1000_summary_past_head.txt.gz", "f")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(o.R)
-	o.close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readContent(t, "testdata/siege/siege407_verbose_c2_r1000_summary_past_head.txt.gz")
 	var lines []string
 	for _, l := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(l, "HTTP/1.1 ") {
