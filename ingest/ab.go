@@ -21,7 +21,7 @@ import (
 // lines cut off, starting at "Concurrency Level") reads like the original.
 
 func init() {
-	register(&Format{Name: "ab", Priority: 12, Detect: detectAB, Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, abReports) }})
+	register(&Format{Name: "ab", Priority: 12, Late: true, Detect: detectAB, Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, abReports) }})
 	register(&Format{Name: "ab-percentiles-csv", Priority: 10, Detect: detectABPercentiles, Read: readABPercentiles})
 	register(&Format{Name: "ab-gnuplot-tsv", Priority: 10, Detect: detectABGnuplot, Read: readABGnuplot})
 }
@@ -358,13 +358,14 @@ func (p *abParser) line(norm string) error {
 		return p.failedBreakdown(norm)
 	case strings.HasSuffix(norm, " kb/s sent") || strings.HasSuffix(norm, " kb/s total"):
 		num, unit, _ := strings.Cut(norm, " ")
-		if _, err := strconv.ParseFloat(num, 64); err != nil || p.seen["Transfer rate"] == 0 {
+		v, ok := sizeBytes(num+"KB", binaryBase) // ab divides by 1024
+		if !ok || p.seen["Transfer rate"] == 0 {
 			return errForeign
 		}
 		if strings.HasSuffix(unit, "sent") {
-			runLabel(p.run, "ab_sent_kb_per_s", num)
+			reported(p.run, model.ReportedSentBytesPerS, v)
 		} else {
-			runLabel(p.run, "ab_total_kb_per_s", num)
+			reported(p.run, model.ReportedTotalBytesPerS, v)
 		}
 		return nil
 	}
@@ -491,10 +492,11 @@ func (p *abParser) line(norm string) error {
 		}
 	case "Transfer rate":
 		num, ok := strings.CutSuffix(value, " [Kbytes/sec] received")
-		if _, err := strconv.ParseFloat(num, 64); !ok || err != nil {
+		v, vok := sizeBytes(num+"KB", binaryBase) // ab divides by 1024
+		if !ok || !vok {
 			return l.Errorf(p.valueCol(value), "expected \"<rate> [Kbytes/sec] received\", found %q", clipQuote(value))
 		}
-		runLabel(p.run, "ab_received_kbytes_per_s", num)
+		reported(p.run, model.ReportedTransferBytesPerS, v)
 	default:
 		return errForeign
 	}

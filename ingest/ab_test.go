@@ -37,7 +37,7 @@ var abCaptures = []abWant{
 			"ab_server_software": "nginx/1.22.1", "ab_server_hostname": "127.0.0.1", "ab_server_port": "8080",
 			"ab_document_path": "/static.json", "ab_document_length": "47 bytes",
 			"ab_html_transferred_bytes": "235000", "ab_time_per_request_ms": "1.158",
-			"ab_time_per_request_across_ms": "0.116", "ab_received_kbytes_per_s": "2403.68",
+			"ab_time_per_request_across_ms": "0.116", "reported_transfer_bytes_per_s": "2461368.32",
 			"ab_connect_max_ms": "8", "ab_processing_sd_ms": "0.4", "ab_waiting_max_ms": "2",
 			"ab_total_min_ms": "0", "ab_total_mean_ms": "1", "ab_total_median_ms": "1",
 			"ab_failed": "0", "ab_failed_length": "0", "ab_write_errors": "0",
@@ -115,8 +115,8 @@ var abCaptures = []abWant{
 		rps: 8982.30, durS: 0.223, bytes: 292000, mean: 1.113, stdev: 0.5, max: 4,
 		p50: 1, p90: 2, p95: 2, p99: 3,
 		labels: map[string]string{
-			"ab_body_sent_bytes": "402000", "ab_sent_kb_per_s": "1763.13", "ab_total_kb_per_s": "3043.81",
-			"ab_received_kbytes_per_s": "1280.68", "ab_document_length": "38 bytes",
+			"ab_body_sent_bytes": "402000", "reported_sent_bytes_per_s": "1805445.12", "reported_total_bytes_per_s": "3116861.44",
+			"reported_transfer_bytes_per_s": "1311416.32", "ab_document_length": "38 bytes",
 		},
 	},
 }

@@ -107,9 +107,8 @@ func readAutocannonJSON(in *Input, sink model.Sink) error {
 	if x := v.Throughput["total"]; x != nil && *x >= 0 && *x == float64(int64(*x)) {
 		r.BytesRead = model.Some(int64(*x))
 	}
-	if x := v.Requests["average"]; x != nil {
-		runLabel(r, "reported_rps_mean", fmtLabelNum(*x))
-	}
+	autocannonSampled(r, model.ReportedRPSPrefix, v.Requests)
+	autocannonSampled(r, model.ReportedTransferPrefix, v.Throughput)
 	if x := v.Requests["sent"]; x != nil {
 		runLabel(r, "requests_sent", fmtLabelNum(*x))
 	}
@@ -141,6 +140,29 @@ func readAutocannonJSON(in *Input, sink model.Sink) error {
 		return err
 	}
 	return sink.Run(r)
+}
+
+// autocannonSampled keeps the statistics of autocannon's per-second
+// samples of requests or bytes (average or mean, stddev, min, max, pNN:
+// p2_5 is 2.5) under the names that prefix starts.
+func autocannonSampled(r *model.Run, prefix string, m map[string]*float64) {
+	for k, x := range m {
+		if x == nil {
+			continue
+		}
+		switch k {
+		case "average", "mean":
+			reported(r, prefix+"mean", *x)
+		case "stddev":
+			reported(r, prefix+"stdev", *x)
+		case "min", "max":
+			reported(r, prefix+k, *x)
+		default:
+			if p, err := strconv.ParseFloat(strings.Replace(strings.TrimPrefix(k, "p"), "_", ".", 1), 64); strings.HasPrefix(k, "p") && err == nil && p >= 0 && p <= 100 {
+				reported(r, prefix+percentName(p), *x)
+			}
+		}
+	}
 }
 
 // autocannonLatency files the latency summary: average (or mean),

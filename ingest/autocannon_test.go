@@ -18,6 +18,7 @@ func TestAutocannonWild(t *testing.T) {
 			errors: 13, rps: perSecond(10108, 10.02), p50: 132, p99: 7969, mean: 818.2, max: 9521, spectrum: 15,
 			connections: 100, durationS: 10.02, startLine: 1,
 			labels: map[string]string{"requests_sent": "11238", "timeouts": "0", "pipelining": "10", "reported_rps_mean": "1010.8",
+				"reported_rps_p97_5": "1281", "reported_transfer_bytes_per_s_mean": "191692.8",
 				"status_codes": `{"200":7775,"500":2333}`, "url": "http://localhost:3043/tsfastify/tcp", "percentile_method": autocannonPercentMethod}},
 		{file: d + "watt-poc-2025-05-06-tcp-500s.json", format: "autocannon-json", requests: 10440, ok2xx: 8223, non2xx: 2217,
 			errors: 0, rps: perSecond(10440, 10.02), p50: 181, p99: 8076, mean: 808.35, max: 8110, spectrum: 15,
@@ -25,13 +26,20 @@ func TestAutocannonWild(t *testing.T) {
 		// The text tables of autocannon's own README: latency in ms
 		// (2.5% 13 ms, 50% 17 ms, 97.5% 33 ms, 99% 40 ms, Avg 18.53 ms);
 		// "26k requests in 5s" is rounded and no 2xx line is printed, so
-		// requests and rps stay NULL.
+		// requests stays NULL and rps is the Req/Sec Avg (rps_basis says
+		// so); every cell of the Req/Sec and Bytes/Sec rows is kept
+		// (Bytes/Sec in pretty-bytes' MB of 10^6).
 		{file: d + "autocannon-readme-2018-v2.4-plain-tables.txt", format: "autocannon", requests: noCount, ok2xx: noCount, non2xx: noCount,
-			errors: 0, rps: nullWant, p50: 17, p99: 40, mean: 18.53, max: 113.75, spectrum: 4, connections: 100, durationS: 5, startLine: 1,
-			labels: map[string]string{"reported_requests": "26k", "reported_rps_mean": "5259", "reported_bytes_read": "37 MB"}},
+			errors: 0, rps: 5259, p50: 17, p99: 40, mean: 18.53, max: 113.75, spectrum: 4, connections: 100, durationS: 5, startLine: 1,
+			labels: map[string]string{"reported_requests": "26000", "reported_rps_mean": "5259", "reported_bytes_read": "37000000",
+				"rps_basis": acRPSBasis, "reported_rps_p1": "3399", "reported_rps_p2_5": "3399", "reported_rps_p50": "5699",
+				"reported_rps_p97_5": "5879", "reported_rps_stdev": "936.69", "reported_rps_min": "3399",
+				"reported_transfer_bytes_per_s_mean": "7400000", "reported_transfer_bytes_per_s_p50": "8020000",
+				"reported_transfer_bytes_per_s_stdev": "1320000", "reported_transfer_bytes_per_s_min": "4780000"}},
 		{file: d + "autocannon-readme-2018-v3.1-box-tables.txt", format: "autocannon", requests: noCount, ok2xx: noCount, non2xx: noCount,
-			errors: 0, rps: nullWant, p50: 0, p99: 1, mean: 0.02, max: 16.45, spectrum: 4, connections: 10, durationS: 10.05, startLine: 1,
-			labels: map[string]string{"reported_requests": "251k", "reported_rps_mean": "25131.2", "url": "http://localhost:3000"}},
+			errors: 0, rps: 25131.2, p50: 0, p99: 1, mean: 0.02, max: 16.45, spectrum: 4, connections: 10, durationS: 10.05, startLine: 1,
+			labels: map[string]string{"reported_requests": "251000", "reported_rps_mean": "25131.2", "url": "http://localhost:3000",
+				"reported_bytes_read": "27900000", "reported_rps_min": "20615", "reported_transfer_bytes_per_s_stdev": "171000"}},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
 	}
@@ -67,7 +75,7 @@ func TestAutocannonTextLayouts(t *testing.T) {
 	expectF(t, "latency_mean_ms", r.LatencyMeanMS, 0.14)
 	expectF(t, "latency_max_ms", r.LatencyMaxMS, 27)
 	expectI(t, "errors", r.Errors, noCount) // "1k": rounded
-	if r.Labels["pipelining"] != "10" || r.Labels["reported_errors"] != "1k" {
+	if r.Labels["pipelining"] != "10" || r.Labels["reported_errors"] != "1000" {
 		t.Errorf("labels %v", r.Labels)
 	}
 }
@@ -115,4 +123,24 @@ func FuzzAutocannon(f *testing.F) {
 	addFuzzSeeds(f, "testdata/bombardier/*.json", "testdata/vegeta/*.json")
 	addFuzzSeeds(f, "testdata/wrk/*.txt")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "autocannon-json", "autocannon") })
+}
+
+// autocannon v9.0.0 against a refused port (testdata/autocannon/
+// SOURCES.md): every request errored. The text prints 0 ms throughout
+// its Latency row and a Req/Sec average of 0 (no second saw a
+// response): no answer, so no latency, and 0 completed requests; its
+// "21k requests" (sent) and "21k errors" are rounded. The JSON counts
+// 0 completed requests and 19976 error events.
+func TestAutocannonRefused(t *testing.T) {
+	const d = "testdata/autocannon/"
+	for _, tc := range []loadToolCase{
+		{file: d + "autocannon_refused_port_c4_d2.txt", format: "autocannon", requests: 0, ok2xx: 0, non2xx: 0, errors: noCount,
+			rps: 0, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, spectrum: 0, connections: 4, durationS: 2.01, startLine: 1,
+			labels: map[string]string{"reported_requests": "21000", "reported_errors": "21000", "raw.latency_mean_ms": "0"}},
+		{file: d + "autocannon_refused_port_c4_d2.json", format: "autocannon-json", requests: 0, ok2xx: 0, non2xx: 0, errors: 19976,
+			rps: 0, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, spectrum: 0, connections: 4, durationS: 2.01, startLine: 1,
+			labels: map[string]string{"requests_sent": "19980"}},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
 }

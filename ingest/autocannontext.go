@@ -118,9 +118,17 @@ func readAutocannonReport(l *Lines, _ model.Sink) (*model.Run, error) {
 					r.Errors = model.Some(n)
 				} else {
 					r.Errors = model.Opt[int64]{}
-					runLabel(r, "reported_errors", m[1])
+					if x, ok := countValue(m[1]); ok {
+						reported(r, model.ReportedErrors, x)
+					}
 				}
 				runLabel(r, "timeouts", m[2])
+				continue
+			}
+			if acCutErrors(t) {
+				// "21k err": the errors line, cut short: how many is
+				// not known.
+				r.Errors = model.Opt[int64]{}
 				continue
 			}
 			l.Unread()
@@ -147,8 +155,17 @@ func readAutocannonReport(l *Lines, _ model.Sink) (*model.Run, error) {
 			r.Responses2xx, r.Non2xx = model.Some(a), model.Some(b)
 		case acRequestsIn.MatchString(t):
 			m := acRequestsIn.FindStringSubmatch(t)
-			runLabel(r, "reported_requests", m[1])
-			runLabel(r, "reported_bytes_read", m[3])
+			if x, ok := countValue(m[1]); ok { // "251k": rounded from 1000 on
+				reported(r, model.ReportedRequests, x)
+			}
+			if n, ok := acCount(m[1]); ok && n == 0 && !r.Responses2xx.Valid {
+				// Nothing completed (nor sent, since 7.4): no answer.
+				zero := model.Some(int64(0))
+				r.Responses2xx, r.Non2xx = zero, zero
+			}
+			if b, ok := sizeBytes(m[3], decimalBase); ok { // pretty-bytes: kB of 1000
+				reported(r, model.ReportedBytesRead, b)
+			}
 			d, err := decimalMS(m[2], 0)
 			if err != nil {
 				return nil, l.Errorf(1, "autocannon: expected the duration in s, found %q", m[2])
@@ -190,12 +207,30 @@ func acFinish(r *model.Run) *model.Run {
 		// warning.
 		runLabel(r, "warning", "the autocannon report prints no exact count and no Latency table: only its duration is stored")
 	}
-	if r.Responses2xx.Valid {
+	if mean, ok := r.Labels[model.ReportedRPSPrefix+"mean"]; ok && mean == "0" && !r.Responses2xx.Valid {
+		// A Req/Sec average of 0: not one second saw a response (every
+		// request errored, or nothing listened). Nothing was answered.
+		zero := model.Some(int64(0))
+		r.Responses2xx, r.Non2xx = zero, zero
+		if sent := r.Labels[model.ReportedRequests]; sent != "" && sent != "0" && r.Errors.Valid && r.Errors.V == 0 {
+			// Requests went out and none was answered: they errored, and
+			// a count of 0 is an errors line the file lost.
+			r.Errors = model.Opt[int64]{}
+		}
+	}
+	switch mean, ok := r.Labels[model.ReportedRPSPrefix+"mean"]; {
+	case r.Responses2xx.Valid:
 		n := r.Responses2xx.V + r.Non2xx.V
 		r.Requests = model.Some(n)
 		if r.DurationS.Valid && r.DurationS.V > 0 {
 			r.RPS = model.Some(float64(n) / r.DurationS.V)
 		}
+	case ok:
+		// The count is printed rounded ("251k"): the rate is the Req/Sec
+		// average, exact, and what autocannon's users quote.
+		x, _ := strconv.ParseFloat(mean, 64)
+		r.RPS = model.Some(x)
+		runLabel(r, "rps_basis", acRPSBasis)
 	}
 	if len(r.Percentiles) > 0 {
 		sortPercentiles(r.Percentiles)
@@ -204,6 +239,21 @@ func acFinish(r *model.Run) *model.Run {
 	}
 	return r
 }
+
+// acCutErrors reports whether a line is the start of the errors line,
+// "N errors (M timeouts)", cut short ("21k err").
+func acCutErrors(t string) bool {
+	n, rest, ok := strings.Cut(t, " ")
+	if _, num := countValue(n); !ok || !num || rest == "" {
+		return false
+	}
+	whole := "errors ("
+	return strings.HasPrefix(whole, rest) || strings.HasPrefix(rest, whole) && !strings.HasSuffix(rest, "timeouts)")
+}
+
+// acRPSBasis says where the rate of a report without an exact count
+// comes from.
+const acRPSBasis = "autocannon's Req/Sec Avg (the mean of its per-second samples): the report prints its request count rounded"
 
 // acCount reads a count that is exact: below 1000, printed without "k".
 func acCount(s string) (int64, bool) {
@@ -238,13 +288,46 @@ func acRow(r *model.Run, header, cells []string) error {
 				}
 				r.Percentiles = append(r.Percentiles, model.Percentile{Percentile: p, LatencyMS: ms})
 			}
-		case "Req/Sec":
-			if col == "Avg" {
-				runLabel(r, "reported_rps_mean", v)
+		case "Req/Sec", "Bytes/Sec":
+			stat, ok := acStat(col)
+			if !ok {
+				return fmt.Errorf("unexpected column %q", col)
 			}
+			if cells[0] == "Req/Sec" {
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil || x < 0 {
+					return fmt.Errorf("%s: expected a rate, found %q", col, clipQuote(v))
+				}
+				reported(r, model.ReportedRPSPrefix+stat, x)
+				continue
+			}
+			b, ok := sizeBytes(v, decimalBase)
+			if !ok {
+				return fmt.Errorf("%s: expected a size such as 2.79 MB, found %q", col, clipQuote(v))
+			}
+			reported(r, model.ReportedTransferPrefix+stat, b)
 		}
 	}
 	return nil
+}
+
+// acStat names a column of the Req/Sec and Bytes/Sec rows (statistics
+// of autocannon's per-second samples) in the canonical set: Avg is mean,
+// 2.5% p2_5.
+func acStat(col string) (string, bool) {
+	switch col {
+	case "Avg":
+		return "mean", true
+	case "Stdev":
+		return "stdev", true
+	case "Min", "Max":
+		return strings.ToLower(col), true
+	}
+	p, err := strconv.ParseFloat(strings.TrimSuffix(col, "%"), 64)
+	if err != nil || !strings.HasSuffix(col, "%") || !(p >= 0 && p <= 100) {
+		return "", false
+	}
+	return percentName(p), true
 }
 
 // acLatency reads a latency cell: "13 ms", "0.02 ms", or a bare number

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/wra-bench/wra/model"
@@ -75,8 +76,8 @@ func badCaptures(t *testing.T) []badCapture {
 		if f == nil {
 			continue // usage messages and the like: covered by TestBadSkipped
 		}
-		c := &model.Collector{}
-		if err := f.Read(&Input{Name: filepath.Base(p), R: bytes.NewReader(b)}, c); err != nil {
+		c, err := readWith(f, filepath.Base(p), bytes.NewReader(b))
+		if err != nil {
 			continue // captures of refusals: covered by TestBadRefusedPort
 		}
 		out = append(out, badCapture{path: p, format: f, data: b, full: c})
@@ -122,7 +123,8 @@ func readBytes(name string, data []byte) (*Format, *model.Collector, error) {
 // that ReadFile and the walker put between every reader and its sink.
 func readWith(f *Format, name string, r io.Reader) (*model.Collector, error) {
 	c := &model.Collector{}
-	return c, f.Read(&Input{Name: name, R: r}, &guardSink{Sink: c, name: name})
+	in := &Input{Name: name, R: r}
+	return c, f.Read(in, &guardSink{Sink: c, name: name, in: in})
 }
 
 // checkNamedError fails unless err is a *SyntaxError of the file, with a
@@ -701,19 +703,65 @@ func TestBadSkipped(t *testing.T) {
 // TestBadUTF16 walks a capture saved as UTF-16 (a PowerShell redirect):
 // it is skipped with a reason that says how to fix it.
 func TestBadUTF16(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "utf16")
-	os.Mkdir(dir, 0o755)
-	b, err := os.ReadFile("testdata/wrk2/wrk2_plain_go2_ping_R2000.txt")
-	if err != nil {
-		t.Fatal(err)
+	// Real captures as PowerShell's > saves them: UTF-16LE with its byte
+	// order mark (and big-endian, which .NET's BigEndianUnicode writes).
+	// Each loads with the numbers of its UTF-8 original.
+	for _, f := range []string{"testdata/wrk2/wrk2_plain_go2_ping_R2000.txt", "testdata/k6/k6_constant_err_legacy_stdout.txt"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &model.Collector{}
+		fw, err := ReadFile(f, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, enc := range []struct {
+			name string
+			data []byte
+		}{{"utf-16le", utf16Of(string(b), false)}, {"utf-16be", utf16Of(string(b), true)}} {
+			dir := filepath.Join(t.TempDir(), enc.name)
+			os.Mkdir(dir, 0o755)
+			name := filepath.Base(f)
+			if err := os.WriteFile(filepath.Join(dir, name), enc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := &model.Collector{}
+			fg, err := ReadFile(filepath.Join(dir, name), got)
+			if err != nil || fg != fw {
+				t.Errorf("%s in %s: format %v, error %v; want %s", f, enc.name, fg, err, fw.Name)
+				continue
+			}
+			if len(got.Runs) != len(want.Runs) {
+				t.Fatalf("%s in %s: %d runs, want %d", f, enc.name, len(got.Runs), len(want.Runs))
+			}
+			for i := range want.Runs {
+				if !reflect.DeepEqual(got.Runs[i], want.Runs[i]) {
+					t.Errorf("%s in %s: run %d\n got %+v\nwant %+v", f, enc.name, i, got.Runs[i], want.Runs[i])
+				}
+			}
+			res, _ := ingestDir(t, dir)
+			if r := res[name]; r.Status != Loaded || r.Format != fw.Name {
+				t.Errorf("ingest of %s in %s: %s %s %v", f, enc.name, r.Status, r.Format, r.Err)
+			}
+		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "wrk2.txt"), utf16LE(b), 0o644); err != nil {
-		t.Fatal(err)
+}
+
+// utf16Of encodes text as UTF-16 with its byte order mark.
+func utf16Of(s string, bigEndian bool) []byte {
+	out := []byte{0xff, 0xfe}
+	if bigEndian {
+		out = []byte{0xfe, 0xff}
 	}
-	res, _ := ingestDir(t, dir)
-	if r := res["wrk2.txt"]; r.Status != Skipped || !strings.Contains(r.Reason, "UTF-16") {
-		t.Errorf("wrk2.txt in UTF-16: %s %q %v", r.Status, r.Reason, r.Err)
+	for _, r := range utf16.Encode([]rune(s)) {
+		if bigEndian {
+			out = append(out, byte(r>>8), byte(r))
+		} else {
+			out = append(out, byte(r), byte(r>>8))
+		}
 	}
+	return out
 }
 
 // TestBadSymlinkLoop walks a folder with a link to itself, a link to its

@@ -83,7 +83,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 	}
 	t := &tape{}
 	labels := j.man.LabelsFor(j.rel)
-	err = f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: t, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}})
+	err = f.Read(&o.Input, &guardSink{name: j.source, in: &o.Input, Sink: &labelSink{Sink: t, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}})
 	o.close()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -17,7 +17,7 @@ import (
 // overall rate, so rps is requests / duration (see readBombardierText).
 
 func init() {
-	register(&Format{Name: "bombardier", Priority: 40, Detect: detectBombardierText, Read: readBombardierText})
+	register(&Format{Name: "bombardier", Priority: 40, Late: true, Detect: detectBombardierText, Read: readBombardierText})
 	register(&Format{Name: "bombardier-json", Priority: 40, Detect: detectBombardierJSON, Read: readBombardierJSON})
 }
 
@@ -298,9 +298,14 @@ func bombardierJSONRun(name string, line int, doc []byte, index int) (*model.Run
 		sortPercentiles(r.Percentiles)
 	}
 	if rps := res.RPS; rps != nil {
-		runLabel(r, "reported_rps_mean", fmtLabelNum(rps.Mean))
-		runLabel(r, "reported_rps_stdev", fmtLabelNum(rps.Stddev))
-		runLabel(r, "reported_rps_max", fmtLabelNum(rps.Max))
+		reported(r, model.ReportedRPSPrefix+"mean", rps.Mean)
+		reported(r, model.ReportedRPSPrefix+"stdev", rps.Stddev)
+		reported(r, model.ReportedRPSPrefix+"max", rps.Max)
+		for k, v := range rps.Percentiles {
+			if p, err := strconv.ParseFloat(strings.TrimSpace(k), 64); err == nil && p >= 0 && p <= 100 {
+				reported(r, model.ReportedRPSPrefix+percentName(p), v)
+			}
+		}
 	}
 	spectrumColumns(r)
 	return r, nil

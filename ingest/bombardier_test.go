@@ -98,7 +98,7 @@ func TestBombardierCaptures(t *testing.T) {
 		// 2xx - 180899 over "for 8s"; Latency 2.21ms 1.51ms 51.03ms.
 		{file: d + "bombardier_default_go2_ping.txt", format: "bombardier", requests: 180899, ok2xx: 180899, errors: 0,
 			rps: 180899.0 / 8, p50: nullWant, p99: nullWant, mean: 2.21, max: 51.03, connections: 50, durationS: 8,
-			labels: map[string]string{"rps_basis": text, "reported_rps_mean": "22636.22", "reported_throughput": "3.99MB/s"}},
+			labels: map[string]string{"rps_basis": text, "reported_rps_mean": "22636.22", "reported_transfer_bytes_per_s": "4183818.24"}},
 		// -l: the five-row Latency Distribution, 50% 1.18ms and 99% 4.71ms.
 		{file: d + "bombardier_latencies_nginx_static.txt", format: "bombardier", requests: 187716, ok2xx: 187716,
 			rps: 187716.0 / 8, p50: 1.18, p99: 4.71, mean: 1.36, max: 120.11, spectrum: 5, connections: 32, durationS: 8},
@@ -115,19 +115,23 @@ func TestBombardierCaptures(t *testing.T) {
 			rps: 6403.0 / 8, p50: 0.526, p99: 2.84, mean: 0.6494, max: 27.58, spectrum: 5, connections: 20, durationS: 8},
 		// every request refused: others - 90303, all of them errors.
 		{file: d + "bombardier_refused_port.txt", format: "bombardier", requests: 90303, ok2xx: 0, non2xx: 0, errors: 90303,
-			rps: 90303.0 / 3, p50: nullWant, p99: nullWant, mean: 0.12855, max: 25.94, connections: 4, durationS: 3,
-			labels: map[string]string{"errors_breakdown": `{"dial tcp 127.0.0.1:8099: connect: connection refused":90303}`, "reported_throughput": "0.00/s"}},
+			rps: 90303.0 / 3, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, connections: 4, durationS: 3,
+			labels: map[string]string{"errors_breakdown": `{"dial tcp 127.0.0.1:8099: connect: connection refused":90303}`, "reported_transfer_bytes_per_s": "0"}},
+		// Every request timed out: the Latency line (1.51s) is the time to
+		// failure, no latency of an answer; NULL, kept in raw.* labels.
 		{file: d + "bombardier_timeouts_go1_wait500.txt", format: "bombardier", requests: 24, errors: 24,
-			rps: 24.0 / 4, p50: nullWant, p99: nullWant, mean: 1510, max: 1510, connections: 8, durationS: 4,
-			labels: map[string]string{"errors_breakdown": `{"timeout":24}`}},
-		// -l with every request timed out: a distribution of the times to failure.
+			rps: 24.0 / 4, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, connections: 8, durationS: 4,
+			labels: map[string]string{"errors_breakdown": `{"timeout":24}`, "raw.latency_mean_ms": "1510", "raw.latency_max_ms": "1510"}},
+		// -l with every request timed out: the distribution of the times
+		// to failure is kept as text only.
 		{file: d + "bombardier_latencies_timeouts.txt", format: "bombardier", requests: 16, errors: 16,
-			rps: 16.0 / 2, p50: 507.21, p99: 510.37, mean: 507.21, max: 510.37, spectrum: 5, connections: 4, durationS: 2},
+			rps: 16.0 / 2, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, spectrum: 0, connections: 4, durationS: 2,
+			labels: map[string]string{"raw.latency_percentiles": "50=507.21 75=508.17 90=508.6 95=510.12 99=510.37"}},
 		// JSON: rps = 15462 / timeTakenSeconds 6.006185843; latency in µs.
 		{file: d + "bombardier_json_go1_wait5.json", format: "bombardier-json", requests: 15462, ok2xx: 15462,
 			rps: perSecond(15462, 6.006185843), p50: nullWant, p99: nullWant, mean: 6200.196352347691 / 1000, max: 18.873,
 			connections: 16, durationS: 6.006185843, startLine: 1,
-			labels: map[string]string{"reported_rps_mean": "2577.06511389266", "duration_planned_s": "6"}},
+			labels: map[string]string{"reported_rps_mean": "2577.06511389266", "reported_rps_p50": "2506.509531", "reported_rps_p99": "3214.510945", "duration_planned_s": "6"}},
 		// -o json without -p r: the JSON line follows the progress lines.
 		{file: d + "bombardier_json_latencies_ping.json", format: "bombardier-json", requests: 25074, ok2xx: 25074,
 			rps: perSecond(25074, 1.992769582), p50: 0.418, p99: 3.977, mean: 629.3877721943048 / 1000, max: 109.58, spectrum: 5,
@@ -136,9 +140,9 @@ func TestBombardierCaptures(t *testing.T) {
 			rps: perSecond(2000, 0.207986044), p50: 0.302, p99: 3.272, mean: 403.595 / 1000, max: 5.596, spectrum: 5, connections: 4,
 			labels: map[string]string{"requests_planned": "2000"}},
 		{file: d + "bombardier_json_refused_port.json", format: "bombardier-json", requests: 12843, errors: 12843,
-			rps: perSecond(12843, 0.998263625), p50: nullWant, p99: nullWant, mean: 144.68278439616913 / 1000, max: 140.385, connections: 2},
+			rps: perSecond(12843, 0.998263625), p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, connections: 2},
 		{file: d + "bombardier_json_timeouts.json", format: "bombardier-json", requests: 16, errors: 16,
-			rps: perSecond(16, 2.031749546), p50: nullWant, p99: nullWant, mean: 507444.875 / 1000, max: 510.422, connections: 4,
+			rps: perSecond(16, 2.031749546), p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, connections: 4,
 			labels: map[string]string{"errors_breakdown": `{"timeout":16}`}},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })

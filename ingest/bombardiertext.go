@@ -121,7 +121,18 @@ func (p *bombardierParser) line(t string) error {
 		p.state = bomErrors
 	case bomErrors:
 		if f[0] == "Throughput:" && len(f) == 2 {
-			runLabel(p.r, "reported_throughput", f[1])
+			// bombardier's formatBinary: B, KB, MB … of 1024; "0.00/s"
+			// without a unit when nothing was read.
+			rate, ok := strings.CutSuffix(f[1], "/s")
+			v, vok := sizeBytes(rate, binaryBase)
+			if !vok {
+				z, err := strconv.ParseFloat(rate, 64)
+				vok = err == nil && z == 0
+			}
+			if !ok || !vok {
+				return l.Errorf(strings.Index(t, f[1])+1, "bombardier Throughput: expected a rate such as 3.99MB/s, found %q", f[1])
+			}
+			reported(p.r, model.ReportedTransferBytesPerS, v)
 			return p.finish()
 		}
 		if strings.TrimSpace(t) == "Errors:" && p.c.errors == nil && !p.errored {
@@ -151,11 +162,12 @@ func (p *bombardierParser) stats(t string, f []string) error {
 	l, r := p.l, p.r
 	switch {
 	case f[0] == "Reqs/sec" && len(f) == 4:
-		for i, k := range []string{"reported_rps_mean", "reported_rps_stdev", "reported_rps_max"} {
-			if _, err := strconv.ParseFloat(f[i+1], 64); err != nil {
+		for i, k := range []string{"mean", "stdev", "max"} {
+			v, err := strconv.ParseFloat(f[i+1], 64)
+			if err != nil {
 				return l.Errorf(strings.Index(t, f[i+1])+1, "Reqs/sec: expected a number, found %q", f[i+1])
 			}
-			runLabel(r, k, f[i+1])
+			reported(r, model.ReportedRPSPrefix+k, v)
 		}
 	case f[0] == "Latency" && len(f) == 4:
 		for i, dst := range []*model.Opt[float64]{&r.LatencyMeanMS, &r.LatencyStdevMS, &r.LatencyMaxMS} {

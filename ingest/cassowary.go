@@ -21,7 +21,7 @@ import (
 // columns stay NULL. -F writes the same figures as one JSON object.
 
 func init() {
-	register(&Format{Name: "cassowary", Priority: 40, Detect: detectCassowary,
+	register(&Format{Name: "cassowary", Priority: 40, Late: true, Detect: detectCassowary,
 		Read: func(in *Input, sink model.Sink) error {
 			in.R = &noTerminalCodes{r: in.R}
 			return readReports(in, sink, cassowaryReports)

@@ -25,13 +25,23 @@ type csvTable struct {
 	index    map[string]int
 	rec      []string
 	line     int
+	// escaped tells that a field was not UTF-8 and was kept with its
+	// bytes escaped (Input.keepNonUTF8).
+	escaped bool
 }
 
 // newCSVTable reads the header of a comma-separated file. aliases maps a
 // header name, lower-cased, to its canonical column; columns not in the
 // table keep their own name.
 func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
+	return newCSVTableSep(in, aliases, ',')
+}
+
+// newCSVTableSep reads the header of a file whose fields are separated
+// by comma (a JMeter JTL saved with default_delimiter=\t: a tab).
+func newCSVTableSep(in *Input, aliases map[string]string, comma rune) (*csvTable, error) {
 	r := csv.NewReader(in.R)
+	r.Comma = comma
 	r.ReuseRecord = true
 	r.FieldsPerRecord = 0
 	t := &csvTable{in: in, r: r, index: map[string]int{}}
@@ -42,7 +52,7 @@ func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
 	if err != nil {
 		return nil, t.csvErr(err)
 	}
-	if len(rec) == 1 {
+	if len(rec) == 1 && comma == ',' {
 		for _, d := range []string{";", "\t", "|"} {
 			if strings.Contains(rec[0], d) {
 				return nil, Errorf(in.Name, 1, 0, "wrong delimiter: header is separated by %q, expected ','", d)
@@ -54,8 +64,8 @@ func newCSVTable(in *Input, aliases map[string]string) (*csvTable, error) {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		if !utf8.ValidString(h) {
-			line, col := r.FieldPos(i)
-			return nil, Errorf(in.Name, line, col, "header is not UTF-8 text")
+			line, _ := r.FieldPos(i)
+			h = in.keepNonUTF8(line, "header", h)
 		}
 		name := strings.ToLower(strings.TrimSpace(h))
 		if c, ok := aliases[name]; ok {
@@ -108,8 +118,9 @@ func (t *csvTable) next() (bool, error) {
 	}
 	for i, f := range rec {
 		if !utf8.ValidString(f) {
-			line, col := t.r.FieldPos(i)
-			return false, Errorf(t.in.Name, line, col, "field %s is not UTF-8 text", t.raw[i])
+			line, _ := t.r.FieldPos(i)
+			rec[i] = t.in.keepNonUTF8(line, t.raw[i], f)
+			t.escaped = true
 		}
 	}
 	t.rec = rec

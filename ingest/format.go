@@ -10,8 +10,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzip"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -31,9 +34,16 @@ type Input struct {
 	// Strict tells a reader to refuse a value it would otherwise store
 	// as NULL with a warning (see Broken).
 	Strict bool
+	// Transcoded tells that R is not the file's bytes but their UTF-8
+	// (the file is UTF-16): a reader must not hand Path to a scanner of
+	// its own.
+	Transcoded bool
 
 	broken   []Broken // what the reader stored as NULL, in line order
 	warnings []string // what else the reader says of the file (warn)
+	// escaped lists the text that was not UTF-8, kept with its bytes
+	// escaped (keepNonUTF8), in line order.
+	escaped []Broken
 	// note says what became of a file that stores no row of its own.
 	note string
 
@@ -59,6 +69,12 @@ type Format struct {
 	// decoded in Go, row by row, and every sample held until the batch
 	// is stored (a small gzip file can hold millions).
 	Bulk bool
+	// Late tells that a report of this format may come after any amount
+	// of the tool's own output (a line per request, progress lines), and
+	// that its reader finds it wherever it is: a file that no format
+	// claims from its head is looked through, window by window, for one
+	// (DetectLate).
+	Late bool
 	// Feeds, set for a file that another file's reader reads with
 	// itself (Locust's failures table, read with the statistics beside
 	// it), returns that file's path for a path of this format, or "":
@@ -94,6 +110,73 @@ func Detect(head []byte) *Format {
 		}
 	}
 	return nil
+}
+
+// DetectLate returns the Late format that a window of a file's text
+// (from a line start) holds a report of, or nil.
+func DetectLate(window []byte) *Format {
+	for _, f := range formats {
+		if f.Late && f.Detect(window) {
+			return f
+		}
+	}
+	return nil
+}
+
+// detectOpened returns the format of an opened file: the one its head
+// shows, else, for a text file longer than its head, the Late format of
+// the first window of it that holds a report (detectBeyond). A file of
+// another format is claimed by its head and never read further for
+// detection.
+func detectOpened(o *opened) (*Format, error) {
+	if f := Detect(o.head); f != nil {
+		return f, nil
+	}
+	if len(o.head) < HeadBytes || !isText(o.head) || o.Path == "" {
+		return nil, nil
+	}
+	return detectBeyond(o.Path, o.Name)
+}
+
+// detectBeyond reads a text file in windows of 2 × HeadBytes, each
+// overlapping the one before by HeadBytes and starting at a line, until a
+// Late format claims one (a report of up to HeadBytes lies whole in some
+// window), the file ends or a NUL byte shows it is not text. Memory stays
+// bounded whatever the file's size.
+func detectBeyond(path, name string) (*Format, error) {
+	o, err := open(path, name)
+	if err != nil {
+		return nil, err
+	}
+	defer o.close()
+	buf := make([]byte, 0, 2*HeadBytes)
+	chunk := make([]byte, HeadBytes)
+	for {
+		n, err := io.ReadFull(o.R, chunk)
+		if n > 0 {
+			if bytes.IndexByte(chunk[:n], 0) >= 0 {
+				return nil, nil
+			}
+			buf = append(buf, chunk[:n]...)
+			if f := DetectLate(buf); f != nil {
+				return f, nil
+			}
+			// Keep the last HeadBytes, from a line start.
+			if len(buf) > HeadBytes {
+				keep := buf[len(buf)-HeadBytes:]
+				if i := bytes.IndexByte(keep, '\n'); i >= 0 {
+					keep = keep[i+1:]
+				}
+				buf = append(buf[:0], keep...)
+			}
+		}
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return nil, nil
+		case err != nil:
+			return nil, err
+		}
+	}
 }
 
 // MaxExpansion bounds how far a gzip file may expand: a file whose content
@@ -161,6 +244,13 @@ func openFile(path, name string, hashGzip bool) (*opened, error) {
 	if bom, _ := rb.Peek(3); bytes.Equal(bom, []byte{0xef, 0xbb, 0xbf}) {
 		rb.Discard(3)
 	}
+	// A UTF-16 byte order mark says the text is UTF-16 (PowerShell's >
+	// and Out-File write UTF-16LE): decoded to UTF-8, the mark dropped.
+	if bom, _ := rb.Peek(2); len(bom) == 2 && (bom[0] == 0xff && bom[1] == 0xfe || bom[0] == 0xfe && bom[1] == 0xff) {
+		dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
+		rb = bufio.NewReaderSize(transform.NewReader(rb, dec), 256<<10)
+		o.Transcoded = true
+	}
 	head, err := rb.Peek(HeadBytes)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		f.Close()
@@ -206,7 +296,7 @@ func DetectFile(path string) (*Format, error) {
 		return nil, err
 	}
 	defer o.close()
-	return Detect(o.head), nil
+	return detectOpened(o)
 }
 
 // ReadFile reads one file with its detected format into the sink, for
@@ -217,11 +307,14 @@ func ReadFile(path string, sink model.Sink) (*Format, error) {
 		return nil, err
 	}
 	defer o.close()
-	f := Detect(o.head)
+	f, err := detectOpened(o)
+	if err != nil {
+		return nil, err
+	}
 	if f == nil {
 		return nil, fmt.Errorf("%s: %w", o.Name, ErrUnknownFormat)
 	}
-	return f, f.Read(&o.Input, &guardSink{Sink: sink, name: o.Name})
+	return f, f.Read(&o.Input, &guardSink{Sink: sink, name: o.Name, in: &o.Input})
 }
 
 // hasPrefixLine reports whether any of the first lines of head starts with
@@ -320,10 +413,60 @@ func (in *Input) warn(format string, args ...any) {
 // other warnings.
 func fileWarning(in *Input) string {
 	parts := in.warnings
+	if e := escapedWarning(in.escaped); e != "" {
+		parts = append([]string{e}, parts...)
+	}
 	if b := brokenWarning(in.broken); b != "" {
 		parts = append([]string{b}, parts...)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// keepNonUTF8 returns text that is not UTF-8 (a field of a tool on a
+// Windows of another code page: GBK, Latin-1) with each byte that is not
+// part of a UTF-8 character written as \xNN, and records it for the
+// file's warning: the field is kept, and the file's figures with it.
+func (in *Input) keepNonUTF8(line int, what, text string) string {
+	esc := escapeNonUTF8(text)
+	if in != nil {
+		in.escaped = append(in.escaped, Broken{Line: line, Column: what, Text: esc})
+	}
+	return esc
+}
+
+// escapeNonUTF8 writes every byte of s that is not part of a UTF-8
+// character as \xNN.
+func escapeNonUTF8(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+			i++
+			continue
+		}
+		b.WriteString(s[i : i+n])
+		i += n
+	}
+	return b.String()
+}
+
+// escapedWarning is the one line that tells of the text of a file that
+// was not UTF-8, naming its first lines.
+func escapedWarning(e []Broken) string {
+	if len(e) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, x := range e {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(e)-5))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("line %d %s %q", x.Line, x.Column, x.Text))
+	}
+	return fmt.Sprintf("%d %s not UTF-8, kept with each byte that is not UTF-8 written as \\xNN (save the file as UTF-8 to keep its text): %s",
+		len(e), map[bool]string{true: "text", false: "texts"}[len(e) == 1], strings.Join(parts, "; "))
 }
 
 // brokenWarning is the one line that tells of a file's broken values,

@@ -129,7 +129,7 @@ func TestGatlingErrors(t *testing.T) {
 		{"a unit in a value", "gatling", strings.Replace(table, "|     2,320 |", "|   2,320ms |", 1),
 			`f.txt:7:90: Gatling max response time: expected a number >= 0 or -, found "2320ms"`},
 		{"log without RUN", "gatling-simulation-log", log[strings.Index(log, "\n")+1:],
-			`f.txt:1:1: Gatling simulation.log: expected the RUN record first, found "USER\tppppp\tSTART\t1613487971783"`},
+			`f.txt:1:1: Gatling simulation.log: expected the RUN record first (after any ASSERTION records), found "USER\tppppp\tSTART\t1613487971783"`},
 		{"log bad time", "gatling-simulation-log", strings.Replace(log, "1613487971809", "16134879718O9", 1),
 			`f.txt:3:51: Gatling REQUEST record: expected a time in epoch milliseconds, found "16134879718O9"`},
 		{"log no status", "gatling-simulation-log", strings.Replace(log, "\tOK\t \n", "\tfine\t \n", 1),
@@ -173,4 +173,30 @@ func FuzzGatlingStats(f *testing.F) {
 	addWildSeeds(f, "gatling", "jmeter", "notreport")
 	addFuzzSeeds(f, "testdata/k6/*.json", "testdata/bombardier/*.json")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "gatling-stats-json") })
+}
+
+// Gatling 3.x before its binary log writes a simulation's assertions as
+// ASSERTION records, which can come before the RUN record: such a log
+// was skipped as of no known format. No real log with them could be
+// found: the real 3.5 log of ppppp-2021 is given an ASSERTION record
+// (its payload, Gatling's serialized assertion, is not read) before its
+// RUN record, and must read to the same runs.
+func TestGatlingLogAssertionFirst(t *testing.T) {
+	const f = "testdata/wild/gatling/ppppp-2021-v3.5-simulation.log"
+	log := "ASSERTION\tAQIDBA==\n" + readTestdata(t, f)
+	want := &model.Collector{}
+	if _, err := ReadFile(f, want); err != nil {
+		t.Fatal(err)
+	}
+	fm := Detect([]byte(log))
+	if fm == nil || fm.Name != "gatling-simulation-log" {
+		t.Fatalf("detected as %v", fm)
+	}
+	got, err := readWith(fm, "simulation.log", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != len(want.Runs) || got.Runs[0].Requests != want.Runs[0].Requests || got.Runs[0].ToolVersion != "3.5.0" {
+		t.Errorf("%d runs, %v requests, version %q; want %d, %v", len(got.Runs), got.Runs[0].Requests, got.Runs[0].ToolVersion, len(want.Runs), want.Runs[0].Requests)
+	}
 }

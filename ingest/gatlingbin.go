@@ -170,6 +170,23 @@ func (g *gatlingBinReader) string(what string) (string, error) {
 	return "", g.errorf("%s: expected the string's coder 0 (Latin-1) or 1 (UTF-16), found %d", what, coder)
 }
 
+// assertion reads over an assertion of the RUN record: LogFileDataWriter
+// writes it as an int32 length and that many bytes (its serialized form),
+// with no coder byte: it is no Java String.
+func (g *gatlingBinReader) assertion() error {
+	n, err := g.int32("assertion length")
+	if err != nil {
+		return err
+	}
+	if n < 0 || n > gatlingBinMaxString {
+		return g.errorf("assertion: %d bytes", n)
+	}
+	if cap(g.buf) < int(n) {
+		g.buf = make([]byte, int(n))
+	}
+	return g.full(g.buf[:n], "assertion")
+}
+
 // cached reads a cached string.
 func (g *gatlingBinReader) cached(what string) (string, error) {
 	i, err := g.int32(what)
@@ -245,7 +262,7 @@ func readGatlingBinLog(in *Input, sink model.Sink) error {
 			if what == "scenario" {
 				_, err = g.string("scenario name")
 			} else {
-				_, err = g.string("assertion")
+				err = g.assertion()
 			}
 			if err != nil {
 				return err

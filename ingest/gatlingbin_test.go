@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,4 +115,58 @@ func FuzzGatlingBinLog(f *testing.F) {
 	addFuzzSeeds(f, gatlingBinCapture, "testdata/vegeta/*_results.bin")
 	addWildSeeds(f, "gatling")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "gatling-simulation-log-binary") })
+}
+
+// An assertion of the RUN record is an int32 length and that many bytes,
+// with no coder byte (LogFileDataWriter), where it was read as a Java
+// String and refused ("expected the string's coder 0 (Latin-1) or 1
+// (UTF-16), found 2"). No real binary log of a simulation with
+// assertions could be had: the real capture's RUN record, whose
+// assertion count is 0, is given one assertion of 3 bytes here, the
+// first of them 2, and must read to the same runs.
+func TestGatlingBinLogAssertion(t *testing.T) {
+	b, err := os.ReadFile(gatlingBinCapture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The RUN record: header 0, version, simulation, start (int64),
+	// description, scenarios (int32 count, strings), assertions.
+	off := 1
+	str := func() {
+		n := int(binary.BigEndian.Uint32(b[off:]))
+		off += 4
+		if n > 0 {
+			off += n + 1 // the bytes and the coder
+		}
+	}
+	str()
+	str()
+	off += 8
+	str()
+	scenarios := int(binary.BigEndian.Uint32(b[off:]))
+	off += 4
+	for range scenarios {
+		str()
+	}
+	if n := binary.BigEndian.Uint32(b[off:]); n != 0 {
+		t.Fatalf("the capture has %d assertions, want 0", n)
+	}
+	var patched []byte
+	patched = append(patched, b[:off]...)
+	patched = binary.BigEndian.AppendUint32(patched, 1)
+	patched = binary.BigEndian.AppendUint32(patched, 3)
+	patched = append(patched, 2, 0, 7)
+	patched = append(patched, b[off+4:]...)
+	want := &model.Collector{}
+	if _, err := ReadFile(gatlingBinCapture, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readWith(Detect(patched), "simulation.log", bytes.NewReader(patched))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Runs) != len(want.Runs) || got.Runs[0].Requests != want.Runs[0].Requests || got.Runs[0].Errors != want.Runs[0].Errors {
+		t.Errorf("%d runs, the first %v requests %v errors; want %d, %v, %v", len(got.Runs), got.Runs[0].Requests, got.Runs[0].Errors,
+			len(want.Runs), want.Runs[0].Requests, want.Runs[0].Errors)
+	}
 }

@@ -41,16 +41,25 @@ var gatlingMethod = &sampleMethod{
 	metric:    jtlMetric,
 }
 
-// detectGatlingLog claims a head whose first line is a RUN record with
-// a start time in epoch milliseconds.
+// detectGatlingLog claims a head whose first record other than an
+// ASSERTION is a RUN record with a start time in epoch milliseconds.
+// Gatling 3.x (before its binary log) writes the assertions of the
+// simulation as ASSERTION records, which can come before the RUN record.
 func detectGatlingLog(head []byte) bool {
-	line, _, _ := strings.Cut(string(head), "\n")
-	f := strings.Split(strings.TrimRight(line, "\r"), "\t")
-	if len(f) < 5 || f[0] != "RUN" {
-		return false
+	for rest := string(head); rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		f := strings.Split(strings.TrimRight(line, "\r"), "\t")
+		if f[0] == "ASSERTION" {
+			continue
+		}
+		if len(f) < 5 || f[0] != "RUN" {
+			return false
+		}
+		_, err := strconv.ParseInt(f[3], 10, 64)
+		return err == nil
 	}
-	_, err := strconv.ParseInt(f[3], 10, 64)
-	return err == nil
+	return false
 }
 
 // readGatlingLog reads a simulation.log: a run per request name (and
@@ -74,12 +83,12 @@ func readGatlingLog(in *Input, sink model.Sink) error {
 			continue
 		}
 		f := strings.Split(text, "\t")
-		if l.Line() == 1 {
+		if ls.total == nil && f[0] != "ASSERTION" {
 			if len(f) < 5 || f[0] != "RUN" {
-				return l.Errorf(1, "Gatling simulation.log: expected the RUN record first, found %q", clipQuote(text))
+				return l.Errorf(1, "Gatling simulation.log: expected the RUN record first (after any ASSERTION records), found %q", clipQuote(text))
 			}
 			version = strings.TrimSpace(f[len(f)-1])
-			ls.withTotal("Global Information", 1)
+			ls.withTotal("Global Information", l.Line())
 			continue
 		}
 		switch f[0] {

@@ -108,7 +108,9 @@ func readGoWrkReport(l *Lines, _ model.Sink) (*model.Run, error) {
 			}
 			answered, result, any = model.Some(n), true, true
 			runLabel(r, "thread_time", c[2])
-			runLabel(r, "bytes_read", c[3])
+			if b, ok := sizeBytes(c[3], binaryBase); ok { // go-wrk's ByteSize: powers of 1024
+				reported(r, model.ReportedBytesRead, b)
+			}
 			continue
 		}
 		if t == goWrkNoStats && !any {
@@ -129,8 +131,14 @@ func readGoWrkReport(l *Lines, _ model.Sink) (*model.Run, error) {
 			rate = v
 		case key == "Overall Requests/sec":
 			overall = v
-		case key == "Transfer/sec" || key == "Overall Transfer/sec":
-			runLabel(r, strings.ToLower(strings.ReplaceAll(key, " ", "_")), v)
+		case key == "Overall Transfer/sec":
+			if b, ok := sizeBytes(v, binaryBase); ok {
+				reported(r, model.ReportedTransferBytesPerS, b)
+			}
+		case key == "Transfer/sec":
+			// over the mean time a goroutine spent in its requests, as
+			// Requests/sec: kept as printed
+			runLabel(r, "transfer/sec", v)
 		case key == "Number of Errors":
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 {
@@ -227,12 +235,15 @@ func goWrkCounts(r *model.Run, answered, errs model.Opt[int64], counts, rate, ov
 			runLabel(r, "error_counts", counts)
 		}
 	}
-	if rate != "" {
-		runLabel(r, "reported_rps", rate)
-	}
 	parse := func(s string) (float64, bool) {
 		x, err := strconv.ParseFloat(s, 64)
 		return x, err == nil && x >= 0
+	}
+	if x, ok := parse(rate); ok {
+		reported(r, model.ReportedRPSOverThreadTime, x)
+	}
+	if x, ok := parse(overall); ok {
+		reported(r, model.ReportedRPS, x)
 	}
 	switch x, ok := parse(overall); {
 	case ok && errs.V == 0:
@@ -240,7 +251,6 @@ func goWrkCounts(r *model.Run, answered, errs model.Opt[int64], counts, rate, ov
 	case ok && answered.V > 0:
 		// Overall is the answers over the wall time: scaled to every request.
 		r.RPS = model.Some(float64(r.Requests.V) * x / float64(answered.V))
-		runLabel(r, "reported_overall_rps", overall)
 	case overall == "" && errs.V == 0:
 		if x, ok := parse(rate); ok {
 			r.RPS = model.Some(x)

@@ -15,12 +15,12 @@ func TestGoWrkCaptures(t *testing.T) {
 	for _, tc := range []loadToolCase{
 		{file: d + "gowrk_head_c8_d2_ping.txt", format: "go-wrk", requests: 40687, ok2xx: 40687, non2xx: 0, errors: 0,
 			rps: 20264.24, p50: nl, p99: nl, mean: 0.391, max: 26.295, connections: 8, startLine: 1,
-			labels: map[string]string{"reported_rps": "20419.40", "row_50%_ms": "0.025", "latency_min_ms": "0.024", "requested_duration": "2s"}},
+			labels: map[string]string{"reported_rps_over_thread_time": "20419.4", "reported_rps": "20264.24", "reported_bytes_read": "4152360.96", "row_50%_ms": "0.025", "latency_min_ms": "0.024", "requested_duration": "2s"}},
 		// 22421 answered + 1115 "received status code 500": 23536 requests,
 		// at the Overall rate scaled from the answers to all of them.
 		{file: d + "gowrk_head_c4_d2_err5pct.txt", format: "go-wrk", requests: 23536, ok2xx: 22421, non2xx: 1115, errors: 0,
 			rps: goWrkScaled(23536, 11172.03, 22421), p50: nl, p99: nl, mean: 0.338, max: 113.279, connections: 4,
-			labels: map[string]string{"reported_overall_rps": "11172.03", "error.received status code 500": "1115"}},
+			labels: map[string]string{"reported_rps": "11172.03", "error.received status code 500": "1115"}},
 		{file: d + "gowrk_head_c4_d2_some_timeouts.txt", format: "go-wrk", requests: 84, ok2xx: 66, non2xx: 0, errors: 18,
 			rps: goWrkScaled(84, 31.50, 66), p50: nl, p99: nl, mean: 97.443, max: 101.911, connections: 4,
 			labels: map[string]string{"row_50%_ms": "0", "row_99%_ms": "95.339"}},
@@ -36,9 +36,10 @@ func TestGoWrkCaptures(t *testing.T) {
 			rps: 13276.97, p50: nl, p99: nl, mean: 0.602547, max: 30.269156, connections: 8},
 		{file: d + "gowrk_2023_c2_d1_err1pct.txt", format: "go-wrk", requests: 8148 + 89, ok2xx: 8148, non2xx: nullWant, errors: nullWant,
 			rps: nl, p50: nl, p99: nl, mean: 0.240416, max: 105.836414, connections: 2, startLine: 1,
-			labels: map[string]string{"errors_and_non_2xx": "89", "reported_rps": "8318.91"}},
+			labels: map[string]string{"errors_and_non_2xx": "89", "reported_rps_over_thread_time": "8318.91", "reported_bytes_read": "847390.72"}},
 		{file: d + "gowrk_2023_c4_d2_timeouts.txt", format: "go-wrk", requests: 72, ok2xx: 4, non2xx: nullWant, errors: nullWant,
-			rps: nl, p50: nl, p99: nl, mean: 247.870619, max: 248.113774, connections: 4},
+			rps: nl, p50: nl, p99: nl, mean: 247.870619, max: 248.113774, connections: 4,
+			labels: map[string]string{"reported_bytes_read": "424"}},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
 	}

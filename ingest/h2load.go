@@ -89,6 +89,15 @@ func readH2loadReport(l *Lines, _ model.Sink) (*model.Run, error) {
 		return nil, l.Errorf(0, "h2load finished in: expected a rate, found %q", m[5])
 	}
 	oldLayout := m[2] != ""
+	// The transfer rate after it: "555.33MB/s" (nghttp2's utos_funit,
+	// powers of 1024), in 2014 "1689 kbytes/s" (bytes / 1024 / s).
+	rest := strings.TrimSpace(strings.TrimSpace(l.Text())[len(m[0]):])
+	if k, ok := strings.CutSuffix(rest, " kbytes/s"); ok {
+		rest = k + "KB/s"
+	}
+	if v, ok := sizeBytes(strings.TrimSuffix(rest, "/s"), binaryBase); ok && strings.HasSuffix(rest, "/s") {
+		reported(r, model.ReportedTransferBytesPerS, v)
+	}
 	var counts []int64
 	for l.Scan() {
 		t := strings.TrimSpace(l.Text())
@@ -164,10 +173,15 @@ func readH2loadReport(l *Lines, _ model.Sink) (*model.Run, error) {
 func h2loadTimeRow(r *model.Run, m []string) error {
 	name := m[1]
 	if strings.HasPrefix(name, "req/s") {
-		if _, err := strconv.ParseFloat(m[4], 64); err != nil {
-			return fmt.Errorf("%s: expected a mean rate, found %q", name, m[4])
+		// min, max, mean, sd over the clients, then the share within
+		// one sd of the mean.
+		for i, stat := range []string{"min", "max", "mean", "stdev", "within_stdev_pct"} {
+			v, err := strconv.ParseFloat(m[i+2], 64)
+			if err != nil {
+				return fmt.Errorf("%s: expected a rate, found %q", name, m[i+2])
+			}
+			reported(r, "client_rps_"+stat, v)
 		}
-		runLabel(r, "client_rps_mean", m[4])
 		return nil
 	}
 	var v [4]float64

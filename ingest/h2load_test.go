@@ -16,15 +16,17 @@ func TestH2loadWild(t *testing.T) {
 		{file: d + "h2load-benchmarks-2023-tls13-h2-progress.txt", format: "h2load", requests: 100, ok2xx: 100, non2xx: 0, errors: 0,
 			rps: 2601.59, p50: nullWant, p99: nullWant, mean: 8.74, max: 13.72, durationS: 0.03844, startLine: 20, connections: nullWant,
 			labels: map[string]string{"latency_min_ms": "1.7", "connect_mean_ms": "7.5", "ttfb_mean_ms": "30.03", "client_rps_mean": "329.72",
-				"timeout": "0", "requests_done": "100"}},
+				"client_rps_min": "280.64", "client_rps_max": "390.65", "client_rps_stdev": "51.35", "client_rps_within_stdev_pct": "70",
+				"reported_transfer_bytes_per_s": "5295308.8", // 5.05MB/s, MB of 1048576
+				"timeout":                       "0", "requests_done": "100"}},
 		// 2014: the time in parts; the rate "2591 req/s" was total / time
 		// truncated to an integer, so rps is recomputed.
 		{file: d + "nghttp2-howto-2014-sec-millisec-microsec.txt", format: "h2load", requests: 1000, ok2xx: 1000, non2xx: 0, errors: 0,
 			rps: perSecond(1000, 0.385851), p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, durationS: 0.385851, startLine: 1,
-			connections: nullWant, labels: map[string]string{"reported_rps": "2591"}},
+			connections: nullWant, labels: map[string]string{"reported_rps": "2591", "reported_transfer_bytes_per_s": "1729536"}}, // 1689 kbytes/s
 		{file: d + "nghttp2-howto-2015-indented-table.txt", format: "h2load", requests: 1000000, ok2xx: 1000000, non2xx: 0, errors: 0,
 			rps: 141164.80, p50: nullWant, p99: nullWant, mean: 69.78, max: 146.85, durationS: 7.08, startLine: 1, connections: nullWant,
-			labels: map[string]string{"client_rps_mean": "1426.52"}},
+			labels: map[string]string{"client_rps_mean": "1426.52", "reported_transfer_bytes_per_s": "582305710.08"}}, // 555.33MB/s
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
 	}

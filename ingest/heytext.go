@@ -272,9 +272,17 @@ func (p *heyParser) summary(t, tt string) error {
 			return nil
 		}
 		// oha prints binary multiples rounded to two decimals
-		// ("38.28 MiB"): kept as printed, not as a byte count.
-		runLabel(r, "reported_total_data", val)
-	case "Size/request", "Size/sec":
+		// ("38.28 MiB"): the tool's figure, not a byte count.
+		b, ok := sizeBytes(val, binaryBase)
+		if !ok {
+			return p.errorf(col, "Total data: expected a size such as 38.28 MiB, found %q", val)
+		}
+		reported(r, model.ReportedBytesRead, b)
+	case "Size/sec":
+		if b, ok := sizeBytes(val, binaryBase); ok {
+			reported(r, model.ReportedTransferBytesPerS, b)
+		}
+	case "Size/request":
 	case "Speed index":
 		runLabel(r, "speed_index", val) // boom: "Meh", "Fast", …
 	case "Success rate":
@@ -282,7 +290,16 @@ func (p *heyParser) summary(t, tt string) error {
 			return p.errorf(col, "Summary: %q is a line of oha's report, not of hey's", tt)
 		}
 		// 0.x prints a ratio ("1.0000"), later versions a percentage.
-		runLabel(r, "reported_success_rate", val)
+		pct, ok := percentValue(val)
+		if !ok {
+			if x, err := strconv.ParseFloat(val, 64); err == nil && x >= 0 {
+				pct, ok = ratioPct(x)
+			}
+		}
+		if !ok {
+			return p.errorf(col, "Success rate: expected a percentage or a ratio, found %q", val)
+		}
+		reported(r, model.ReportedSuccessPct, pct)
 	case "Note":
 		// hey: "Note:  Distributions are for first 1000000 results."
 		runLabel(r, "distribution_note", val)

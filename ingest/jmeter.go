@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -118,7 +119,7 @@ func jtlKind(msg string, nested bool) string {
 // bytes, for the percentiles.
 func readJTLCSV(in *Input, sink model.Sink) error {
 	b, bulk := sink.(model.BulkSink)
-	bulk = bulk && in.Path != ""
+	bulk = bulk && in.Path != "" && !in.Transcoded
 	samples := sink
 	if bulk {
 		samples = nil // the store's scanner inserts them
@@ -163,6 +164,10 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 	head, _ := br.Peek(HeadBytes)
 	in2 := *in
 	in2.R = br
+	defer func() {
+		// What the table said of the file goes to the file's input.
+		in.warnings, in.escaped, in.broken = in2.warnings, in2.escaped, in2.broken
+	}()
 	var t *csvTable
 	var err error
 	if n := jtlHeaderless(head); n > 0 {
@@ -175,7 +180,7 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 			}
 		}
 		t = newCSVTableColumns(&in2, cols)
-	} else if t, err = newCSVTable(&in2, nil); err != nil {
+	} else if t, err = newCSVTableSep(&in2, nil, jtlDelimiter(head)); err != nil {
 		return nil, nil, err
 	}
 	for _, c := range []string{"timestamp", "elapsed", "label", "success"} {
@@ -185,6 +190,10 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 	}
 	ls := newJTLLabels(samples)
 	ls.codes = t.has("responsecode")
+	threaded := false // a sample with a thread name or a response code was read
+	// DuckDB's scanner is given a comma-separated file with epoch times:
+	// a tab-delimited one is stored by the Go reader.
+	ls.lone = t.r.Comma != ','
 	err = t.each("JMeter JTL", func(int) error {
 		for _, f := range t.rec {
 			ls.lone = ls.lone || strings.IndexByte(f, '\r') >= 0
@@ -193,7 +202,7 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 		msg, _ := t.str("responsemessage")
 		s.kind = jtlKind(msg, false)
 		var err error
-		if s.ts, err = jtlWhole(t, "timestamp", "epoch milliseconds"); err != nil {
+		if s.ts, err = ls.timestamp(t); err != nil {
 			return err
 		}
 		if s.ms, err = jtlWhole(t, "elapsed", "milliseconds"); err != nil {
@@ -208,6 +217,7 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 		}
 		s.code, _ = t.str("responsecode")
 		s.thread, _ = t.str("threadname")
+		threaded = threaded || s.thread != "" || s.code != ""
 		if b, ok, err := t.int("bytes"); err != nil {
 			return err
 		} else if ok && b >= 0 {
@@ -216,7 +226,74 @@ func scanJTLCSV(in *Input, samples model.Sink) (*jtlLabels, *csvTable, error) {
 		s.threads, _, _ = t.int("allthreads")
 		return ls.add(&s)
 	})
+	if err == nil && t.has("threadname") && t.has("responsecode") && !threaded {
+		// Every sampler of JMeter runs in a thread, which it names, and
+		// writes a response code ("Non HTTP response code: …" where
+		// nothing answered): rows with neither are the PerfMon plugin's
+		// Metrics Collector (a host's CPU, memory, disk written as
+		// samples), no requests.
+		return ls, t, &SkipError{File: in.Name, Reason: "a JTL of no sampler's thread and no response code (every threadName and responseCode empty): the PerfMon Metrics Collector's host metrics, not a report of requests"}
+	}
 	return ls, t, err
+}
+
+// jtlDelimiter is the field separator of a JTL's header line: a tab
+// where the line has tabs and no comma (jmeter.save.saveservice.
+// default_delimiter=\t, a documented setting), else a comma.
+func jtlDelimiter(head []byte) rune {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	if bytes.IndexByte(line, '\t') >= 0 && bytes.IndexByte(line, ',') < 0 {
+		return '\t'
+	}
+	return ','
+}
+
+// jtlTimeLayouts are the timestamp_format patterns of JMeter's
+// documentation and of common use (SimpleDateFormat's yyyy/MM/dd
+// HH:mm:ss.SSS and the like), as Go layouts.
+var jtlTimeLayouts = []string{"2006/01/02 15:04:05.000", "2006-01-02 15:04:05.000", "2006/01/02 15:04:05", "2006-01-02 15:04:05",
+	"2006-01-02T15:04:05.000Z0700", "2006-01-02T15:04:05.000", "2006-01-02T15:04:05", "01/02/2006 15:04:05.000", "02/01/2006 15:04:05.000"}
+
+// timestamp reads a sample's timeStamp: epoch milliseconds (JMeter's
+// default), or a time formatted by jmeter.save.saveservice.
+// timestamp_format. A formatted time carries no time zone: its
+// differences give the run's duration and rate, but no start; one of
+// no layout read gives neither. The figures that need no time (counts,
+// latencies) are kept either way; the file is warned once.
+func (ls *jtlLabels) timestamp(t *csvTable) (int64, error) {
+	v, _ := t.str("timestamp")
+	if n, msg := jtlWholeText(v, false, "epoch milliseconds"); msg == "" && ls.timeFormat == "" {
+		return n, nil
+	}
+	if ls.timeFormat == "" {
+		if !strings.ContainsAny(v, "/-: ") {
+			return 0, t.errAt("timestamp", "expected epoch milliseconds or a formatted time, found %q", clipQuote(v))
+		}
+		ls.timeFormat = "unread"
+		for _, l := range jtlTimeLayouts {
+			if _, err := time.Parse(l, v); err == nil {
+				ls.timeFormat = l
+				break
+			}
+		}
+		if t.in != nil {
+			if ls.timeFormat == "unread" {
+				t.in.warn("line %d: timeStamp %q is a formatted time of no layout wra reads (jmeter.save.saveservice.timestamp_format): the runs keep their counts and latencies, no duration, rate or start", t.line, clipQuote(v))
+			} else {
+				t.in.warn("line %d: timeStamp %q is a formatted time (jmeter.save.saveservice.timestamp_format, read as %s) with no time zone: the runs keep their duration and rate, no start; their samples are not stored (no instant to store them at)", t.line, clipQuote(v), ls.timeFormat)
+			}
+		}
+		ls.sink = nil  // no instant to store a sample at
+		ls.lone = true // nor for DuckDB's scanner to cast
+	}
+	if ls.timeFormat == "unread" {
+		return 0, nil
+	}
+	ts, err := time.Parse(ls.timeFormat, v)
+	if err != nil {
+		return 0, t.errAt("timestamp", "expected a time of the file's layout %s, found %q", ls.timeFormat, clipQuote(v))
+	}
+	return ts.UnixMilli(), nil
 }
 
 // jtlBool reads a success field.
@@ -369,9 +446,18 @@ func readJMeterStatistics(in *Input, sink model.Sink) error {
 		for _, l := range []struct {
 			k string
 			x *float64
-		}{{"error_pct", e.ErrorPct}, {"received_kbytes_per_s", e.ReceivedKBs}, {"sent_kbytes_per_s", e.SentKBs}} {
+		}{{"error_pct", e.ErrorPct}} {
 			if l.x != nil {
 				runLabel(r, l.k, fmtLabelNum(*l.x))
+			}
+		}
+		// JMeter's KB is 1024 bytes (bytes / 1024 / seconds).
+		for _, l := range []struct {
+			k string
+			x *float64
+		}{{model.ReportedTransferBytesPerS, e.ReceivedKBs}, {model.ReportedSentBytesPerS, e.SentKBs}} {
+			if l.x != nil {
+				reported(r, l.k, scaledExact(*l.x, binaryBase))
 			}
 		}
 		runs = append(runs, r)
@@ -491,13 +577,18 @@ func readJMeterTable(in *Input, sink model.Sink) error {
 				*c.dst = model.Some(x)
 			}
 		}
-		for _, c := range []struct{ col, label string }{
-			{"min", "latency_min_ms"}, {"received kb/sec", "received_kbytes_per_s"}, {"sent kb/sec", "sent_kbytes_per_s"}, {"avg. bytes", "average_bytes"},
+		for _, c := range []struct {
+			col, label string
+			scale      uint64
+		}{
+			{"min", "latency_min_ms", 1}, {"avg. bytes", "average_bytes", 1},
+			// JMeter's KB is 1024 bytes
+			{"received kb/sec", model.ReportedTransferBytesPerS, binaryBase}, {"sent kb/sec", model.ReportedSentBytesPerS, binaryBase},
 		} {
 			if x, ok, err := jmeterLocaleNum(t, c.col); err != nil {
 				return err
 			} else if ok {
-				runLabel(r, c.label, fmtLabelNum(x))
+				runLabel(r, c.label, fmtLabelNum(scaledExact(x, c.scale)))
 			}
 		}
 		for _, h := range t.header {

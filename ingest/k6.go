@@ -241,13 +241,32 @@ func k6Run(name string, s *k6Summary, contains map[string]string) (*model.Run, e
 		}
 		sort.Slice(r.Percentiles, func(i, j int) bool { return r.Percentiles[i].Percentile < r.Percentiles[j].Percentile })
 	}
-	if d := s.metric("data_received"); d != nil && !s.Rounded {
+	if d := s.metric("data_received"); d != nil {
 		if v, ok := d.Values["count"]; ok {
 			n, err := k6Count(name, s.Line, "data_received count", v)
 			if err != nil {
 				return nil, err
 			}
-			r.BytesRead = model.Some(n)
+			if s.Rounded {
+				// the text prints it rounded ("7.5 MB"): the tool's figure
+				reported(r, model.ReportedBytesRead, v)
+			} else {
+				r.BytesRead = model.Some(n)
+			}
+		}
+		if v, ok := d.Values["rate"]; ok {
+			reported(r, model.ReportedTransferBytesPerS, v)
+		}
+	}
+	if d := s.metric("data_sent"); d != nil {
+		if v, ok := d.Values["count"]; ok {
+			if _, err := k6Count(name, s.Line, "data_sent count", v); err != nil {
+				return nil, err
+			}
+			reported(r, model.ReportedBytesSent, v)
+		}
+		if v, ok := d.Values["rate"]; ok {
+			reported(r, model.ReportedSentBytesPerS, v)
 		}
 	}
 	for _, k := range []string{"dropped_iterations", "iterations"} {

@@ -626,3 +626,36 @@ func TestK6TextValue(t *testing.T) {
 		t.Errorf("{step:400} p95 %q, want 31.29", got)
 	}
 }
+
+// A terminal narrower than k6's summary cuts its lines at the edge: a
+// gauge cut after "min=" (vus_max … min=) loses that value with a
+// warning, as a cut trend value does, instead of refusing the summary.
+// No real log cut so could be had: the real legacy summary of
+// k6_constant_err_legacy_stdout.txt is cut on its vus_max line here.
+// data_received and data_sent are kept as printed (SI bytes: 71 kB is
+// 71000, 24 kB/s 24000).
+func TestK6TextGaugeCut(t *testing.T) {
+	const f = "testdata/k6/k6_constant_err_legacy_stdout.txt"
+	full := readTestdata(t, f)
+	line := "vus_max........................: 11     min=11         max=11"
+	if !strings.Contains(full, line) {
+		t.Fatal("the capture's vus_max line changed")
+	}
+	cut := strings.Replace(full, line, "vus_max........................: 11     min=", 1)
+	c, err := readAsFormat(t, "k6-text", "k6.txt", cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Runs[0]
+	want := readCase(t, f).Runs[0]
+	expectI(t, "requests", r.Requests, want.Requests.V)
+	if w := r.Labels["warning"]; !strings.Contains(w, `vus_max "min=" has no complete unit`) && !strings.Contains(w, "vus_max") {
+		t.Errorf("warning %q", w)
+	}
+	for k, v := range map[string]string{"reported_bytes_read": "71000", "reported_transfer_bytes_per_s": "24000",
+		"reported_bytes_sent": "48000", "reported_sent_bytes_per_s": "16000"} {
+		if want.Labels[k] != v {
+			t.Errorf("label %s = %q, want %q", k, want.Labels[k], v)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func detectK6CSV(head []byte) bool {
 // sink looks for the first malformed line to name it.
 func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, func(*model.Sample) error) error) (done bool, err error) {
 	b, ok := sink.(model.BulkSink)
-	if !ok || in.Path == "" {
+	if !ok || in.Path == "" || in.Transcoded {
 		return false, nil
 	}
 	drained := false

@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	register(&Format{Name: "k6-text", Priority: 23, Detect: detectK6Text, Read: readK6Text})
+	register(&Format{Name: "k6-text", Priority: 23, Late: true, Detect: detectK6Text, Read: readK6Text})
 }
 
 var (
@@ -75,7 +75,15 @@ func k6ExecutorOf(desc string) string {
 	return ""
 }
 
-var k6SIBytes = map[string]float64{"": 1, "B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}
+// k6SIValue reads a counter's value: a plain number (unit ""), or bytes
+// as k6 prints data, in SI multiples ("7.5 MB" is 7.5 × 10^6 bytes).
+func k6SIValue(num, unit string) (float64, bool) {
+	if unit == "" {
+		x, err := strconv.ParseFloat(num, 64)
+		return x, err == nil
+	}
+	return sizeBytes(num+unit, decimalBase)
+}
 
 // k6TextParser reads the text summaries of one file. A summary starts at
 // k6's banner ("execution: local"), at a "█ THRESHOLDS" or "█ TOTAL
@@ -385,13 +393,13 @@ func parseK6TextValues(m *k6Metric, v string) (cut []string, err error) {
 	}
 	if c := k6CounterValue.FindStringSubmatch(v); c != nil {
 		m.Type = "counter"
-		count, err1 := strconv.ParseFloat(c[1], 64)
-		rate, err2 := strconv.ParseFloat(c[3], 64)
-		if err1 != nil || err2 != nil {
+		count, ok1 := k6SIValue(c[1], c[2])
+		rate, ok2 := k6SIValue(c[3], c[4])
+		if !ok1 || !ok2 {
 			return nil, k6ValueError("want a count and a rate per second, got " + strconv.Quote(v))
 		}
-		m.Values["count"] = count * k6SIBytes[c[2]]
-		m.Values["rate"] = rate * k6SIBytes[c[4]]
+		m.Values["count"] = count
+		m.Values["rate"] = rate
 		return nil, nil
 	}
 	fields := strings.Fields(strings.ReplaceAll(v, ",", " "))
@@ -427,7 +435,7 @@ func parseK6TextValues(m *k6Metric, v string) (cut []string, err error) {
 	timed := false
 	for i, f := range fields {
 		k, val, ok := strings.Cut(f, "=")
-		if !ok && m.Type == "trend" && i == len(fields)-1 {
+		if !ok && i == len(fields)-1 && (m.Type == "trend" || m.Type == "gauge" && i > 0) {
 			cut = append(cut, f) // "p(9": the line ends inside a name
 			continue
 		}
@@ -436,6 +444,10 @@ func parseK6TextValues(m *k6Metric, v string) (cut []string, err error) {
 		}
 		if m.Type == "gauge" {
 			x, err := strconv.ParseFloat(val, 64)
+			if val == "" && i == len(fields)-1 {
+				cut = append(cut, f) // "min=": the terminal cut the line after the name
+				continue
+			}
 			if err != nil || math.IsNaN(x) {
 				return nil, k6ValueError(k + "=" + strconv.Quote(val) + " is not a number")
 			}

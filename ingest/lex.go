@@ -266,6 +266,84 @@ func binaryBytes(s string) (int64, bool) {
 	return int64(v), true
 }
 
+// Unit bases of the sizes the tools print: a binary K is 1024 bytes
+// (wrk, ab, bombardier, siege, JMeter, oha's KiB), a decimal k 1000 (k6,
+// autocannon's pretty-bytes).
+const (
+	binaryBase  = 1024
+	decimalBase = 1000
+)
+
+// sizeBytes reads a size such as "231.96KB", "7.5 MB", "38.28 MiB" or
+// "650 B" (a space between number and unit allowed) in bytes, its unit
+// K, M, G, T or P before the B (in either case, with or without the i of
+// KiB) a power of base; the product is exact and turned into a float
+// once. A reported figure keeps what was printed: no rounding to a byte.
+func sizeBytes(s string, base uint64) (float64, bool) {
+	num, unit := splitUnit(strings.ReplaceAll(s, " ", ""))
+	if unit == "bytes" { // go-wrk below a KB
+		unit = "B"
+	}
+	d, ok := parseExactDecimal(num)
+	if !ok || !strings.HasSuffix(unit, "B") {
+		return 0, false
+	}
+	prefix := strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "i")
+	n := strings.Index("KMGTP", strings.ToUpper(prefix))
+	if prefix == "" {
+		n = -1
+	} else if n < 0 || len(prefix) != 1 {
+		return 0, false
+	}
+	for ; n >= 0; n-- {
+		if d, ok = d.mul(base); !ok {
+			return 0, false
+		}
+	}
+	return d.float(), true
+}
+
+// reported keeps a statistic the tool printed under its name of the
+// canonical set (model.ReportedFigures), as the shortest text that reads
+// back exactly; a value that is not finite is no figure and is not kept.
+func reported(r *model.Run, name string, v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	runLabel(r, name, fmtLabelNum(v))
+}
+
+// percentName names a percentile in the names of the canonical set and of
+// the tools' JSON keys: 50 is "p50", 2.5 "p2_5", 99.999 "p99_999".
+func percentName(p float64) string {
+	return "p" + strings.ReplaceAll(fmtLabelNum(p), ".", "_")
+}
+
+// scaledExact multiplies a number a tool printed by a whole scale (KB to
+// bytes), exactly where its shortest decimal text allows, rounding once.
+func scaledExact(x float64, scale uint64) float64 {
+	if scale == 1 {
+		return x
+	}
+	if d, ok := parseExactDecimal(fmtLabelNum(x)); ok {
+		if d, ok = d.mul(scale); ok {
+			return d.float()
+		}
+	}
+	return x * float64(scale)
+}
+
+// ratioPct moves a ratio (vegeta's and oha's success, 0 to 1) to percent
+// by its shortest decimal text, so that 0.9931 is 99.31 and not
+// 99.30999999999999.
+func ratioPct(x float64) (float64, bool) {
+	d, ok := parseExactDecimal(fmtLabelNum(x))
+	if ok {
+		d, ok = d.shift(2)
+	}
+	return d.float(), ok
+}
+
 // percentValue reads "81.90%".
 func percentValue(s string) (float64, bool) {
 	if !strings.HasSuffix(s, "%") {

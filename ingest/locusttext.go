@@ -27,7 +27,7 @@ import (
 // name) and the separators are dashes only. Times are whole ms.
 
 func init() {
-	register(&Format{Name: "locust-console", Priority: 40, Detect: detectLocustConsole, Read: readLocustConsole})
+	register(&Format{Name: "locust-console", Priority: 40, Late: true, Detect: detectLocustConsole, Read: readLocustConsole})
 }
 
 var (

@@ -17,8 +17,8 @@ import (
 // deadline" counts the requests still in flight when -z ran out.
 
 func init() {
-	register(&Format{Name: "hey", Priority: 40, Detect: detectHey, Read: readHey})
-	register(&Format{Name: "oha", Priority: 40, Detect: detectOha, Read: readOha})
+	register(&Format{Name: "hey", Priority: 40, Late: true, Detect: detectHey, Read: readHey})
+	register(&Format{Name: "oha", Priority: 40, Late: true, Detect: detectOha, Read: readOha})
 	register(&Format{Name: "oha-json", Priority: 40, Detect: detectOhaJSON, Read: readOhaJSON})
 }
 
@@ -78,7 +78,17 @@ type ohaJSON struct {
 		Average        *json.Number `json:"average"`
 		RequestsPerSec *float64     `json:"requestsPerSec"`
 		TotalData      *int64       `json:"totalData"`
+		SizePerSec     *float64     `json:"sizePerSec"`
 	} `json:"summary"`
+	// RPS is oha's statistics of its request rate sampled over the run
+	// (null where it had no sample).
+	RPS *struct {
+		Mean        *float64            `json:"mean"`
+		Stddev      *float64            `json:"stddev"`
+		Max         *float64            `json:"max"`
+		Min         *float64            `json:"min"`
+		Percentiles map[string]*float64 `json:"percentiles"`
+	} `json:"rps"`
 	LatencyPercentiles map[string]*json.Number `json:"latencyPercentiles"`
 	StatusCodes        map[string]int64        `json:"statusCodeDistribution"`
 	Errors             map[string]int64        `json:"errorDistribution"`
@@ -151,7 +161,25 @@ func readOhaJSON(in *Input, sink model.Sink) error {
 		r.BytesRead = model.Some(*s.TotalData)
 	}
 	if s.SuccessRate != nil {
-		runLabel(r, "reported_success_rate", fmtLabelNum(*s.SuccessRate))
+		if pct, ok := ratioPct(*s.SuccessRate); ok {
+			reported(r, model.ReportedSuccessPct, pct)
+		}
+	}
+	if s.SizePerSec != nil {
+		reported(r, model.ReportedTransferBytesPerS, *s.SizePerSec)
+	}
+	if x := v.RPS; x != nil {
+		for stat, f := range map[string]*float64{"mean": x.Mean, "stdev": x.Stddev, "max": x.Max, "min": x.Min} {
+			if f != nil {
+				reported(r, model.ReportedRPSPrefix+stat, *f)
+			}
+		}
+		for k, f := range x.Percentiles {
+			p, err := strconv.ParseFloat(strings.TrimPrefix(k, "p"), 64)
+			if f != nil && strings.HasPrefix(k, "p") && err == nil && p >= 0 && p <= 100 {
+				reported(r, model.ReportedRPSPrefix+percentName(p), *f)
+			}
+		}
 	}
 	for k, x := range v.LatencyPercentiles {
 		p, err := strconv.ParseFloat(strings.TrimPrefix(k, "p"), 64)

@@ -27,7 +27,7 @@ import (
 // rows, which carry bars and no percentages.
 
 func init() {
-	register(&Format{Name: "plow", Priority: 40, Detect: detectPlow,
+	register(&Format{Name: "plow", Priority: 40, Late: true, Detect: detectPlow,
 		Read: func(in *Input, sink model.Sink) error {
 			in.R = &noTerminalCodes{r: bufio.NewReader(in.R)}
 			return readReports(in, sink, plowReports)
@@ -289,8 +289,12 @@ func (p *plowReport) statistics(l *Lines) error {
 	if l.Scan() {
 		f := strings.Fields(l.Text())
 		if len(f) == 5 && f[0] == "RPS" {
-			runLabel(p.run, "reported_rps_mean", f[2])
-			runLabel(p.run, "reported_rps_max", f[4])
+			// min, mean, stddev, max of plow's per-second samples
+			for i, stat := range []string{"min", "mean", "stdev", "max"} {
+				if v, err := strconv.ParseFloat(f[i+1], 64); err == nil {
+					reported(p.run, model.ReportedRPSPrefix+stat, v)
+				}
+			}
 		} else {
 			l.Unread()
 		}

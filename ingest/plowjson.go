@@ -190,9 +190,12 @@ func plowJSONReport(name string, line int, doc *plowJSONDoc) (*plowReport, error
 				plowValue{line: line, what: "Latency StdDev", text: lat.StdDev, dst: &p.run.LatencyStdevMS},
 				plowValue{line: line, what: "Latency Max", text: lat.Max, dst: &p.run.LatencyMaxMS})
 		}
-		if st.RPS != nil {
-			runLabel(p.run, "reported_rps_mean", st.RPS.Mean.String())
-			runLabel(p.run, "reported_rps_max", st.RPS.Max.String())
+		if x := st.RPS; x != nil {
+			for stat, n := range map[string]json.Number{"min": x.Min, "mean": x.Mean, "stdev": x.StdDev, "max": x.Max} {
+				if v, err := n.Float64(); err == nil {
+					reported(p.run, model.ReportedRPSPrefix+stat, v)
+				}
+			}
 		}
 	}
 	names := make([]string, 0, len(doc.Percentiles))

@@ -65,7 +65,7 @@ type reportFormat struct {
 // registerReports registers a text format whose reports readReports
 // reads.
 func registerReports(name string, priority int, detect func(head []byte) bool, f *reportFormat) {
-	register(&Format{Name: name, Priority: priority, Detect: detect,
+	register(&Format{Name: name, Priority: priority, Late: true, Detect: detect,
 		Read: func(in *Input, sink model.Sink) error { return readReports(in, sink, f) }})
 }
 

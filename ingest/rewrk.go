@@ -21,7 +21,7 @@ import (
 // of the same figures; no real one has been seen, so it is not read.)
 
 func init() {
-	register(&Format{Name: "rewrk", Priority: 40, Detect: detectRewrk,
+	register(&Format{Name: "rewrk", Priority: 40, Late: true, Detect: detectRewrk,
 		Read: func(in *Input, sink model.Sink) error {
 			in.R = &noTerminalCodes{r: in.R}
 			return readReports(in, sink, rewrkReports)

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -57,17 +58,22 @@ type jtlSample struct {
 
 // jtlRun gathers the samples of one label (and kind).
 type jtlRun struct {
-	run          *model.Run
-	key          [2]string // label and kind
-	elapsed      []float64
-	sum          float64
-	first, last  int64 // earliest start and latest end, epoch ms
-	n2xx, non2xx int64
-	noResponse   int64
-	failed       int64
-	bytes        int64
-	hasBytes     bool
-	maxThreads   int64
+	run         *model.Run
+	key         [2]string // label and kind
+	elapsed     []float64
+	sum         float64
+	first, last int64 // earliest start and latest end, epoch ms
+	// ok and failedAnswered count the samples with a response code by
+	// the tool's own success flag; noAnswer those failed without one;
+	// noResponse every sample whose code is no number, classes the
+	// numeric codes by their hundreds (1xx … 5xx).
+	ok, failedAnswered, noAnswer int64
+	noResponse                   int64
+	classes                      [6]int64
+	failed                       int64
+	bytes                        int64
+	hasBytes                     bool
+	maxThreads                   int64
 }
 
 // jtlLabels gathers the samples of a log by label and kind, in the
@@ -87,8 +93,13 @@ type jtlLabels struct {
 	lone bool
 	// sink gets each sample where method.metric is set.
 	sink model.Sink
-	tags *json.Encoder // writes the tags of a sample to buf
-	buf  bytes.Buffer
+	// timeFormat is the Go layout of a JTL whose timeStamp is formatted
+	// (timestamp_format): the times have no zone, so the runs get no
+	// start; "unread" for a layout wra does not read: no times at all.
+	// "" for epoch milliseconds.
+	timeFormat string
+	tags       *json.Encoder // writes the tags of a sample to buf
+	buf        bytes.Buffer
 }
 
 // newJTLLabels gathers a JTL's samples, each stored in sink's samples
@@ -211,12 +222,20 @@ func (j *jtlRun) add(s *jtlSample) {
 	if s.code != "" && s.kind != "transaction" {
 		n, err := strconv.Atoi(s.code)
 		switch {
+		case err != nil && !s.success:
+			// "Non HTTP response code: java.net.ConnectException": no answer
+			j.noResponse++
+			j.noAnswer++
 		case err != nil:
 			j.noResponse++
-		case n >= 200 && n < 300:
-			j.n2xx++
+			j.ok++
+		case !s.success:
+			j.failedAnswered++
 		default:
-			j.non2xx++
+			j.ok++
+		}
+		if err == nil && n >= 100 && n < 600 {
+			j.classes[n/100]++
 		}
 	}
 	if s.bytes >= 0 {
@@ -235,7 +254,7 @@ func (ls *jtlLabels) store(sink model.Sink) error {
 	}
 	for i, j := range order {
 		j.run.Index = i
-		if err := sink.Run(j.finish(ls.method, ls.codes)); err != nil {
+		if err := sink.Run(j.finish(ls.method, ls.codes, ls.timeFormat)); err != nil {
 			return err
 		}
 	}
@@ -243,21 +262,36 @@ func (ls *jtlLabels) store(sink model.Sink) error {
 }
 
 // finish computes a label's run from its samples.
-func (j *jtlRun) finish(m *sampleMethod, codes bool) *model.Run {
+func (j *jtlRun) finish(m *sampleMethod, codes bool, timeFormat string) *model.Run {
 	r := j.run
 	n := int64(len(j.elapsed))
 	r.Requests = model.Some(n)
 	r.Errors = model.Some(j.failed)
 	if codes && r.Labels["sample_kind"] != "transaction" {
-		r.Responses2xx = model.Some(j.n2xx)
-		r.Non2xx = model.Some(j.non2xx)
+		// A sample fails once, by the tool's own success flag: errors the
+		// failed ones that got no answer, non_2xx the failed ones that
+		// got one (a 4xx or 5xx, or an assertion that failed on any
+		// status), responses_2xx the successful ones (a redirect JMeter
+		// followed or accepted among them). So errors + non_2xx, wra's
+		// failed, is JMeter's own count of failures. The status classes
+		// as answered stay labels.
+		r.Errors = model.Some(j.noAnswer)
+		r.Responses2xx = model.Some(j.ok)
+		r.Non2xx = model.Some(j.failedAnswered)
 		runLabel(r, "no_response", strconv.FormatInt(j.noResponse, 10))
+		for c := 1; c <= 5; c++ {
+			runLabel(r, fmt.Sprintf("status_%dxx", c), strconv.FormatInt(j.classes[c], 10))
+		}
 	}
 	span := j.last - j.first
-	r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
-	r.DurationS = model.Some(float64(span) / 1000)
-	if span > 0 {
-		r.RPS = model.Some(float64(n) * 1000 / float64(span))
+	if timeFormat == "" {
+		r.StartedAt = model.Some(time.UnixMilli(j.first).UTC())
+	}
+	if timeFormat != "unread" {
+		r.DurationS = model.Some(float64(span) / 1000)
+		if span > 0 {
+			r.RPS = model.Some(float64(n) * 1000 / float64(span))
+		}
 	}
 	slices.Sort(j.elapsed)
 	r.LatencyMeanMS = model.Some(j.sum / float64(n))

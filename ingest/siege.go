@@ -79,7 +79,7 @@ var siegeLines = map[string]func(s *siegeReport, v string) error{
 		return err
 	},
 	"Availability": func(s *siegeReport, v string) error {
-		return siegeLabel(s, "reported_availability_pct", v, "%")
+		return siegeLabel(s, model.ReportedSuccessPct, v, "%", 1)
 	},
 	"Elapsed time": func(s *siegeReport, v string) error {
 		x, err := siegeNumber(v, "secs")
@@ -88,7 +88,7 @@ var siegeLines = map[string]func(s *siegeReport, v string) error{
 		return err
 	},
 	"Data transferred": func(s *siegeReport, v string) error {
-		return siegeLabel(s, "reported_data_transferred_mb", v, "MB")
+		return siegeLabel(s, model.ReportedBytesRead, v, "MB", siegeMB)
 	},
 	"Response time": func(s *siegeReport, v string) error {
 		ms, unit, err := siegeTime(v, true)
@@ -101,10 +101,10 @@ var siegeLines = map[string]func(s *siegeReport, v string) error{
 		return err
 	},
 	"Throughput": func(s *siegeReport, v string) error {
-		return siegeLabel(s, "reported_throughput_mb_per_s", v, "MB/sec")
+		return siegeLabel(s, model.ReportedTransferBytesPerS, v, "MB/sec", siegeMB)
 	},
 	"Concurrency": func(s *siegeReport, v string) error {
-		return siegeLabel(s, "concurrency", v, "")
+		return siegeLabel(s, "concurrency", v, "", 1)
 	},
 	"Successful transactions": func(s *siegeReport, v string) error {
 		n, err := siegeCount(v)
@@ -185,16 +185,41 @@ func (s *siegeReport) finish() *model.Run {
 		runLabel(r, "successful_transactions", strconv.FormatInt(s.successful.V, 10))
 	}
 	runLabel(r, "transactions", strconv.FormatInt(s.transactions.V, 10))
-	switch {
-	case s.failed.V == 0 && s.rate.Valid:
-		r.RPS = s.rate
-	case s.elapsed.Valid && s.elapsed.V > 0:
-		r.RPS = model.Some(float64(n) / s.elapsed.V)
-		if s.rate.Valid {
-			runLabel(r, "reported_rps", fmtLabelNum(s.rate.V))
-		}
-	}
+	r.RPS = siegeRPS(r, s.transactions.V, s.failed.V, s.rate, s.elapsed)
+	siegeNoAnswer(r, s.transactions.V)
 	return r
+}
+
+// siegeNoAnswer sets both status columns to 0 for a run in which
+// nothing was answered (Transactions 0, which siege counts whatever the
+// status): the one case where siege's counts tell them. The times siege
+// prints for such a run (0.00) are then no latency (guard.go).
+func siegeNoAnswer(r *model.Run, transactions int64) {
+	if transactions == 0 {
+		r.Responses2xx, r.Non2xx = model.Some(int64(0)), model.Some(int64(0))
+	}
+}
+
+// siegeRPS is the rate of a summary or a siege.log row: siege's
+// Transaction rate (Transactions / Elapsed time) where nothing failed,
+// and where nothing was answered (siege prints 0.00: the failures are
+// socket failures, at the speed a refused connection comes back, no
+// rate of requests served); else requests / Elapsed time, with siege's
+// rate in label reported_rps.
+func siegeRPS(r *model.Run, transactions, failed int64, rate, elapsed model.Opt[float64]) model.Opt[float64] {
+	switch {
+	case (failed == 0 || transactions == 0) && rate.Valid:
+		if failed > 0 {
+			runLabel(r, "rps_basis", "siege's Transaction rate: every transaction failed")
+		}
+		return rate
+	case elapsed.Valid && elapsed.V > 0:
+		if rate.Valid {
+			reported(r, model.ReportedRPS, rate.V)
+		}
+		return model.Some(float64(transactions+failed) / elapsed.V)
+	}
+	return model.Opt[float64]{}
 }
 
 // siegeTransactions reads "2000 hits" (and 4.1's "2610    hits").
@@ -250,10 +275,13 @@ func siegeTime(v string, needUnit bool) (float64, string, error) {
 }
 
 // siegeLabel keeps a value with its unit checked.
-func siegeLabel(s *siegeReport, key, v, unit string) error {
+func siegeLabel(s *siegeReport, key, v, unit string, scale uint64) error {
 	x, err := siegeNumber(v, unit)
 	if err == nil {
-		runLabel(s.run, key, fmtLabelNum(x))
+		reported(s.run, key, scaledExact(x, scale))
 	}
 	return err
 }
+
+// siegeMB is siege's MB: data.c divides bytes by 1024 × 1024.
+const siegeMB = 1 << 20

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,14 +18,14 @@ func TestSiegeWild(t *testing.T) {
 		{file: d + "async-micro-bench-2012-v2.71-ctrl-c.txt", format: "siege", requests: 3820, ok2xx: noCount, non2xx: noCount, errors: 0,
 			rps: 39.78, p50: nullWant, p99: nullWant, mean: 5590, max: 6030, durationS: 96.04, startLine: 8, connections: nullWant,
 			labels: map[string]string{"transactions": "3820", "successful_transactions": "3820", "latency_min_ms": "530",
-				"concurrency": "222.37", "reported_availability_pct": "100"}},
+				"concurrency": "222.37", "reported_success_pct": "100"}},
 		{file: d + "async-micro-bench-2012-v2.71-process-log-lines.txt", format: "siege", requests: 4925, ok2xx: noCount, non2xx: noCount,
 			errors: 0, rps: 49.26, p50: nullWant, p99: nullWant, mean: 510, max: 560, durationS: 99.98, startLine: 7, connections: nullWant},
 		// 8036 hits and 109 failed: 8145 requests over 30.62 s; siege's
 		// rate 262.44 counts the hits only.
 		{file: d + "easyengine-docs-pre-block-109-failed.txt", format: "siege", requests: 8145, ok2xx: noCount, non2xx: noCount, errors: 109,
 			rps: perSecond(8145, 30.62), p50: nullWant, p99: nullWant, mean: 2340, max: 23830, durationS: 30.62, startLine: 2, connections: nullWant,
-			labels: map[string]string{"reported_rps": "262.44", "reported_availability_pct": "98.66"}},
+			labels: map[string]string{"reported_rps": "262.44", "reported_success_pct": "98.66"}},
 		// 4.1: "516.77 ms", "13130.00 ms", "2610    hits", lines ending
 		// in two spaces.
 		{file: d + "beast-issue2831-2024-v4.1-ms-trailing-spaces.txt", format: "siege", requests: 3653, ok2xx: noCount, non2xx: noCount,
@@ -99,4 +100,75 @@ func FuzzSiege(f *testing.F) {
 	addWildSeeds(f, "siege", "notreport", "ab", "wrk")
 	addFuzzSeeds(f, "testdata/hey/hey_go2*.txt")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "siege") })
+}
+
+// Captures of siege 4.0.7 (testdata/siege/SOURCES.md). A verbose run
+// prints a line per request, and siege writes its summary among them
+// (stderr into the same file): 1944 request lines, the summary at byte
+// 110685, more lines after it. No format claims the head; detection
+// looks past it for a Late format's report (detectBeyond), here through
+// the gzip it is kept in. An aborted run against a refused port: 1027
+// failed, siege prints 0.00 trans/sec, which is the rate (not 1027 over
+// 0.09 s), and its 0.00 secs of response time is no latency.
+func TestSiegeCaptures(t *testing.T) {
+	const d = "testdata/siege/"
+	for _, tc := range []loadToolCase{
+		{file: d + "siege407_verbose_c2_r1000_summary_past_head.txt.gz", format: "siege", requests: 2000, ok2xx: noCount, non2xx: noCount,
+			errors: 0, rps: 1503.76, p50: nullWant, p99: nullWant, mean: 0, max: 140, durationS: 1.33, startLine: 1945, connections: nullWant,
+			labels: map[string]string{"transactions": "2000", "concurrency": "1.84", "reported_success_pct": "100"}},
+		{file: d + "siege407_aborted_refused_port_c4.txt", format: "siege", requests: 1027, ok2xx: 0, non2xx: 0,
+			errors: 1027, rps: 0, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant, durationS: 0.09, startLine: 1034, connections: nullWant,
+			labels: map[string]string{"rps_basis": "siege's Transaction rate: every transaction failed", "raw.latency_mean_ms": "0"}},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) { checkLoadToolCase(t, tc) })
+	}
+	for _, f := range []string{"siege407_verbose_c2_r1000_summary_past_head.txt.gz", "siege407_aborted_refused_port_c4.txt"} {
+		o, err := open(d+f, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(o.head) != HeadBytes || Detect(o.head) != nil {
+			t.Errorf("%s: a head of %d bytes claimed by %v, want a full head claimed by none", f, len(o.head), Detect(o.head))
+		}
+		o.close()
+		if got, err := DetectFile(d + f); err != nil || got == nil || got.Name != "siege" {
+			t.Errorf("%s: DetectFile %v %v, want siege", f, got, err)
+		}
+	}
+	// Through the walker, as wra ingest reads a folder.
+	dir := t.TempDir()
+	for _, f := range []string{"siege407_verbose_c2_r1000_summary_past_head.txt.gz", "siege407_aborted_refused_port_c4.txt"} {
+		b, err := os.ReadFile(d + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	res, _ := ingestDir(t, dir)
+	for name, r := range res {
+		if r.Status != Loaded || r.Format != "siege" || r.Rows != 1 {
+			t.Errorf("%s: %s as %q, %d rows, %v", name, r.Status, r.Format, r.Rows, r.Err)
+		}
+	}
+}
+
+// A text file of no format is looked through to its end, window by
+// window, and still skipped: the request lines of the verbose capture
+// without its summary.
+func TestDetectBeyondNone(t *testing.T) {
+	b := readContent(t, "testdata/siege/siege407_verbose_c2_r1000_summary_past_head.txt.gz")
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "HTTP/1.1 ") {
+			lines = append(lines, l)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "requests.txt")
+	os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	if len(lines) < 1900 {
+		t.Fatalf("%d request lines", len(lines))
+	}
+	if f, err := DetectFile(p); err != nil || f != nil {
+		t.Errorf("request lines alone: %v %v, want no format", f, err)
+	}
 }

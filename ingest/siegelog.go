@@ -66,10 +66,23 @@ func detectSiegeLog(head []byte) bool {
 func readSiegeLog(in *Input, sink model.Sink) error {
 	l := NewLines(in)
 	var runs []*model.Run
+	mark := ""
 	for l.Scan() {
 		text := strings.TrimRight(l.Text(), "\r")
 		t := strings.TrimSpace(text)
 		if t == "" || siegeLogHeader(t) {
+			continue
+		}
+		if m, ok := siegeLogMark(t); ok {
+			// siege's mark_log_file: "-m text" before a run, or its
+			// word after a run it aborted.
+			if m == siegeAbortedMark {
+				if len(runs) > 0 {
+					runLabel(runs[len(runs)-1], "aborted", "excessive socket failure")
+				}
+				continue
+			}
+			mark = m
 			continue
 		}
 		f := strings.Split(text, ",")
@@ -86,6 +99,9 @@ func readSiegeLog(in *Input, sink model.Sink) error {
 		v := func(i int) string { return strings.TrimSpace(f[i]) }
 		r := &model.Run{Tool: "siege", Line: l.Line(), Index: len(runs)}
 		runLabel(r, "logged_at", v(0))
+		if mark != "" {
+			runLabel(r, "mark", mark)
+		}
 		var n [3]int64 // Trans, OKAY, Failed
 		for k, i := range []int{1, 8, 9} {
 			x, err := siegeCount(v(i))
@@ -110,17 +126,12 @@ func readSiegeLog(in *Input, sink model.Sink) error {
 		requests := n[0] + n[2]
 		r.Requests, r.Errors = model.Some(requests), model.Some(n[2])
 		r.DurationS = model.Some(x[0])
-		switch {
-		case n[2] == 0:
-			r.RPS = model.Some(x[3])
-		case x[0] > 0:
-			r.RPS = model.Some(float64(requests) / x[0])
-			runLabel(r, "reported_rps", fmtLabelNum(x[3]))
-		}
+		r.RPS = siegeRPS(r, n[0], n[2], model.Some(x[3]), model.Some(x[0]))
+		siegeNoAnswer(r, n[0])
 		runLabel(r, "transactions", strconv.FormatInt(n[0], 10))
 		runLabel(r, "successful_transactions", strconv.FormatInt(n[1], 10))
-		runLabel(r, "reported_data_transferred_mb", fmtLabelNum(x[1]))
-		runLabel(r, "reported_throughput_mb_per_s", fmtLabelNum(x[4]))
+		reported(r, model.ReportedBytesRead, scaledExact(x[1], siegeMB))
+		reported(r, model.ReportedTransferBytesPerS, scaledExact(x[4], siegeMB))
 		runLabel(r, "concurrency", fmtLabelNum(x[5]))
 		runLabel(r, "reported_response_time", v(4))
 		if ms, ok := siegeLogResponseMS(x[2], x[3], x[5]); resp && n[0] > 0 && ok {
@@ -142,6 +153,21 @@ func readSiegeLog(in *Input, sink model.Sink) error {
 		}
 	}
 	return nil
+}
+
+// siegeAbortedMark is the mark siege writes after a run it stopped for
+// its failures (main.c, my.failures).
+const siegeAbortedMark = "siege aborted due to excessive socket failure."
+
+// siegeLogMark reads a mark line, "**** text ****", as siege's
+// mark_log_file writes it for -m/--mark and after an aborted run.
+func siegeLogMark(t string) (string, bool) {
+	m, ok := strings.CutPrefix(t, "**** ")
+	if !ok {
+		return "", false
+	}
+	m, ok = strings.CutSuffix(m, " ****")
+	return strings.TrimSpace(m), ok
 }
 
 // siegeLogResponseMS reads Resp Time in ms, in the unit Little's law

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wra-bench/wra/model"
 )
 
 // siege.log rows (PROVENANCE.md), with the numbers they print.
@@ -16,11 +18,14 @@ func TestSiegeLog(t *testing.T) {
 			requests: 92137, ok2xx: nullCount, non2xx: nullCount, errors: 1047, rps: perSecond(92137, 27.46), p50: nullWant, p99: nullWant, mean: 30, max: nullWant,
 			spectrum: 0, startLine: 3, connections: nullWant, durationS: 27.46,
 			labels: map[string]string{"reported_rps": "3317.19", "transactions": "91090", "successful_transactions": "91090", "concurrency": "95.78",
+				"reported_bytes_read": "2097152", "reported_transfer_bytes_per_s": "73400.32", // 2 MB, 0.07 MB/sec of 1048576 bytes
 				"logged_at": "2014-02-25 14:49:55", "reported_response_time": "0.03"}},
-		// No answer at all: Resp Time nan, no mean, no warning.
+		// No answer at all: Resp Time nan, no mean, no warning; the rate
+		// is siege's Trans Rate 0.00, not the 34 failures over 59.95 s.
 		{file: d + "sohu-cloudscape-2014-siege-log-16-runs.log", format: "siege-log", runs: 16, run: 6,
-			requests: 34, ok2xx: nullCount, non2xx: nullCount, errors: 34, rps: perSecond(34, 59.95), p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant,
-			spectrum: 0, startLine: 8, connections: nullWant, durationS: 59.95},
+			requests: 34, ok2xx: 0, non2xx: 0, errors: 34, rps: 0, p50: nullWant, p99: nullWant, mean: nullWant, max: nullWant,
+			spectrum: 0, startLine: 8, connections: nullWant, durationS: 59.95,
+			labels: map[string]string{"rps_basis": "siege's Transaction rate: every transaction failed"}},
 		{file: d + "node-clustering-2016-siege-log-inf-nan-rows.log", format: "siege-log", runs: 4, run: 0,
 			requests: 1151, ok2xx: nullCount, non2xx: nullCount, errors: 0, rps: 19.18, p50: nullWant, p99: nullWant, mean: 30, max: nullWant,
 			spectrum: 0, startLine: 2, connections: nullWant, durationS: 60},
@@ -57,4 +62,39 @@ func TestSiegeLogErrors(t *testing.T) {
 func FuzzSiegeLog(f *testing.F) {
 	addWildSeeds(f, "siege", "locust", "notreport")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormats(t, data, "siege-log") })
+}
+
+// siege 4.0.7's own log (testdata/siege/SOURCES.md): a -m mark before a
+// run ("**** echo c2 r1000 ****"), the row of a run against a refused
+// port (0 trans, 1027 failed, Resp Time -nan) and the mark siege writes
+// after it ("**** siege aborted due to excessive socket failure. ****"),
+// then another marked run. The marks label their runs; the log loads.
+func TestSiegeLogMarks(t *testing.T) {
+	const f = "testdata/siege/siege407_log_marks_aborted.log"
+	c := &model.Collector{}
+	if _, err := ReadFile(f, c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(c.Runs))
+	}
+	for i, w := range []struct {
+		line             int
+		requests, failed int64
+		rps              float64
+		mark, aborted    string
+	}{
+		{3, 2000, 0, 1503.76, "echo c2 r1000", ""},
+		{4, 1027, 1027, 0, "echo c2 r1000", "excessive socket failure"},
+		{7, 400, 0, 3636.36, "echo c2 r200", ""},
+	} {
+		r := c.Runs[i]
+		if r.Line != w.line || r.Labels["mark"] != w.mark || r.Labels["aborted"] != w.aborted {
+			t.Errorf("run %d: line %d, mark %q, aborted %q; want %d, %q, %q", i, r.Line, r.Labels["mark"], r.Labels["aborted"], w.line, w.mark, w.aborted)
+		}
+		expectI(t, "requests", r.Requests, w.requests)
+		expectI(t, "errors", r.Errors, w.failed)
+		expectF(t, "rps", r.RPS, w.rps)
+	}
+	expectF(t, "run 1 latency_mean_ms", c.Runs[1].LatencyMeanMS, nullWant)
 }

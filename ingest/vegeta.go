@@ -28,7 +28,7 @@ import (
 // attack duration (first to last request sent).
 
 func init() {
-	register(&Format{Name: "vegeta-text", Priority: 40, Detect: detectVegetaText, Read: readVegetaText})
+	register(&Format{Name: "vegeta-text", Priority: 40, Late: true, Detect: detectVegetaText, Read: readVegetaText})
 	register(&Format{Name: "vegeta-json", Priority: 40, Detect: detectVegetaJSON, Read: readVegetaJSON})
 	register(&Format{Name: "vegeta-hist", Priority: 40, Detect: detectVegetaHist, Read: readVegetaHist})
 	register(&Format{Name: "vegeta-results-csv", Priority: 40, Detect: detectVegetaResultsCSV, Read: readVegetaResultsCSV})
@@ -40,7 +40,7 @@ func detectVegetaText(head []byte) bool {
 	req, lat := false, false
 	hasLine(head, func(l string) bool {
 		switch {
-		case isVegetaRequestsLine(l):
+		case isVegetaRequestsLine(l) || isVegetaDurationLine(l):
 			req = true
 		case req && strings.HasPrefix(l, "Latencies") && strings.Contains(l, "[") && strings.Contains(l, "mean"):
 			lat = true
@@ -136,7 +136,7 @@ type vegetaTextParser struct {
 var vegetaTextReports = &reportFormat{
 	tool:   "vegeta",
 	first:  `"Requests [total, rate, …]"`,
-	begins: isVegetaRequestsLine,
+	begins: func(t string) bool { return isVegetaRequestsLine(t) || isVegetaDurationLine(t) },
 	read: func(l *Lines, _ model.Sink) (*model.Run, error) {
 		p := &vegetaTextParser{l: l}
 		ended, err := scanReport(l, p.line, func() bool { return p.done })
@@ -165,9 +165,16 @@ func isVegetaRequestsLine(t string) bool {
 	return strings.HasPrefix(t, "Requests") && strings.Contains(t, "[total")
 }
 
+// isVegetaDurationLine reports whether a line is a text report's
+// "Duration [total, attack, wait]": the first line of a report whose
+// Requests line was left out (a log that lost it).
+func isVegetaDurationLine(t string) bool {
+	return strings.HasPrefix(t, "Duration") && strings.Contains(t, "[total, attack")
+}
+
 func (p *vegetaTextParser) line(t string) error {
 	l := p.l
-	if isVegetaRequestsLine(t) {
+	if isVegetaRequestsLine(t) || isVegetaDurationLine(t) && (p.r == nil || p.seen["Duration"]) {
 		if p.r != nil {
 			// The next report: this one ends before it.
 			l.Unread()
@@ -248,6 +255,14 @@ func (p *vegetaTextParser) finish(end int) error {
 	for _, n := range p.codes {
 		sum += n
 	}
+	if !p.seen["Requests"] {
+		// The report lost its Requests line: every result has a status
+		// code (0 for no answer), so the Status Codes count the requests;
+		// the rate and throughput printed there are gone.
+		r.Requests = model.Some(sum)
+		runLabel(r, "requests_basis", "the Status Codes: the report has no Requests line")
+		runLabel(r, "warning", fmt.Sprintf("line %d: the vegeta report has no Requests line: requests are its Status Codes, its rate is not printed (rps NULL)", r.Line))
+	}
 	if r.Requests.V == 0 {
 		return Errorf(name, r.Line, 0, "vegeta report of no request")
 	}
@@ -287,7 +302,11 @@ func vegetaTextValue(r *model.Run, name, key, v string) error {
 		}
 		r.RPS = model.Some(x)
 	case "Requests/throughput":
-		runLabel(r, "reported_throughput", v)
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x < 0 {
+			return errors.New("expected a rate")
+		}
+		reported(r, model.ReportedSuccessRPS, x)
 	case "Duration/total":
 		if _, err := dur(); err != nil {
 			return err
@@ -322,15 +341,16 @@ func vegetaTextValue(r *model.Run, name, key, v string) error {
 		r.BytesRead = model.Some(n)
 		return err
 	case "Bytes Out/total":
-		_, err := count()
-		runLabel(r, "bytes_out", v)
+		n, err := count()
+		reported(r, model.ReportedBytesSent, float64(n))
 		return err
 	case "Bytes In/mean", "Bytes Out/mean":
 	case "Success/ratio":
-		if _, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64); err != nil || !strings.HasSuffix(v, "%") {
+		pct, ok := percentValue(v)
+		if !ok {
 			return errors.New("expected a percentage")
 		}
-		runLabel(r, "reported_success", v)
+		reported(r, model.ReportedSuccessPct, pct)
 	default:
 		p, err := strconv.ParseFloat(key, 64)
 		if name != "Latencies" || err != nil || p < 0 || p > 100 {
@@ -425,10 +445,12 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		runLabel(r, "reported_rps", fmtLabelNum(*v.Rate))
 	}
 	if v.Throughput != nil {
-		runLabel(r, "reported_throughput", fmtLabelNum(*v.Throughput))
+		reported(r, model.ReportedSuccessRPS, *v.Throughput)
 	}
 	if v.Success != nil {
-		runLabel(r, "reported_success", fmtLabelNum(*v.Success))
+		if pct, ok := ratioPct(*v.Success); ok {
+			reported(r, model.ReportedSuccessPct, pct)
+		}
 	}
 	if v.Wait != nil {
 		runLabel(r, "wait_s", fmtLabelNum(float64(*v.Wait)/1e9))
@@ -440,7 +462,7 @@ func readVegetaJSON(in *Input, sink model.Sink) error {
 		r.BytesRead = model.Some(v.BytesIn.Total)
 	}
 	if v.BytesOut != nil {
-		runLabel(r, "bytes_out", strconv.FormatInt(v.BytesOut.Total, 10))
+		reported(r, model.ReportedBytesSent, float64(v.BytesOut.Total))
 	}
 	if len(v.Errors) > 0 {
 		b, _ := json.Marshal(v.Errors) // a slice of strings always encodes
@@ -757,7 +779,10 @@ func readVegetaResultsJSON(in *Input, sink model.Sink) error {
 // opens with the type definition of vegeta's Result and its field names.
 func detectVegetaResultsGob(head []byte) bool {
 	h := head[:min(len(head), 512)]
-	for _, name := range []string{"\x06Result", "\x06Attack", "\x03Seq", "\x04Code", "\x09Timestamp", "\x07Latency", "\x07BytesIn"} {
+	// Attack and Seq came with v8.0.0 (2018): a stream of an older
+	// vegeta declares the other fields only, and gob decodes it into
+	// today's Result as well (fields matched by name).
+	for _, name := range []string{"\x06Result", "\x04Code", "\x09Timestamp", "\x07Latency", "\x07BytesIn"} {
 		if !bytes.Contains(h, []byte(name)) {
 			return false
 		}

@@ -372,7 +372,10 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	o.Strict = opts.Strict
 	o.pos.m, o.meter = opts.meter, opts.meter
 	defer o.close()
-	f := Detect(o.head)
+	f, err := detectOpened(o)
+	if err != nil {
+		return fail(err)
+	}
 	if f == nil {
 		if opts.Strict {
 			return fail(fmt.Errorf("%s: %w (--strict)", j.source, ErrUnknownFormat))
@@ -384,7 +387,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	labels := j.man.LabelsFor(j.rel)
 	file.Format = f.Name
 	rows, err := st.Load(ctx, file, func(s model.Sink) error {
-		return f.Read(&o.Input, &guardSink{name: j.source, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}})
+		return f.Read(&o.Input, &guardSink{name: j.source, in: &o.Input, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}})
 	})
 	if err != nil {
 		if ctx.Err() != nil {

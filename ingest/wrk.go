@@ -32,8 +32,8 @@ import (
 // bytes with K, M, G, T, P (powers of 1024) before the B.
 
 func init() {
-	register(&Format{Name: "wrk2", Priority: 10, Detect: detectWrk2, Read: readWrk2})
-	register(&Format{Name: "wrk", Priority: 11, Detect: detectWrk, Read: readWrk})
+	register(&Format{Name: "wrk2", Priority: 10, Late: true, Detect: detectWrk2, Read: readWrk2})
+	register(&Format{Name: "wrk", Priority: 11, Late: true, Detect: detectWrk, Read: readWrk})
 }
 
 const (
@@ -431,11 +431,12 @@ func (p *wrkParser) line(line, t string) error {
 		if !p.rps || len(f) != 2 {
 			return l.Errorf(1, "unexpected %q line", "Transfer/sec")
 		}
-		if _, ok := binaryBytes(f[1].text); !ok {
+		v, ok := sizeBytes(f[1].text, binaryBase)
+		if !ok {
 			return l.Errorf(f[1].col, "expected a size such as 231.96KB, found %q", f[1].text)
 		}
 		p.transfer = true
-		runLabel(p.run, "reported_transfer_per_s", f[1].text)
+		reported(p.run, model.ReportedTransferBytesPerS, v)
 		return nil
 	}
 	return l.Errorf(1, "unexpected line in a %s report: %q", p.tool, clipQuote(t))
@@ -705,7 +706,9 @@ func (p *wrkParser) requestsLine(f []posField) error {
 	p.run.DurationS = model.Some(ms.float())
 	p.run.BytesRead = model.Some(b)
 	runLabel(p.run, "reported_duration", durText)
-	runLabel(p.run, "reported_bytes_read", f[4].text)
+	if v, ok := sizeBytes(f[4].text, binaryBase); ok {
+		reported(p.run, model.ReportedBytesRead, v)
+	}
 	return nil
 }
 

@@ -74,6 +74,15 @@ func showOptI(o model.Opt[int64]) any {
 // nullWant is the expected value of a column the file does not carry.
 const nullWant = -1.0
 
+// optWant is an expected figure read from another file: nullWant where
+// that file has none.
+func optWant(o model.Opt[float64]) float64 {
+	if !o.Valid {
+		return nullWant
+	}
+	return o.V
+}
+
 func expectF(t *testing.T, name string, got model.Opt[float64], want float64) {
 	t.Helper()
 	if want == nullWant {
@@ -141,7 +150,7 @@ func TestWrkCaptures(t *testing.T) {
 				"thread_rps_mean": "1060", "thread_rps_stdev": "195.1", "thread_rps_max": "2330",
 				"thread_rps_within_stdev_pct": "81.15", "latency_within_stdev_pct": "96.28",
 				"socket_connect": "0", "socket_timeout": "0", "url": "http://127.0.0.1:8082/ping",
-				"requested_duration": "15s", "reported_bytes_read": "3.40MB", "reported_transfer_per_s": "231.96KB",
+				"requested_duration": "15s", "reported_bytes_read": "3565158.4", "reported_transfer_bytes_per_s": "237527.04", // 231.96*1024
 			},
 		},
 		{
@@ -241,7 +250,7 @@ func TestWrkCaptures(t *testing.T) {
 			file: "wrk/wrk_timeouts_go1_wait1500.txt", format: "wrk", threads: 1, conns: 8,
 			requests: 24, errors: 24, rps: 4.78, durS: 5.02, bytes: 3267, // 3.19*1024 = 3266.56
 			mean: nullWant, stdev: nullWant, max: nullWant, p50: nullWant, p90: nullWant, p95: nullWant, p99: nullWant, p999: nullWant,
-			labels: map[string]string{"socket_timeout": "24", "latency_within_stdev_pct": "", "reported_latency_mean": "0.00us", "reported_transfer_per_s": "650.71B"},
+			labels: map[string]string{"socket_timeout": "24", "latency_within_stdev_pct": "", "reported_latency_mean": "0.00us", "reported_transfer_bytes_per_s": "650.71", "reported_bytes_read": "3266.56"},
 		},
 		{
 			// The same with --latency: its four lines print 0.00us too, and

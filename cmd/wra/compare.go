@@ -32,7 +32,7 @@ func (o *compareOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.alpha, "alpha", stats.DefaultAlpha, "significance level of the Mann-Whitney U test")
 	f.Float64Var(&o.confidence, "confidence", stats.DefaultConfidence, "confidence level of the medians' intervals")
 	f.BoolVar(&o.holm, "holm", true, "adjust the p-values of the table's rows together (Holm-Bonferroni); --holm=false for raw p-values")
-	f.StringSliceVar(&o.metrics, "metric", nil, "metrics to compare (default all): "+strings.Join(compare.Metrics(), ", "))
+	f.StringSliceVar(&o.metrics, "metric", nil, "metrics to compare (default "+strings.Join(compare.Metrics(), ", ")+"; also a statistic the tool printed, a column of run_reported such as reported_rps_mean)")
 	f.BoolVar(&o.ladders, "ladders", false, "list the held-rate ladder steps of both sides instead of comparing metrics")
 	addLadderRuleFlags(f, &o.rule)
 }
@@ -141,8 +141,8 @@ func (o *compareOptions) selectedMetrics() ([]string, error) {
 	var out []string
 	for _, m := range o.metrics {
 		m = strings.TrimSpace(m)
-		if !slices.Contains(compare.Metrics(), m) {
-			return nil, usagef("--metric must be one of %s, not %q", strings.Join(compare.Metrics(), ", "), m)
+		if !slices.Contains(compare.AllMetrics(), m) {
+			return nil, usagef("--metric must be one of %s, or a column of run_reported (reported_rps_mean, ...), not %q", strings.Join(compare.Metrics(), ", "), m)
 		}
 		if !slices.Contains(out, m) {
 			out = append(out, m)

@@ -121,7 +121,7 @@ func TestCompareUsage(t *testing.T) {
 		{[]string{"compare", "--by", "server", "--base", "a", "--vs", "a"}, exitUsage, `--base and --vs are the same: "a"`},
 		{[]string{"compare", "--by", "no such", "--base", "a", "--vs", "b"}, exitUsage, `--by "no such": expected a runs column`},
 		{[]string{"compare", "--by", "server", "--base", "go-gmp1", "--vs", "go-gmp2", "--metric", "speed"}, exitUsage,
-			`--metric must be one of rps, latency_p50_ms, latency_p90_ms, latency_p99_ms, cpu_server_us_per_req, cpu_db_us_per_req, working_set_mb, highest_held_rps, not "speed"`},
+			`--metric must be one of rps, latency_p50_ms, latency_p90_ms, latency_p99_ms, cpu_server_us_per_req, cpu_db_us_per_req, working_set_mb, highest_held_rps, or a column of run_reported (reported_rps_mean, ...), not "speed"`},
 		{[]string{"compare", "--by", "server", "--base", "go-gmp1", "--vs", "go-gmp2", "--alpha", "1.5"}, exitUsage, "--alpha must be between 0 and 1"},
 		{[]string{"compare", "--by", "server", "--base", "go-gmp1", "--vs", "rust"}, exitError, `no runs with server = "rust"`},
 		{[]string{"compare", "x", "y"}, exitError, "no runs from x"},

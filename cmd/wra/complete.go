@@ -57,7 +57,7 @@ func (c completer) register(root *cobra.Command) {
 		flag(cmp, "by", c.labelKeys)
 		flag(cmp, "base", c.byValues)
 		flag(cmp, "vs", c.byValues)
-		flag(cmp, "metric", fixed(compare.Metrics()))
+		flag(cmp, "metric", fixed(compare.AllMetrics()))
 	}
 	if tbl := sub("table"); tbl != nil {
 		flag(tbl, "metric", c.figures)

@@ -192,3 +192,31 @@ func variantsFolder(t *testing.T) string {
 	})
 	return dir
 }
+
+// A statistic the tool printed is a figure of wra table (a column of
+// run_figures from run_reported): bombardier's Reqs/sec mean of its
+// text report (22636.22) and of its JSON (2577.06511389266), by tool.
+func TestTableReportedFigure(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bench")
+	copyTree(t, dir, map[string]string{
+		"text.txt":  "../../ingest/testdata/bombardier/bombardier_default_go2_ping.txt",
+		"json.json": "../../ingest/testdata/bombardier/bombardier_json_go1_wait5.json",
+	})
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	if r := wra(t, db, "--quiet", "ingest", dir); r.code != 0 {
+		t.Fatalf("ingest: exit %d: %s", r.code, r.stderr)
+	}
+	r := wra(t, db, "--format", "csv", "table", "--metric", "reported_rps_mean", "--row", "source")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"bench/json.json,2577.06511389266", "bench/text.txt,22636.22"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = wra(t, db, "--format", "table", "table", "--cell", "{reported_rps_mean:,.0f}", "--row", "source")
+	if r.code != 0 || !strings.Contains(r.stdout, "22,636") {
+		t.Errorf("--cell: exit %d, stdout %s, stderr %s", r.code, r.stdout, r.stderr)
+	}
+}

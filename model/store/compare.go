@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/wra-bench/wra/model"
 )
 
 // The runs of a comparison (wra compare): two sides told apart by a
@@ -35,13 +37,27 @@ var compareMetrics = []struct{ name, expr string }{
 	{"working_set_mb", "coalesce(r.working_set_mb, rec.working_set_mb)"},
 }
 
-// CompareMetrics names the metrics CompareRuns reads for each run.
+// CompareMetrics names the metrics a comparison compares by default.
 func CompareMetrics() []string {
 	names := make([]string, len(compareMetrics))
 	for i, m := range compareMetrics {
 		names[i] = m.name
 	}
 	return names
+}
+
+// ReportedMetrics names the statistics a tool printed that a comparison
+// compares when asked (--metric): the columns of run_reported.
+func ReportedMetrics() []string { return model.ReportedFigures() }
+
+// allCompareMetrics are the metrics CompareRuns reads for each run: the
+// default ones and the tool's statistics of run_reported (rr).
+func allCompareMetrics() []struct{ name, expr string } {
+	out := slices.Clone(compareMetrics)
+	for _, n := range ReportedMetrics() {
+		out = append(out, struct{ name, expr string }{n, "rr." + n})
+	}
+	return out
 }
 
 var labelKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
@@ -166,7 +182,8 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Se
 		}
 		cols = append(cols, "r."+k)
 	}
-	for _, m := range compareMetrics {
+	metrics := allCompareMetrics()
+	for _, m := range metrics {
 		cols = append(cols, m.expr)
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + `
@@ -176,6 +193,7 @@ FROM (SELECT r.*, ` + expr + ` AS side
             WHERE ` + servers.where("r.server") + `) r) r
 LEFT JOIN runs rec ON rec.run_id = r.record_id
 LEFT JOIN cpu_per_request c ON c.run_id = coalesce(r.record_id, r.run_id)
+LEFT JOIN run_reported rr ON rr.run_id = r.run_id
 WHERE r.side IS NOT NULL
 ORDER BY r.run_id`
 	var out []*CompareRun
@@ -183,7 +201,7 @@ ORDER BY r.run_id`
 		const fixed = 5 // the columns before the keys
 		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Block: Text(row[2]), Source: Text(row[3]), Line: int(Float(row[4])),
 			Key: row[fixed : fixed+len(keys)], Values: map[string]float64{}}
-		for i, m := range compareMetrics {
+		for i, m := range metrics {
 			if v := Float(row[fixed+len(keys)+i]); !math.IsNaN(v) {
 				r.Values[m.name] = v
 			}

@@ -26,8 +26,13 @@ import (
 // held.
 const HighestHeld = "highest_held_rps"
 
-// Metrics names every metric a comparison can compare, in table order.
+// Metrics names the metrics a comparison compares by default, in table
+// order.
 func Metrics() []string { return append(store.CompareMetrics(), HighestHeld) }
+
+// AllMetrics names every metric a comparison can compare: the default
+// ones and the statistics the tools printed (run_reported).
+func AllMetrics() []string { return append(Metrics(), store.ReportedMetrics()...) }
 
 // Options are the settings of a comparison.
 type Options struct {
@@ -58,8 +63,8 @@ func Compare(ctx context.Context, st *store.Store, o Options) (*report.Data, err
 		o.Metrics = Metrics()
 	}
 	for _, m := range o.Metrics {
-		if !slices.Contains(Metrics(), m) {
-			return nil, fmt.Errorf("unknown metric %q: expected one of %s", m, strings.Join(Metrics(), ", "))
+		if !slices.Contains(AllMetrics(), m) {
+			return nil, fmt.Errorf("unknown metric %q: expected one of %s, or a column of run_reported", m, strings.Join(Metrics(), ", "))
 		}
 	}
 	servers, err := st.CompareServers(ctx, o.Sides)

@@ -12,7 +12,7 @@ COMMENT ON COLUMN runs.run_id IS 'source:index, the index numbering the runs of 
 COMMENT ON COLUMN runs.source IS 'the file, its path below the ingested folder starting with its name';
 COMMENT ON COLUMN runs.source_sha256 IS 'SHA-256 of the file''s bytes';
 COMMENT ON COLUMN runs.source_line IS 'the line of the file where the run starts';
-COMMENT ON COLUMN runs.tool IS 'wrk2, wrk, ab, bombardier, k6, hey, oha, vegeta, locust, jmeter, gatling, artillery, autocannon, siege, h2load, plow, go-wrk, cassowary, rewrk, drill, records';
+COMMENT ON COLUMN runs.tool IS 'wrk2, wrk, ab, bombardier, k6, hey, oha, vegeta, locust, jmeter, gatling, artillery, autocannon, siege, h2load, plow, go-wrk, cassowary, rewrk, drill, fortio, records';
 COMMENT ON COLUMN runs.tool_version IS 'the tool''s version, where it prints it';
 COMMENT ON COLUMN runs.server IS 'label: the server measured';
 COMMENT ON COLUMN runs.database IS 'label: the database server behind it';

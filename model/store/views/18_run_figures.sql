@@ -7,7 +7,8 @@
 -- of the same run (run_pairs) is one row: the report's, with the record's
 -- CPU per request, memory, start-up and start time, and record_id naming
 -- the record; the record has no row of its own. failed, error_rate,
--- goodput_rps and all_failed are run_outcomes'.
+-- goodput_rps and all_failed are run_outcomes'. The statistics the tool
+-- printed (run_reported, 03) come last.
 CREATE OR REPLACE VIEW run_figures AS
 WITH drift AS (
     SELECT run_id, max(drift_pct) AS drift_pct FROM run_calibration GROUP BY 1
@@ -55,7 +56,8 @@ SELECT
     coalesce(r.started_at, rec.started_at) AS started_at,
     greatest(d.drift_pct, dr.drift_pct) AS drift_pct,
     p.record_id,
-    r.labels
+    r.labels,
+    rr.* EXCLUDE (run_id)
 FROM runs r
 JOIN run_outcomes o USING (run_id)
 LEFT JOIN ingested_files f USING (source)
@@ -64,6 +66,7 @@ LEFT JOIN runs rec ON rec.run_id = p.record_id
 LEFT JOIN cpu_per_request c ON c.run_id = coalesce(p.record_id, r.run_id)
 LEFT JOIN drift d ON d.run_id = r.run_id
 LEFT JOIN drift dr ON dr.run_id = p.record_id
+LEFT JOIN run_reported rr ON rr.run_id = r.run_id
 WHERE r.run_id NOT IN (SELECT record_id FROM run_pairs);
 
 -- Comments: as the README documents the columns (TestColumnComments).
