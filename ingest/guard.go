@@ -77,6 +77,17 @@ func checkRun(in *Input, name string, r *model.Run) error {
 // label warning and the file's warning say so at the run's line, and
 // --strict refuses the file.
 
+// roundingSlack is how far below a lower percentile a higher one may lie
+// and still be a measurement, as a fraction of the lower: a tool that
+// prints two significant figures (Locust's percentiles of 1,234 ms are
+// 1,200) moves a value by up to 5%, so a single request's p90 of 1,200
+// under its exact median of 1,234 is rounding, not an impossible value;
+// wrk's 99% 0.00us under a p50 of 47.94 ms is impossible.
+const roundingSlack = 0.05
+
+// below reports whether x is below lo by more than rounding explains.
+func below(x, lo float64) bool { return x < lo-roundingSlack*math.Abs(lo) }
+
 // percentColumns are the percentile columns in the order of their
 // percentiles.
 var percentColumns = []struct {
@@ -139,7 +150,7 @@ func impossible(in *Input, name string, r *model.Run) (string, error) {
 		x := c.get(r)
 		switch {
 		case !x.Valid:
-		case x.V < lo:
+		case below(x.V, lo):
 			clear(c.name, x, "below "+loName+" "+fmtLabelNum(lo))
 		default:
 			lo, loName = x.V, c.name
@@ -186,7 +197,7 @@ func monotoneSpectrum(r *model.Run) []model.Percentile {
 			kept = append(kept, p)
 			continue
 		}
-		if n := len(kept); n > 0 && kept[n-1].Corrected == p.Corrected && p.LatencyMS < kept[n-1].LatencyMS {
+		if n := len(kept); n > 0 && kept[n-1].Corrected == p.Corrected && below(p.LatencyMS, kept[n-1].LatencyMS) {
 			dropped = append(dropped, p)
 			continue
 		}
