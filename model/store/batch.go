@@ -138,8 +138,8 @@ func sourcesStored(ctx context.Context, q driver.QueryerContext, files []model.F
 		fmt.Fprintf(&b, "SELECT source FROM %s WHERE source IN %s", t, in)
 	}
 	out := map[string]bool{}
-	err := eachRow(ctx, q, b.String(), nil, 1, func(v []driver.Value) {
-		if src, ok := v[0].(string); ok {
+	err := eachRow(ctx, q, b.String(), nil, func(r driverRow) {
+		if src, ok := r.get("source").(string); ok {
 			out[src] = true
 		}
 	})

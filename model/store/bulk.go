@@ -143,7 +143,7 @@ func (s *sink) setForBulk(settings map[string]string) (func(), error) {
 			continue
 		}
 		var old string
-		err := eachRow(s.ctx, qc, `SELECT current_setting('`+name+`')::VARCHAR`, nil, 1, func(v []driver.Value) { old, _ = v[0].(string) })
+		err := eachRow(s.ctx, qc, `SELECT current_setting('`+name+`')::VARCHAR AS v`, nil, func(r driverRow) { old, _ = r.get("v").(string) })
 		if err != nil {
 			restore()
 			return nil, err
@@ -303,23 +303,23 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 		qm = "CASE WHEN metric IN (" + strings.Join(lits, ", ") + ") THEN value END"
 	}
 	out := &model.BulkResult{}
-	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT metric, count(*)::BIGINT, min(value), max(value), sum(value), `+
-		`count_if(status BETWEEN 200 AND 299)::BIGINT, count_if(status >= 1)::BIGINT, min(ts), max(ts), `+
-		quant+`, max(abs(q)), stddev_pop(q), `+
-		`sum(CASE WHEN abs(q) < 1e18 THEN TRY_CAST(q AS DECIMAL(38, 9)) END), `+
-		`sum(CASE WHEN abs(q) < 1e9 THEN TRY_CAST(q * q AS DECIMAL(38, 9)) END) `+
+	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT metric, count(*)::BIGINT AS count, min(value) AS min, max(value) AS max, sum(value) AS sum, `+
+		`count_if(status BETWEEN 200 AND 299)::BIGINT AS status_2xx, count_if(status >= 1)::BIGINT AS answered, min(ts) AS first, max(ts) AS last, `+
+		quant+` AS quantiles, max(abs(q)) AS abs_max, stddev_pop(q) AS stdev, `+
+		`sum(CASE WHEN abs(q) < 1e18 THEN TRY_CAST(q AS DECIMAL(38, 9)) END) AS sum_exact, `+
+		`sum(CASE WHEN abs(q) < 1e9 THEN TRY_CAST(q * q AS DECIMAL(38, 9)) END) AS sum_squares_exact `+
 		`FROM (SELECT metric, value, status, ts, `+qm+` AS q FROM samples WHERE run_id = ?) `+
-		`GROUP BY metric ORDER BY metric`, []driver.NamedValue{{Ordinal: 1, Value: id}}, 14, func(vals []driver.Value) {
-		m := model.MetricStats{Metric: vals[0].(string)}
-		m.Count = toInt(vals[1])
-		m.Min, m.Max, m.Sum = toFloat(vals[2]), toFloat(vals[3]), toFloat(vals[4])
+		`GROUP BY metric ORDER BY metric`, []driver.NamedValue{{Ordinal: 1, Value: id}}, func(r driverRow) {
+		m := model.MetricStats{Metric: r.get("metric").(string)}
+		m.Count = toInt(r.get("count"))
+		m.Min, m.Max, m.Sum = toFloat(r.get("min")), toFloat(r.get("max")), toFloat(r.get("sum"))
 		// A point has a status of 200 to 299, another of 1 or more, or
 		// none (absent, or below 1).
-		answered := toInt(vals[6])
-		m.Status2xx = toInt(vals[5])
+		answered := toInt(r.get("answered"))
+		m.Status2xx = toInt(r.get("status_2xx"))
 		m.StatusOther, m.StatusNone = answered-m.Status2xx, m.Count-answered
-		first, _ := vals[7].(time.Time)
-		last, _ := vals[8].(time.Time)
+		first, _ := r.get("first").(time.Time)
+		last, _ := r.get("last").(time.Time)
 		if out.First.IsZero() || first.Before(out.First) {
 			out.First = first
 		}
@@ -327,7 +327,7 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 			out.Last = last
 		}
 		if wanted[m.Metric] {
-			quantileStats(&m, vals[9:])
+			quantileStats(&m, r)
 		}
 		out.Metrics = append(out.Metrics, m)
 	})
@@ -337,23 +337,23 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 // quantileStats sets the quantiles, the exact sum and the standard
 // deviation of a quantile metric from its columns of the summary:
 // quantiles, max(abs), stddev_pop and the two exact sums.
-func quantileStats(m *model.MetricStats, vals []driver.Value) {
-	if l, ok := vals[0].([]any); ok {
+func quantileStats(m *model.MetricStats, r driverRow) {
+	if l, ok := r.get("quantiles").([]any); ok {
 		for _, v := range l {
 			m.Quantiles = append(m.Quantiles, toFloat(v))
 		}
 	}
-	amax := toFloat(vals[1])
-	sum, sumOK := decimalRat(vals[3])
-	sq, sqOK := decimalRat(vals[4])
+	amax := toFloat(r.get("abs_max"))
+	sum, sumOK := decimalRat(r.get("sum_exact"))
+	sq, sqOK := decimalRat(r.get("sum_squares_exact"))
 	if amax < 1e18 && sumOK {
 		m.Sum, _ = sum.Float64()
 	}
 	if m.Count > 1 {
 		if amax < 1e9 && sumOK && sqOK {
 			m.Stdev = model.Some(exactStdev(sum, sq, m.Count))
-		} else if vals[2] != nil {
-			m.Stdev = model.Some(toFloat(vals[2]))
+		} else if sd := r.get("stdev"); sd != nil {
+			m.Stdev = model.Some(toFloat(sd))
 		}
 	}
 }
@@ -433,7 +433,7 @@ func (sp *span) add(t time.Time) {
 // file's, or a migration's.
 type stmts struct {
 	exec  func(q string) error
-	query func(q string, n int, row func([]driver.Value)) error
+	query func(q string, row func(driverRow)) error
 }
 
 // storeSampleSteps stores the steps of each run of runs in sample_steps:
@@ -454,10 +454,10 @@ func storeSampleSteps(st stmts, runs map[string]span) error {
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
-		err := st.query(`SELECT run_id, min(ts), max(ts) FROM samples WHERE run_id IN (`+strings.Join(unknown, ", ")+`) GROUP BY run_id`, 3, func(v []driver.Value) {
-			id, _ := v[0].(string)
-			first, _ := v[1].(time.Time)
-			last, _ := v[2].(time.Time)
+		err := st.query(`SELECT run_id, min(ts) AS first, max(ts) AS last FROM samples WHERE run_id IN (`+strings.Join(unknown, ", ")+`) GROUP BY run_id`, func(r driverRow) {
+			id, _ := r.get("run_id").(string)
+			first, _ := r.get("first").(time.Time)
+			last, _ := r.get("last").(time.Time)
 			runs[id] = span{first, last, true}
 		})
 		if err != nil {
@@ -496,8 +496,8 @@ func (s *sink) sampledRuns() map[string]span {
 func stepStmts(ctx context.Context, c driver.Conn, exec execFunc) stmts {
 	return stmts{
 		exec: func(q string) error { return exec(q) },
-		query: func(q string, n int, row func([]driver.Value)) error {
-			return eachRow(ctx, c.(driver.QueryerContext), q, nil, n, row)
+		query: func(q string, row func(driverRow)) error {
+			return eachRow(ctx, c.(driver.QueryerContext), q, nil, row)
 		},
 	}
 }

@@ -32,23 +32,23 @@ type RelationColumn struct {
 // each kind by name, with their columns or parameters.
 func (s *Store) Relations(ctx context.Context) ([]Relation, error) {
 	var out []Relation
-	_, err := s.each(ctx, `SELECT table_name, 'table', comment, sql FROM duckdb_tables()
+	err := s.eachNamed(ctx, `SELECT table_name AS name, 'table' AS kind, comment, sql FROM duckdb_tables()
 			WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
 		UNION ALL
 		SELECT view_name, 'view', comment, sql FROM duckdb_views()
-			WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal`, nil, func(row []any) error {
-		out = append(out, Relation{Name: Text(row[0]), Kind: Text(row[1]), Comment: Text(row[2]), SQL: Text(row[3])})
+			WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal`, nil, func(row namedRow) error {
+		out = append(out, Relation{Name: row.text("name"), Kind: row.text("kind"), Comment: row.text("comment"), SQL: row.text("sql")})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	cols := map[string][]RelationColumn{}
-	_, err = s.each(ctx, `SELECT table_name, column_name, data_type, comment FROM duckdb_columns()
+	err = s.eachNamed(ctx, `SELECT table_name, column_name, data_type, comment FROM duckdb_columns()
 		WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
-		ORDER BY table_name, column_index`, nil, func(row []any) error {
-		t := Text(row[0])
-		cols[t] = append(cols[t], RelationColumn{Name: Text(row[1]), Type: Text(row[2]), Comment: Text(row[3])})
+		ORDER BY table_name, column_index`, nil, func(row namedRow) error {
+		t := row.text("table_name")
+		cols[t] = append(cols[t], RelationColumn{Name: row.text("column_name"), Type: row.text("data_type"), Comment: row.text("comment")})
 		return nil
 	})
 	if err != nil {
@@ -57,14 +57,14 @@ func (s *Store) Relations(ctx context.Context) ([]Relation, error) {
 	for i := range out {
 		out[i].Columns = cols[out[i].Name]
 	}
-	_, err = s.each(ctx, `SELECT function_name, CASE function_type WHEN 'table_macro' THEN 'table macro' ELSE 'macro' END,
-			comment, parameters::VARCHAR[], macro_definition
+	err = s.eachNamed(ctx, `SELECT function_name, CASE function_type WHEN 'table_macro' THEN 'table macro' ELSE 'macro' END AS kind,
+			comment, parameters::VARCHAR[] AS parameters, macro_definition
 		FROM duckdb_functions()
 		WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal
-			AND function_type IN ('macro', 'table_macro')`, nil, func(row []any) error {
-		r := Relation{Name: Text(row[0]), Kind: Text(row[1]), Comment: Text(row[2])}
-		r.Params = textList(row[3])
-		r.SQL = "CREATE MACRO " + r.Name + "(" + strings.Join(r.Params, ", ") + ") AS " + macroBody(r.Kind, Text(row[4])) + ";"
+			AND function_type IN ('macro', 'table_macro')`, nil, func(row namedRow) error {
+		r := Relation{Name: row.text("function_name"), Kind: row.text("kind"), Comment: row.text("comment")}
+		r.Params = textList(row.get("parameters"))
+		r.SQL = "CREATE MACRO " + r.Name + "(" + strings.Join(r.Params, ", ") + ") AS " + macroBody(r.Kind, row.text("macro_definition")) + ";"
 		out = append(out, r)
 		return nil
 	})

@@ -166,7 +166,7 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Se
 		return nil, err
 	}
 	keys := sides.Keys()
-	cols := []string{"r.run_id", "r.side", "coalesce(r.block, '')", "r.source", "coalesce(r.source_line, 0)"}
+	cols := []string{"r.run_id", "r.side", "coalesce(r.block, '') AS block", "r.source", "coalesce(r.source_line, 0) AS line"}
 	var colArgs []any
 	for _, k := range keys {
 		if k == "variant" {
@@ -177,14 +177,14 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Se
 				by = sides.By
 			}
 			colArgs = append(colArgs, by)
-			cols = append(cols, `nullif(array_to_string(list_transform(list_filter(r.factor_keys, k -> k <> ?), k -> k || '=' || coalesce(json_extract_string(r.factors, '$."' || k || '"'), '')), ', '), '')`)
+			cols = append(cols, `nullif(array_to_string(list_transform(list_filter(r.factor_keys, k -> k <> ?), k -> k || '=' || coalesce(json_extract_string(r.factors, '$."' || k || '"'), '')), ', '), '') AS "key.variant"`)
 			continue
 		}
-		cols = append(cols, "r."+k)
+		cols = append(cols, "r."+k+` AS "key.`+k+`"`)
 	}
 	metrics := allCompareMetrics()
 	for _, m := range metrics {
-		cols = append(cols, m.expr)
+		cols = append(cols, m.expr+` AS "metric.`+m.name+`"`)
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + `
 FROM (SELECT r.*, ` + expr + ` AS side
@@ -197,12 +197,14 @@ LEFT JOIN run_reported rr ON rr.run_id = r.run_id
 WHERE r.side IS NOT NULL
 ORDER BY r.run_id`
 	var out []*CompareRun
-	_, err = s.each(ctx, q, append(colArgs, args...), func(row []any) error {
-		const fixed = 5 // the columns before the keys
-		r := &CompareRun{ID: Text(row[0]), Side: Text(row[1]), Block: Text(row[2]), Source: Text(row[3]), Line: int(Float(row[4])),
-			Key: row[fixed : fixed+len(keys)], Values: map[string]float64{}}
-		for i, m := range metrics {
-			if v := Float(row[fixed+len(keys)+i]); !math.IsNaN(v) {
+	err = s.eachNamed(ctx, q, append(colArgs, args...), func(row namedRow) error {
+		r := &CompareRun{ID: row.text("run_id"), Side: row.text("side"), Block: row.text("block"), Source: row.text("source"), Line: int(row.int("line")),
+			Values: map[string]float64{}}
+		for _, k := range keys {
+			r.Key = append(r.Key, row.get("key."+k))
+		}
+		for _, m := range metrics {
+			if v := row.float("metric." + m.name); !math.IsNaN(v) {
 				r.Values[m.name] = v
 			}
 		}

@@ -11,8 +11,7 @@ import (
 // runs, merged in the order of its text, so the same store always gives
 // the same display.
 func (s *Store) LabelDisplay(ctx context.Context) (model.Display, error) {
-	texts, err := readAll(ctx, s, "runs", `SELECT DISTINCT labels->>'`+model.DisplayLabel+`' AS d FROM runs WHERE d IS NOT NULL ORDER BY 1`,
-		nil, func(r []any) string { return Text(r[0]) })
+	texts, err := column[string](ctx, s, "runs", `SELECT DISTINCT labels->>'`+model.DisplayLabel+`' AS v FROM runs WHERE v IS NOT NULL ORDER BY 1`, nil)
 	if err != nil {
 		return nil, err
 	}

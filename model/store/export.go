@@ -176,11 +176,11 @@ type relation struct{ name, kind string }
 // relations lists the store's tables, then its views, each by name.
 func (s *Store) relations(ctx context.Context) ([]relation, error) {
 	var out []relation
-	_, err := s.each(ctx, `SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'view' ELSE 'table' END
+	err := s.eachNamed(ctx, `SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'view' ELSE 'table' END AS kind
 		FROM information_schema.tables
 		WHERE table_catalog = current_database() AND table_schema = 'main'
-		ORDER BY table_type = 'VIEW', table_name`, nil, func(row []any) error {
-		out = append(out, relation{Text(row[0]), Text(row[1])})
+		ORDER BY table_type = 'VIEW', table_name`, nil, func(row namedRow) error {
+		out = append(out, relation{row.text("table_name"), row.text("kind")})
 		return nil
 	})
 	return out, err
@@ -192,8 +192,8 @@ type columnType struct{ name, typ string }
 // DESCRIBE names their types.
 func (s *Store) describe(ctx context.Context, from string) ([]columnType, error) {
 	var out []columnType
-	_, err := s.each(ctx, "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "+from+")", nil, func(row []any) error {
-		out = append(out, columnType{Text(row[0]), Text(row[1])})
+	err := s.eachNamed(ctx, "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "+from+")", nil, func(row namedRow) error {
+		out = append(out, columnType{row.text("column_name"), row.text("column_type")})
 		return nil
 	})
 	return out, err

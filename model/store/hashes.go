@@ -8,8 +8,8 @@ import (
 // query: the walker reads them once per ingest instead of asking per file.
 func (s *Store) IngestedHashes(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
-	_, err := s.each(ctx, `SELECT source, source_sha256 FROM ingested_files`, nil, func(row []any) error {
-		out[Text(row[0])] = Text(row[1])
+	err := s.eachNamed(ctx, `SELECT source, source_sha256 FROM ingested_files`, nil, func(row namedRow) error {
+		out[row.text("source")] = row.text("source_sha256")
 		return nil
 	})
 	return out, err

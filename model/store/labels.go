@@ -5,7 +5,7 @@ import "context"
 // LabelKeys lists the keys of the runs' labels column (the labels that
 // have no column of their own), sorted.
 func (s *Store) LabelKeys(ctx context.Context) ([]string, error) {
-	return s.texts(ctx, `SELECT DISTINCT unnest(json_keys(labels)) FROM runs WHERE labels IS NOT NULL ORDER BY 1`)
+	return s.texts(ctx, `SELECT DISTINCT unnest(json_keys(labels)) AS v FROM runs WHERE labels IS NOT NULL ORDER BY 1`)
 }
 
 // LabelValues lists the values a label takes in runs, sorted: label is a
@@ -18,12 +18,7 @@ func (s *Store) LabelValues(ctx context.Context, label string) ([]string, error)
 	return s.texts(ctx, `SELECT DISTINCT v FROM (SELECT `+col+` AS v FROM runs r) WHERE v IS NOT NULL ORDER BY 1`, args...)
 }
 
-// texts reads a query's one column of text.
+// texts reads a query's one column of text, named v.
 func (s *Store) texts(ctx context.Context, query string, args ...any) ([]string, error) {
-	var out []string
-	_, err := s.each(ctx, query, args, func(row []any) error {
-		out = append(out, Text(row[0]))
-		return nil
-	})
-	return out, err
+	return column[string](ctx, s, "runs", query, args)
 }

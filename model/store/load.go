@@ -137,9 +137,9 @@ func sourceStored(ctx context.Context, q driver.QueryerContext, source string) (
 	err := eachRow(ctx, q, `SELECT EXISTS (SELECT 1 FROM ingested_files WHERE source = $1) `+
 		`OR EXISTS (SELECT 1 FROM runs WHERE source = $1) `+
 		`OR EXISTS (SELECT 1 FROM memory_series WHERE source = $1) `+
-		`OR EXISTS (SELECT 1 FROM calibration WHERE source = $1)`,
-		[]driver.NamedValue{{Ordinal: 1, Value: source}}, 1, func(v []driver.Value) {
-			if b, ok := v[0].(bool); ok {
+		`OR EXISTS (SELECT 1 FROM calibration WHERE source = $1) AS stored`,
+		[]driver.NamedValue{{Ordinal: 1, Value: source}}, func(r driverRow) {
+			if b, ok := r.get("stored").(bool); ok {
 				stored = b
 			}
 		})

@@ -10,13 +10,13 @@ import (
 // (2^30 bytes) cost with one provider, with the date and the page the
 // price comes from.
 type PriceRow struct {
-	Provider    string
-	Region      string
-	Arch        string
-	VCPUHourUSD float64
-	GiBHourUSD  float64
-	AsOf        string // YYYY-MM-DD, or empty when unknown
-	SourceURL   string
+	Provider    string  `db:"provider"`
+	Region      string  `db:"region"`
+	Arch        string  `db:"arch"`
+	VCPUHourUSD float64 `db:"vcpu_hour_usd"`
+	GiBHourUSD  float64 `db:"gib_hour_usd"`
+	AsOf        string  `db:"as_of"` // YYYY-MM-DD, or empty when unknown
+	SourceURL   string  `db:"source_url"`
 }
 
 // PutPrices writes prices into the prices table in one transaction; a row
@@ -25,13 +25,13 @@ type PriceRow struct {
 // are current is left as it is, byte for byte.
 func (s *Store) PutPrices(ctx context.Context, rows []PriceRow) error {
 	have := map[PriceRow]bool{}
-	if _, err := readAll(ctx, s, "prices", `SELECT provider, coalesce(region, ''), coalesce(arch, ''), vcpu_hour_usd, gib_hour_usd,
-       coalesce(strftime(as_of, '%Y-%m-%d'), ''), coalesce(source_url, '') FROM prices`, nil, func(r []any) bool {
-		have[PriceRow{Provider: Text(r[0]), Region: Text(r[1]), Arch: Text(r[2]), VCPUHourUSD: Float(r[3]), GiBHourUSD: Float(r[4]),
-			AsOf: Text(r[5]), SourceURL: Text(r[6])}] = true
-		return true
-	}); err != nil {
+	rows0, err := scanAll[PriceRow](ctx, s, "prices", `SELECT provider, coalesce(region, '') AS region, coalesce(arch, '') AS arch, vcpu_hour_usd, gib_hour_usd,
+       coalesce(strftime(as_of, '%Y-%m-%d'), '') AS as_of, coalesce(source_url, '') AS source_url FROM prices`, nil)
+	if err != nil {
 		return err
+	}
+	for _, r := range rows0 {
+		have[r] = true
 	}
 	var todo []PriceRow
 	for _, r := range rows {

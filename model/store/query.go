@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -54,7 +53,7 @@ func (s *Store) Query(ctx context.Context, query string, args ...any) (*Table, e
 
 // each is the one way the store reads: it runs query and hands every row
 // to fn, each value typed by Value. The slice is fn's to keep.
-func (s *Store) each(ctx context.Context, query string, args []any, fn func(row []any) error) (cols []Column, err error) {
+func (s *Store) each(ctx context.Context, query string, args []any, fn func(row []any) error, onCols ...func([]Column) error) (cols []Column, err error) {
 	defer func() { err = s.outOfMemory(err) }()
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -68,6 +67,11 @@ func (s *Store) each(ctx context.Context, query string, args []any, fn func(row 
 	cols = make([]Column, len(types))
 	for i, t := range types {
 		cols[i] = Column{Name: t.Name(), Type: t.DatabaseTypeName()}
+	}
+	for _, f := range onCols {
+		if err := f(cols); err != nil {
+			return cols, err
+		}
 	}
 	for rows.Next() {
 		vals := make([]any, len(cols))
@@ -242,32 +246,3 @@ func Bool(v any) bool {
 	return b
 }
 
-// readAll runs query and reads each row, its values typed by Value, into
-// a T; what names the rows in an error.
-func readAll[T any](ctx context.Context, s *Store, what, query string, args []any, read func(row []any) T) ([]T, error) {
-	var out []T
-	_, err := s.each(ctx, query, args, func(row []any) error {
-		out = append(out, read(row))
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", what, err)
-	}
-	return out, nil
-}
-
-// queryRow runs a query of one row and returns its values; no row gives
-// sql.ErrNoRows.
-func (s *Store) queryRow(ctx context.Context, query string, args ...any) ([]any, error) {
-	var out []any
-	_, err := s.each(ctx, query, args, func(row []any) error {
-		if out == nil {
-			out = row
-		}
-		return nil
-	})
-	if err == nil && out == nil {
-		err = sql.ErrNoRows
-	}
-	return out, err
-}

@@ -46,56 +46,48 @@ func splitLabels(text string) map[string]string {
 // target rate (full speed first), server, database, connections, group
 // and round.
 func (s *Store) CPURuns(ctx context.Context) ([]model.CPURun, error) {
-	return readAll(ctx, s, "cpu_per_request", `
-SELECT g.run_id, coalesce(g.test, ''), g.target_rps, coalesce(g.server, ''), coalesce(g.database, ''), coalesce(g.connections, -1),
-       c.cpu_server_us_per_req, c.cpu_user_us_per_req, c.cpu_kernel_us_per_req, c.cpu_db_us_per_req, coalesce(c.divisor_from, ''),
-       r.latency_p50_ms, r.latency_p99_ms, coalesce(r.errors, 0) + coalesce(r.non_2xx, 0), c.source, coalesce(c.source_line, 0),
-       g.factors, g.tool, g.group_id, g.mode, g.variant, coalesce(g.block, '')
+	return scanAll[model.CPURun](ctx, s, "cpu_per_request", `
+SELECT g.run_id, coalesce(g.test, '') AS test, g.target_rps, coalesce(g.server, '') AS server, coalesce(g.database, '') AS database,
+       coalesce(g.connections, -1) AS connections,
+       c.cpu_server_us_per_req AS stack_us, c.cpu_user_us_per_req AS user_us, c.cpu_kernel_us_per_req AS kernel_us, c.cpu_db_us_per_req AS db_us,
+       coalesce(c.divisor_from, '') AS divisor_from, r.latency_p50_ms AS p50_ms, r.latency_p99_ms AS p99_ms, o.failed,
+       c.source, coalesce(c.source_line, 0) AS line, g.factors AS split, g.tool, g.group_id, g.mode, g.variant, coalesce(g.block, '') AS block
 FROM run_groups g
 JOIN runs r ON r.run_id = g.run_id
+JOIN run_outcomes o ON o.run_id = g.run_id
 JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
 WHERE c.cpu_stack_s IS NOT NULL
-ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, g.group_id, r.round, g.run_id`, nil, func(r []any) model.CPURun {
-		return model.CPURun{RunID: Text(r[0]), Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Connections: integer(r[5]),
-			StackUS: Float(r[6]), UserUS: Float(r[7]), KernelUS: Float(r[8]), DBUS: Float(r[9]), DivisorFrom: Text(r[10]),
-			P50MS: Float(r[11]), P99MS: Float(r[12]), Failed: integer(r[13]), Source: Text(r[14]), Line: int(integer(r[15])), Split: splitLabels(Text(r[16])),
-			Tool: Text(r[17]), GroupID: Text(r[18]), Mode: Text(r[19]), Variant: Text(r[20]), Block: Text(r[21])}
-	})
+ORDER BY 2, 3 NULLS FIRST, 4, 5, 6, g.group_id, r.round, g.run_id`, nil)
 }
 
 // CostGroups reads the table macro cost_groups under rule, for the
 // stacks that match f, ordered by server, database, test, variant and
 // target rate.
 func (s *Store) CostGroups(ctx context.Context, rule model.DesignRule, f model.StackFilter) ([]model.CostGroup, error) {
-	return readAll(ctx, s, "cost_groups", `
-SELECT coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), variant, group_id, mode = 'fixed-rate', target_rps,
-       coalesce(connections, -1), passes, cpu_server_us_per_req, cpu_db_us_per_req, latency_p50_ms, latency_p95_ms, rps,
-       held_passes, held, run_ids, sources, source_lines
+	return scanAll[model.CostGroup](ctx, s, "cost_groups", `
+SELECT coalesce(server, '') AS server, coalesce(database, '') AS database, coalesce(test, '') AS test, variant, group_id,
+       mode = 'fixed-rate' AS fixed_rate, target_rps, coalesce(connections, -1) AS connections, passes,
+       cpu_server_us_per_req AS stack_us, cpu_db_us_per_req AS db_us, latency_p50_ms AS p50_ms, latency_p95_ms AS p95_ms, rps,
+       held_passes, held, run_ids, sources, source_lines AS lines
 FROM cost_groups(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
 WHERE ($4 = '' OR server = $4) AND ($5 = '' OR database = $5) AND ($6 = '' OR test = $6)
 ORDER BY 1, 2, 3, 4, target_rps NULLS FIRST, connections, group_id`,
-		[]any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio, f.Server, f.Database, f.Test}, func(r []any) model.CostGroup {
-			return model.CostGroup{Server: Text(r[0]), Database: Text(r[1]), Test: Text(r[2]), Variant: Text(r[3]), GroupID: Text(r[4]),
-				FixedRate: Bool(r[5]), TargetRPS: Float(r[6]), Connections: integer(r[7]), Passes: integer(r[8]),
-				StackUS: Float(r[9]), DBUS: Float(r[10]), P50MS: Float(r[11]), P95MS: Float(r[12]), RPS: Float(r[13]),
-				HeldPasses: integer(r[14]), Held: Bool(r[15]), RunIDs: texts(r[16]), Sources: texts(r[17]), Lines: integers(r[18])}
-		})
+		[]any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio, f.Server, f.Database, f.Test})
 }
 
 // Servers lists the servers of the runs that match f ("" for runs
 // without a server label), sorted.
 func (s *Store) Servers(ctx context.Context, f model.StackFilter) ([]string, error) {
-	return readAll(ctx, s, "runs", `
-SELECT DISTINCT coalesce(server, '') FROM runs
+	return column[string](ctx, s, "runs", `
+SELECT DISTINCT coalesce(server, '') AS v FROM runs
 WHERE ($1 = '' OR server = $1) AND ($2 = '' OR database = $2) AND ($3 = '' OR test = $3) ORDER BY 1`,
-		[]any{f.Server, f.Database, f.Test}, func(r []any) string { return Text(r[0]) })
+		[]any{f.Server, f.Database, f.Test})
 }
 
 // AllServers lists every server of the runs and the memory series, sorted
 // ("" for rows without a server label).
 func (s *Store) AllServers(ctx context.Context) ([]string, error) {
-	return readAll(ctx, s, "servers", `SELECT DISTINCT coalesce(server, '') FROM runs UNION SELECT DISTINCT coalesce(server, '') FROM memory_series ORDER BY 1`,
-		nil, func(r []any) string { return Text(r[0]) })
+	return column[string](ctx, s, "servers", `SELECT DISTINCT coalesce(server, '') AS v FROM runs UNION SELECT DISTINCT coalesce(server, '') FROM memory_series ORDER BY 1`, nil)
 }
 
 // RateRuns reads the runs of run_groups with a request rate, but ladder
@@ -111,23 +103,17 @@ func (s *Store) RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, err
 	if rounds {
 		not = "NOT"
 	}
-	return readAll(ctx, s, "run_groups", `
-SELECT coalesce(g.test, ''), g.tool, coalesce(g.server, ''), coalesce(g.connections, -1), g.target_rps,
-       r.rps, r.latency_mean_ms, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms,
-       o.failed, coalesce(o.requests_counted, 0), r.latency_corrected,
-       r.source, coalesce(r.source_line, 0), coalesce(g.drift_pct, 0), coalesce(r.labels->>'warning', ''), r.run_id,
-       g.factors, coalesce(g.database, ''), g.group_id, coalesce(g.block, ''), g.mode,
-       o.goodput_rps, o.all_failed, coalesce(r.labels->>'errors_breakdown', '')
+	return scanAll(ctx, s, "run_groups", `
+SELECT coalesce(g.test, '') AS test, g.tool, coalesce(g.server, '') AS server, coalesce(g.connections, -1) AS connections, g.target_rps,
+       r.rps, r.latency_mean_ms AS mean_ms, r.latency_p50_ms AS p50_ms, r.latency_p95_ms AS p95_ms, r.latency_p99_ms AS p99_ms,
+       o.failed, coalesce(o.requests_counted, 0) AS requests, r.latency_corrected AS corrected,
+       r.source, coalesce(r.source_line, 0) AS line, coalesce(g.drift_pct, 0) AS drift_pct, coalesce(r.labels->>'warning', '') AS warning, r.run_id,
+       g.factors AS split, coalesce(g.database, '') AS database, g.group_id, coalesce(g.block, '') AS block, g.mode,
+       o.goodput_rps, o.all_failed, coalesce(r.labels->>'errors_breakdown', '') AS failure
 FROM run_groups g JOIN runs r ON r.run_id = g.run_id JOIN run_outcomes o ON o.run_id = g.run_id
 WHERE r.rps IS NOT NULL AND g.mode <> 'ladder'
 QUALIFY `+not+` (count(*) OVER (PARTITION BY g.group_id) < 2)
-ORDER BY 1, 2, 3, 20, 4, 5 NULLS FIRST, g.group_id, r.round, r.run_id`, nil, func(r []any) model.RateRun {
-		return model.RateRun{Test: Text(r[0]), Tool: Text(r[1]), Server: Text(r[2]), Connections: integer(r[3]), TargetRPS: Float(r[4]),
-			RPS: Float(r[5]), MeanMS: Float(r[6]), P50MS: Float(r[7]), P95MS: Float(r[8]), P99MS: Float(r[9]),
-			Failed: integer(r[10]), Requests: integer(r[11]), Corrected: Bool(r[12]), Source: Text(r[13]), Line: int(integer(r[14])),
-			DriftPct: Float(r[15]), Warning: Text(r[16]), RunID: Text(r[17]), Split: splitLabels(Text(r[18])), Database: Text(r[19]), GroupID: Text(r[20]),
-			Block: Text(r[21]), Mode: Text(r[22]), GoodputRPS: Float(r[23]), AllFailed: Bool(r[24]), Failure: failureText(Text(r[25]))}
-	})
+ORDER BY 1, 2, 3, 20, 4, 5 NULLS FIRST, g.group_id, r.round, r.run_id`, nil, func(r *model.RateRun) { r.Failure = failureText(r.Failure) })
 }
 
 // failureText names what failed a run's requests from its
@@ -162,12 +148,16 @@ func failureText(breakdown string) string {
 // RatesHeld reads the table macro rate_held under the rule given: per
 // run_id of a run at a fixed target rate, whether it held that rate.
 func (s *Store) RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedRatio float64) (map[string]bool, error) {
+	type heldRow struct {
+		RunID string `db:"run_id"`
+		Held  bool   `db:"held"`
+	}
+	rows, err := scanAll[heldRow](ctx, s, "rate_held", `SELECT run_id, held FROM rate_held(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)`,
+		[]any{p95MS, maxErrorRate, minAchievedRatio})
 	out := map[string]bool{}
-	_, err := readAll(ctx, s, "rate_held", `SELECT run_id, held FROM rate_held(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)`,
-		[]any{p95MS, maxErrorRate, minAchievedRatio}, func(r []any) bool {
-			out[Text(r[0])] = Bool(r[1])
-			return true
-		})
+	for _, r := range rows {
+		out[r.RunID] = r.Held
+	}
 	return out, err
 }
 
@@ -191,23 +181,25 @@ const spectrumRuns = `WITH ro AS (
 // rows repeat a run's texts: at 27 thousand runs and 670 thousand
 // percentiles, sorting them with their texts took DuckDB about 290 MiB.
 func (s *Store) Spectra(ctx context.Context, fn func(model.SpectrumRow) error) error {
-	runs := map[int64]model.SpectrumRow{}
-	if _, err := s.each(ctx, spectrumRuns+` SELECT k, test, target_rps, server, database, tool, run_id, variant FROM ro`, nil, func(r []any) error {
-		k, _ := Int(r[0])
-		runs[k] = model.SpectrumRow{Test: Text(r[1]), TargetRPS: Float(r[2]), Server: Text(r[3]), Database: Text(r[4]), Tool: Text(r[5]), RunID: Text(r[6]),
-			Variant: Text(r[7])}
-		return nil
-	}); err != nil {
-		return fmt.Errorf("reading runs: %w", err)
+	type spectrumRun struct {
+		model.SpectrumRow
+		K int64 `db:"k"`
 	}
-	if _, err := s.each(ctx, spectrumRuns+`
-SELECT ro.k, p.corrected, p.percentile, p.latency_ms, coalesce(p.count, -1)
+	list, err := scanAll[spectrumRun](ctx, s, "runs", spectrumRuns+` SELECT k, test, target_rps, server, database, tool, run_id, variant FROM ro`, nil)
+	if err != nil {
+		return err
+	}
+	runs := make(map[int64]model.SpectrumRow, len(list))
+	for _, r := range list {
+		runs[r.K] = r.SpectrumRow
+	}
+	if err := s.eachNamed(ctx, spectrumRuns+`
+SELECT ro.k, p.corrected, p.percentile, p.latency_ms, coalesce(p.count, -1) AS count
 FROM latency_percentiles p JOIN ro USING (run_id)
 WHERE p.percentile < 100
-ORDER BY ro.g, p.corrected DESC, ro.k, p.percentile, p.latency_ms`, nil, func(r []any) error {
-		k, _ := Int(r[0])
-		row := runs[k]
-		row.Corrected, row.Percentile, row.LatencyMS, row.Count = Bool(r[1]), Float(r[2]), Float(r[3]), integer(r[4])
+ORDER BY ro.g, p.corrected DESC, ro.k, p.percentile, p.latency_ms`, nil, func(r namedRow) error {
+		row := runs[r.int("k")]
+		row.Corrected, row.Percentile, row.LatencyMS, row.Count = r.bool("corrected"), r.float("percentile"), r.float("latency_ms"), r.int("count")
 		return fn(row)
 	}); err != nil {
 		return fmt.Errorf("reading latency_percentiles: %w", err)
@@ -220,41 +212,35 @@ ORDER BY ro.g, p.corrected DESC, ro.k, p.percentile, p.latency_ms`, nil, func(r 
 // paired record's memory), the highest working set and private memory
 // over the runs of its groups, ordered by server, database and variant.
 func (s *Store) PeakMemory(ctx context.Context) ([]model.PeakMemory, error) {
-	return readAll(ctx, s, "run_medians", `
-SELECT coalesce(server, ''), coalesce(database, ''), variant, max(working_set_mb_max), max(private_mb_max), sum(passes),
-       list(group_id ORDER BY group_id)
+	return scanAll[model.PeakMemory](ctx, s, "run_medians", `
+SELECT coalesce(server, '') AS server, coalesce(database, '') AS database, variant, max(working_set_mb_max) AS working_set_mb,
+       max(private_mb_max) AS private_mb, sum(passes) AS runs, list(group_id ORDER BY group_id) AS group_ids
 FROM run_medians WHERE working_set_mb_max IS NOT NULL OR private_mb_max IS NOT NULL
-GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, nil, func(r []any) model.PeakMemory {
-		return model.PeakMemory{Server: Text(r[0]), Database: Text(r[1]), Variant: Text(r[2]), WorkingSetMB: Float(r[3]), PrivateMB: Float(r[4]),
-			Runs: integer(r[5]), GroupIDs: texts(r[6])}
-	})
+GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, nil)
 }
 
 // RunGroupRefs reads, for every run of run_groups and every harness
 // record paired with one, its file and line and its group, ordered by
 // file and line.
 func (s *Store) RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error) {
-	return readAll(ctx, s, "run_groups", `
-SELECT source, coalesce(source_line, 0), group_id FROM run_groups
+	return scanAll[model.RunGroupRef](ctx, s, "run_groups", `
+SELECT source, coalesce(source_line, 0) AS line, group_id FROM run_groups
 UNION ALL
 SELECT rec.source, coalesce(rec.source_line, 0), g.group_id FROM run_groups g JOIN runs rec ON rec.run_id = g.record_id
-ORDER BY 1, 2, 3`, nil, func(r []any) model.RunGroupRef {
-		return model.RunGroupRef{Source: Text(r[0]), Line: int(integer(r[1])), GroupID: Text(r[2])}
-	})
+ORDER BY 1, 2, 3`, nil)
 }
 
 // Caveats reads the table macro group_caveats under rule: per group, the
 // caveats every surface prints beside its figures, in their order.
 func (s *Store) Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error) {
-	out := map[string][]model.Caveat{}
-	_, err := readAll(ctx, s, "group_caveats", `
-SELECT group_id, kind, caveat
+	rows, err := scanAll[model.Caveat](ctx, s, "group_caveats", `
+SELECT group_id, kind, caveat AS text
 FROM group_caveats(tolerance := $1::DOUBLE, p95_ms := $2::DOUBLE, max_error_rate := $3::DOUBLE, min_achieved_ratio := $4::DOUBLE)`,
-		[]any{rule.Tolerance, rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) bool {
-			c := model.Caveat{GroupID: Text(r[0]), Kind: Text(r[1]), Text: Text(r[2])}
-			out[c.GroupID] = append(out[c.GroupID], c)
-			return true
-		})
+		[]any{rule.Tolerance, rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio})
+	out := map[string][]model.Caveat{}
+	for _, c := range rows {
+		out[c.GroupID] = append(out[c.GroupID], c)
+	}
 	return out, err
 }
 
@@ -274,6 +260,19 @@ func texts(v any) []string {
 	return out
 }
 
+// column runs a query of one column, named v, and reads its values.
+func column[T any](ctx context.Context, s *Store, what, query string, args []any) ([]T, error) {
+	type one struct {
+		V T `db:"v"`
+	}
+	rows, err := scanAll[one](ctx, s, what, query, args)
+	out := make([]T, len(rows))
+	for i, r := range rows {
+		out[i] = r.V
+	}
+	return out, err
+}
+
 // listOf decodes a list that Value gave as JSON text into out; a NULL
 // leaves out as it is. The store writes the lists it reads, so text that
 // is not a JSON list does not occur.
@@ -287,28 +286,21 @@ func listOf(v any, out any) {
 // database (none first), pass, concurrency and source: the order the fits
 // take them in.
 func (s *Store) MemorySeries(ctx context.Context) ([]model.MemorySeriesPoint, error) {
-	return readAll(ctx, s, "memory_series", `
-SELECT coalesce(server, ''), coalesce(pass, -1), concurrency, memory_mb, source, coalesce(source_line, 0), coalesce(database, '')
-FROM memory_series ORDER BY 1, 7, 2, 3, source, source_line`, nil, func(r []any) model.MemorySeriesPoint {
-		return model.MemorySeriesPoint{Server: Text(r[0]), Pass: integer(r[1]), Concurrency: Float(r[2]), MemoryMB: Float(r[3]),
-			Source: Text(r[4]), Line: int(integer(r[5])), Database: Text(r[6])}
-	})
+	return scanAll[model.MemorySeriesPoint](ctx, s, "memory_series", `
+SELECT coalesce(server, '') AS server, coalesce(pass, -1) AS pass, concurrency, memory_mb, source, coalesce(source_line, 0) AS line,
+       coalesce(database, '') AS database
+FROM memory_series ORDER BY 1, 7, 2, 3, source, source_line`, nil)
 }
 
 // MemorySlopes reads the view memory_slopes, ordered by server and
 // database (none first), the per-pass rows (by pass) before the pooled
 // one.
 func (s *Store) MemorySlopes(ctx context.Context) ([]model.MemorySlope, error) {
-	return readAll(ctx, s, "memory_slopes", `
-SELECT coalesce(server, ''), coalesce(pass, -1), pooled, slope_gib_per_1000, slope_se_gib_per_1000, intercept_gib, r2,
-       theil_sen_gib_per_1000, theil_sen_intercept_gib, points, coalesce(passes, 0),
-       pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000, pass_slope_max_gib_per_1000, coalesce(database, '')
-FROM memory_slopes ORDER BY 1, 15, pooled, 2`, nil, func(r []any) model.MemorySlope {
-		return model.MemorySlope{Server: Text(r[0]), Database: Text(r[14]), Pass: integer(r[1]), Pooled: Bool(r[2]),
-			SlopeGiBPer1000: Float(r[3]), SlopeSEGiBPer1000: Float(r[4]), InterceptGiB: Float(r[5]), R2: Float(r[6]),
-			TheilSenGiBPer1000: Float(r[7]), TheilSenInterceptGiB: Float(r[8]), Points: integer(r[9]), Passes: integer(r[10]),
-			PassSlopeMinGiBPer1000: Float(r[11]), PassSlopeMedianGiBPer1000: Float(r[12]), PassSlopeMaxGiBPer1000: Float(r[13])}
-	})
+	return scanAll[model.MemorySlope](ctx, s, "memory_slopes", `
+SELECT coalesce(server, '') AS server, coalesce(pass, -1) AS pass, pooled, slope_gib_per_1000, slope_se_gib_per_1000, intercept_gib, r2,
+       theil_sen_gib_per_1000, theil_sen_intercept_gib, points, coalesce(passes, 0) AS passes,
+       pass_slope_min_gib_per_1000, pass_slope_median_gib_per_1000, pass_slope_max_gib_per_1000, coalesce(database, '') AS database
+FROM memory_slopes ORDER BY 1, 15, pooled, 2`, nil)
 }
 
 // LadderSteps reads the table macro ladder_steps under the rule, with the variant of each step's run
@@ -322,22 +314,17 @@ func (s *Store) LadderSteps(ctx context.Context, rule stats.LadderRule) ([]model
 // LadderStepsOf reads the steps of the ladder runs of the servers
 // selected, as LadderSteps reads them all.
 func (s *Store) LadderStepsOf(ctx context.Context, rule stats.LadderRule, servers *Servers) ([]model.LadderStepRow, error) {
-	return readAll(ctx, s, "ladder_steps", `
-SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, step, target_rps, achieved_rps,
-       p95_ms, error_rate, held, requests, failed, coalesce(source, ''), coalesce(source_line, 0), coalesce(round, -1),
-       coalesce(database, ''),
+	return scanAll[model.LadderStepRow](ctx, s, "ladder_steps", `
+SELECT kind, coalesce(server, '') AS server, coalesce(test, '') AS test, coalesce(tool, '') AS tool, run, step, target_rps, achieved_rps,
+       p95_ms, error_rate, held, requests, failed, coalesce(source, '') AS source, coalesce(source_line, 0) AS line, coalesce(round, -1) AS round,
+       coalesce(database, '') AS database,
        coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+servers.where("s.server")+`), '') AS variant,
-       coalesce(failures_from, ''), run_error_rate
+       coalesce(failures_from, '') AS failures_from, run_error_rate
 FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE) s
 WHERE `+servers.where("s.server")+`
 ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), coalesce(tool, ''), variant,
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
-         run, target_rps, step`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderStepRow {
-		return model.LadderStepRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]), Step: Text(r[5]),
-			TargetRPS: Float(r[6]), AchievedRPS: Float(r[7]), P95MS: Float(r[8]), ErrorRate: Float(r[9]),
-			Held: Bool(r[10]), Requests: integer(r[11]), Failed: integer(r[12]), Source: Text(r[13]), Line: int(integer(r[14])), Round: integer(r[15]),
-			Database: Text(r[16]), Variant: Text(r[17]), FailuresFrom: Text(r[18]), RunErrorRate: Float(r[19])}
-	})
+         run, target_rps, step`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio})
 }
 
 // Ladders reads the table macro ladders under the same rule, ordered by
@@ -349,74 +336,55 @@ func (s *Store) Ladders(ctx context.Context, rule stats.LadderRule) ([]model.Lad
 // LaddersOf reads the results of the ladder runs of the servers
 // selected, as Ladders reads them all.
 func (s *Store) LaddersOf(ctx context.Context, rule stats.LadderRule, servers *Servers) ([]model.LadderRow, error) {
-	return readAll(ctx, s, "ladders", `
-SELECT kind, coalesce(server, ''), coalesce(test, ''), coalesce(tool, ''), run, highest_held_rps, still_holding, step_rps, steps,
-       coalesce(database, ''), first_step_rps, first_failed_rps, held_again_rps, highest_held_achieved_rps
+	return scanAll[model.LadderRow](ctx, s, "ladders", `
+SELECT kind, coalesce(server, '') AS server, coalesce(test, '') AS test, coalesce(tool, '') AS tool, run, highest_held_rps, still_holding, step_rps, steps,
+       coalesce(database, '') AS database, first_step_rps, first_failed_rps, held_again_rps, highest_held_achieved_rps
 FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
 WHERE `+servers.where("server")+`
-ORDER BY 1, 2, 3, 4, 5, 10`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}, func(r []any) model.LadderRow {
-		return model.LadderRow{Kind: Text(r[0]), Server: Text(r[1]), Test: Text(r[2]), Tool: Text(r[3]), Run: Text(r[4]),
-			HighestHeldRPS: Float(r[5]), StillHolding: Bool(r[6]), StepRPS: Float(r[7]), Steps: integer(r[8]), Database: Text(r[9]),
-			FirstStepRPS: Float(r[10]), FirstFailedRPS: Float(r[11]), HeldAgainRPS: Float(r[12]), HighestHeldAchievedRPS: Float(r[13])}
-	})
+ORDER BY 1, 2, 3, 4, 5, 10`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio})
 }
 
 // CalibrationTimings reads the view calibration_pairs, ordered by pair,
 // process count and source line.
 func (s *Store) CalibrationTimings(ctx context.Context) ([]model.CalibrationTiming, error) {
-	return readAll(ctx, s, "calibration_pairs", `
-SELECT pair, phase, processes, ms, utc, source, coalesce(source_line, 0) FROM calibration_pairs ORDER BY pair, processes, source, source_line`, nil,
-		func(r []any) model.CalibrationTiming {
-			return model.CalibrationTiming{Pair: Text(r[0]), Phase: Text(r[1]), Processes: integer(r[2]), MS: Float(r[3]), UTC: timeOf(r[4]),
-				Source: Text(r[5]), Line: int(integer(r[6]))}
-		})
+	return scanAll[model.CalibrationTiming](ctx, s, "calibration_pairs", `
+SELECT pair, phase, processes, ms, utc, source, coalesce(source_line, 0) AS line FROM calibration_pairs ORDER BY pair, processes, source, source_line`, nil)
 }
 
 // RunCounters reads the counters of every run, by test, server, tool and
 // run.
 func (s *Store) RunCounters(ctx context.Context) ([]model.RunCounters, error) {
-	return readAll(ctx, s, "runs", `
-SELECT coalesce(server, ''), coalesce(test, ''), tool, target_rps, rps, coalesce(requests, -1), coalesce(responses_2xx, -1),
-       cpu_server_s, cpu_server_user_s, cpu_server_kernel_s, cpu_db_s, source, coalesce(source_line, 0),
-       array_to_string(list_transform(broken_values(labels), k -> substr(k, 5) || ' ' || (labels->>k)), ', ')
-FROM runs ORDER BY 2, 1, 3, run_id`, nil, func(r []any) model.RunCounters {
-		return model.RunCounters{Server: Text(r[0]), Test: Text(r[1]), Tool: Text(r[2]), TargetRPS: Float(r[3]), RPS: Float(r[4]),
-			Requests: integer(r[5]), Responses2xx: integer(r[6]), CPUServerS: Float(r[7]), CPUUserS: Float(r[8]), CPUKernelS: Float(r[9]),
-			CPUDBS: Float(r[10]), Source: Text(r[11]), Line: int(integer(r[12])), Broken: Text(r[13])}
-	})
+	return scanAll[model.RunCounters](ctx, s, "runs", `
+SELECT coalesce(server, '') AS server, coalesce(test, '') AS test, tool, target_rps, rps, coalesce(requests, -1) AS requests,
+       coalesce(responses_2xx, -1) AS responses_2xx,
+       cpu_server_s, cpu_server_user_s AS cpu_user_s, cpu_server_kernel_s AS cpu_kernel_s, cpu_db_s, source, coalesce(source_line, 0) AS line,
+       array_to_string(list_transform(broken_values(labels), k -> substr(k, 5) || ' ' || (labels->>k)), ', ') AS broken
+FROM runs ORDER BY 2, 1, 3, run_id`, nil)
 }
 
 // RunsStartedBetween reads the runs that started between from and to
 // (both included), by start time.
 func (s *Store) RunsStartedBetween(ctx context.Context, from, to time.Time) ([]model.RunRef, error) {
-	return readAll(ctx, s, "runs", `
-SELECT coalesce(server, ''), source, coalesce(source_line, 0)
-FROM runs WHERE started_at >= ? AND started_at <= ? ORDER BY started_at, run_id`, []any{from, to},
-		func(r []any) model.RunRef {
-			return model.RunRef{Server: Text(r[0]), Source: Text(r[1]), Line: int(integer(r[2]))}
-		})
+	return scanAll[model.RunRef](ctx, s, "runs", `
+SELECT coalesce(server, '') AS server, source, coalesce(source_line, 0) AS line
+FROM runs WHERE started_at >= ? AND started_at <= ? ORDER BY started_at, run_id`, []any{from, to})
 }
 
 // CalibrationDrift reads the table macro calibration_drift at the given
 // tolerance, ordered by pair and process count.
 func (s *Store) CalibrationDrift(ctx context.Context, tolerance float64) ([]model.DriftRow, error) {
-	return readAll(ctx, s, "calibration_drift", `
-SELECT source, processes, before_ms, after_ms, ratio, flagged, n_before, n_after
-FROM calibration_drift(tolerance := $1::DOUBLE) ORDER BY 1, 2`, []any{tolerance}, func(r []any) model.DriftRow {
-		return model.DriftRow{Pair: Text(r[0]), Processes: integer(r[1]), BeforeMS: Float(r[2]), AfterMS: Float(r[3]), Ratio: Float(r[4]),
-			Flagged: Bool(r[5]), NBefore: integer(r[6]), NAfter: integer(r[7])}
-	})
+	return scanAll[model.DriftRow](ctx, s, "calibration_drift", `
+SELECT source AS pair, processes, before_ms, after_ms, ratio, flagged, n_before, n_after
+FROM calibration_drift(tolerance := $1::DOUBLE) ORDER BY 1, 2`, []any{tolerance})
 }
 
 // RunTools reads, per tool and version of the runs (the tool that made
 // the load; records for harness rows), the number of runs and the first
 // and last start time recorded, ordered by tool and version.
 func (s *Store) RunTools(ctx context.Context) ([]model.ToolRuns, error) {
-	return readAll(ctx, s, "runs", `
-SELECT tool, coalesce(tool_version, ''), count(*), min(started_at), max(started_at)
-FROM runs GROUP BY 1, 2 ORDER BY 1, 2`, nil, func(r []any) model.ToolRuns {
-		return model.ToolRuns{Tool: Text(r[0]), Version: Text(r[1]), Runs: integer(r[2]), First: timeOf(r[3]), Last: timeOf(r[4])}
-	})
+	return scanAll[model.ToolRuns](ctx, s, "runs", `
+SELECT tool, coalesce(tool_version, '') AS version, count(*) AS runs, min(started_at) AS first, max(started_at) AS last
+FROM runs GROUP BY 1, 2 ORDER BY 1, 2`, nil)
 }
 
 // RunLabels reads, for each of keys, the values the runs' labels give it
@@ -429,12 +397,10 @@ func (s *Store) RunLabels(ctx context.Context, keys []string) ([]model.LabelCoun
 	for i, k := range keys {
 		quoted[i] = "'" + strings.ReplaceAll(k, "'", "''") + "'"
 	}
-	return readAll(ctx, s, "runs", `
+	return scanAll[model.LabelCount](ctx, s, "runs", `
 WITH k AS (SELECT unnest(`+"["+strings.Join(quoted, ", ")+"]"+`) AS key, generate_subscripts(`+"["+strings.Join(quoted, ", ")+"]"+`, 1) AS ord)
-SELECT k.key, json_extract_string(r.labels, '$."' || k.key || '"') AS value, count(*)
+SELECT k.key, json_extract_string(r.labels, '$."' || k.key || '"') AS value, count(*) AS runs
 FROM runs r, k
 WHERE json_extract_string(r.labels, '$."' || k.key || '"') IS NOT NULL
-GROUP BY k.key, k.ord, value ORDER BY k.ord, value`, nil, func(r []any) model.LabelCount {
-		return model.LabelCount{Key: Text(r[0]), Value: Text(r[1]), Runs: integer(r[2])}
-	})
+GROUP BY k.key, k.ord, value ORDER BY k.ord, value`, nil)
 }

@@ -66,19 +66,26 @@ func (b *Sandbox) check(ctx context.Context, text string) error {
 func (s *Store) parseQueries(ctx context.Context, text string) (n int, queries bool, err error) {
 	// DuckDB reads its parse as JSON itself: the parse writes a constant
 	// beyond float64 (1e999) as Infinity, which is no JSON to Go.
-	row, err := s.queryRow(ctx, `SELECT coalesce((j->>'$.error')::BOOLEAN, false), coalesce(j->>'$.error_type', ''), coalesce(json_array_length(j, '$.statements'), 0)
-FROM (SELECT json_serialize_sql(?::VARCHAR) AS j)`, text)
+	type parse struct {
+		Failed     bool   `db:"failed"`
+		Kind       string `db:"kind"`
+		Statements int    `db:"statements"`
+	}
+	rows, err := scanAll[parse](ctx, s, "the parse", `SELECT coalesce((j->>'$.error')::BOOLEAN, false) AS failed, coalesce(j->>'$.error_type', '') AS kind,
+       coalesce(json_array_length(j, '$.statements'), 0) AS statements
+FROM (SELECT json_serialize_sql(?::VARCHAR) AS j)`, []any{text})
 	if err != nil {
 		return 0, false, err
 	}
-	failed, kind := row[0] == true, Text(row[1])
+	row := rows[0]
+	failed, kind := row.Failed, row.Kind
 	switch {
 	case failed && kind == "parser":
 		return -1, true, nil
 	case failed:
 		return 0, false, nil
 	}
-	return int(Float(row[2])), true, nil
+	return row.Statements, true, nil
 }
 
 // ReadOnlyError is a statement refused on a store opened read-only

@@ -48,11 +48,11 @@ func (f *Servers) where(col string) string {
 // which cond, with its arguments, is true.
 func (s *Store) serversOf(ctx context.Context, cond string, args []any) (*Servers, error) {
 	f := &Servers{}
-	_, err := s.each(ctx, `SELECT DISTINCT r.server FROM runs r WHERE `+cond+` ORDER BY 1`, args, func(row []any) error {
-		if row[0] == nil {
+	err := s.eachNamed(ctx, `SELECT DISTINCT r.server FROM runs r WHERE `+cond+` ORDER BY 1`, args, func(row namedRow) error {
+		if row.get("server") == nil {
 			f.Unnamed = true
 		} else {
-			f.Names = append(f.Names, Text(row[0]))
+			f.Names = append(f.Names, row.text("server"))
 		}
 		return nil
 	})

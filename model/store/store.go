@@ -8,7 +8,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"database/sql/driver"
 	"embed"
 	"encoding/hex"
 	"errors"
@@ -294,18 +293,18 @@ func (s *Store) open(dsn string) (*sql.DB, error) {
 
 // version returns the store's schema version, 0 for an empty database.
 func (s *Store) version(ctx context.Context) (int, error) {
-	row, err := s.queryRow(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'wra_migrations'`)
+	n, err := s.scalar(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'wra_migrations'`)
 	if err != nil {
 		return 0, err
 	}
-	if n, _ := Int(row[0]); n == 0 {
+	if integer(n) == 0 {
 		return 0, nil
 	}
-	if row, err = s.queryRow(ctx, `SELECT max(version) FROM wra_migrations`); err != nil {
+	v, err := s.scalar(ctx, `SELECT max(version) FROM wra_migrations`)
+	if err != nil {
 		return 0, err
 	}
-	v, _ := Int(row[0])
-	return int(v), nil
+	return int(integer(v)), nil
 }
 
 // pending lists the migrations the store at version v has not applied,
@@ -314,7 +313,7 @@ func (s *Store) version(ctx context.Context) (int, error) {
 func (s *Store) pending(ctx context.Context, v int) ([]migration, error) {
 	applied := map[int64]bool{}
 	if v > 0 {
-		versions, err := readAll(ctx, s, "wra_migrations", `SELECT version FROM wra_migrations`, nil, func(r []any) int64 { return integer(r[0]) })
+		versions, err := column[int64](ctx, s, "wra_migrations", `SELECT version AS v FROM wra_migrations`, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -396,28 +395,33 @@ func fillSampleSteps(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, q)
 			return err
 		},
-		query: func(q string, n int, row func([]driver.Value)) error {
+		query: func(q string, row func(driverRow)) error {
 			rows, err := tx.QueryContext(ctx, q)
 			if err != nil {
 				return err
 			}
 			defer rows.Close()
-			vals, ptrs := make([]driver.Value, n), make([]any, n)
-			for i := range vals {
-				ptrs[i] = &vals[i]
+			names, err := rows.Columns()
+			if err != nil {
+				return err
+			}
+			r := newDriverRow(names)
+			ptrs := make([]any, len(r.vals))
+			for i := range r.vals {
+				ptrs[i] = &r.vals[i]
 			}
 			for rows.Next() {
 				if err := rows.Scan(ptrs...); err != nil {
 					return err
 				}
-				row(vals)
+				row(r)
 			}
 			return rows.Err()
 		},
 	}
 	runs := map[string]span{}
-	if err := st.query(`SELECT DISTINCT run_id FROM samples`, 1, func(v []driver.Value) {
-		if id, ok := v[0].(string); ok {
+	if err := st.query(`SELECT DISTINCT run_id FROM samples`, func(r driverRow) {
+		if id, ok := r.get("run_id").(string); ok {
 			runs[id] = span{}
 		}
 	}); err != nil {
@@ -462,11 +466,11 @@ var ErrOldDefinitions = errors.New("store holds the views of another wra")
 func (s *Store) checkDefinitions(ctx context.Context, v int) error {
 	sha := ""
 	if v >= 3 {
-		row, err := s.queryRow(ctx, `SELECT sha256 FROM wra_definitions`)
+		v, err := s.scalar(ctx, `SELECT sha256 FROM wra_definitions`)
 		if err != nil {
 			return err
 		}
-		sha = Text(row[0])
+		sha = Text(v)
 	}
 	if sha == definitionsHash() {
 		return nil
@@ -533,14 +537,14 @@ func (s *Store) Path() string { return s.path }
 
 // IngestedHash implements ingest.Store.
 func (s *Store) IngestedHash(ctx context.Context, source string) (string, bool, error) {
-	row, err := s.queryRow(ctx, `SELECT source_sha256 FROM ingested_files WHERE source = ?`, source)
+	v, err := s.scalar(ctx, `SELECT source_sha256 FROM ingested_files WHERE source = ?`, source)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
 	if err != nil {
 		return "", false, err
 	}
-	return Text(row[0]), true, nil
+	return Text(v), true, nil
 }
 
 // Bump raises the store's generation, after a write that did not go
@@ -554,16 +558,15 @@ func (s *Store) Bump(ctx context.Context) error {
 // version, the generation, and every ingested file with its hash. Two
 // stores with the same fingerprint give the same analysis.
 func (s *Store) Fingerprint(ctx context.Context) (string, error) {
-	gen, err := s.queryRow(ctx, `SELECT generation FROM wra_generation`)
+	gen, err := s.scalar(ctx, `SELECT generation FROM wra_generation`)
 	if err != nil {
 		return "", err
 	}
-	files, err := s.queryRow(ctx, `SELECT string_agg(source || ' ' || source_sha256 || ' ' || format || ' ' || rows, '\n' ORDER BY source) FROM ingested_files`)
+	files, err := s.scalar(ctx, `SELECT string_agg(source || ' ' || source_sha256 || ' ' || format || ' ' || rows, '\n' ORDER BY source) FROM ingested_files`)
 	if err != nil {
 		return "", err
 	}
-	g, _ := Int(gen[0])
 	h := sha256.New()
-	fmt.Fprintf(h, "schema %d\ngeneration %d\n%s", SchemaVersion(), g, Text(files[0]))
+	fmt.Fprintf(h, "schema %d\ngeneration %d\n%s", SchemaVersion(), integer(gen), Text(files))
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -175,11 +175,11 @@ func TestMemoryLimit(t *testing.T) {
 	dir := t.TempDir()
 	setting := func(s *Store, name string) string {
 		t.Helper()
-		row, err := s.queryRow(ctx, `SELECT current_setting('`+name+`')`)
+		v, err := s.scalar(ctx, `SELECT current_setting('`+name+`')`)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Text(row[0])
+		return Text(v)
 	}
 	path := filepath.Join(dir, "m.duckdb")
 	s, err := Open(ctx, path, Options{})
