@@ -245,4 +245,3 @@ func Bool(v any) bool {
 	b, _ := v.(bool)
 	return b
 }
-

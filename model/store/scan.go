@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"database/sql"
+	"fmt"
 	"reflect"
 	"sync"
 	"time"
