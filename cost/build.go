@@ -248,7 +248,7 @@ func Build(ctx context.Context, src Source, req Request) ([]Priced, []string, er
 		if req.Filter.Database != "" || req.Filter.Test != "" {
 			msg += " for the --database and --test given"
 		}
-		return nil, nil, fmt.Errorf("%s: nothing to price (ingest harness records with cpu_server_s, or give --cpu-ms)", msg)
+		return nil, nil, fmt.Errorf("%s: %w (ingest harness records with cpu_server_s, or give --cpu-ms)", msg, ErrNothingToPrice)
 	}
 	mem, memNotes, err := memories(ctx, src)
 	if err != nil {

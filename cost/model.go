@@ -102,10 +102,42 @@ type Estimate struct {
 
 // InputError is an input outside its domain.
 type InputError struct {
-	Field string // "utilisation", "rps", "wait", "CPU per request", …
+	Field Field  // the input: FieldRPS, FieldUtilisation, …
 	Value string // the value as given, shortest form
 	Want  string // what it must be, e.g. "in (0, 1]"
 }
+
+// Field names an input of the model, so that a caller tells them apart
+// by their key, never by their words (String).
+type Field int
+
+// The inputs of the model.
+const (
+	FieldRPS Field = iota + 1
+	FieldUtilisation
+	FieldWait
+	FieldLatency
+	FieldBudget
+	FieldCPU
+	FieldDBCPU
+	FieldMemory
+	FieldMemoryBase
+	FieldMemorySlope
+	FieldDBMemory
+)
+
+var fieldNames = map[Field]string{
+	FieldRPS: "rps", FieldUtilisation: "utilisation", FieldWait: "wait", FieldLatency: "latency", FieldBudget: "budget ($/month)",
+	FieldCPU: "CPU per request (s)", FieldDBCPU: "database CPU per request (s)", FieldMemory: "memory (GiB)",
+	FieldMemoryBase: "memory base (GiB)", FieldMemorySlope: "memory slope (GiB per 1000 in flight)", FieldDBMemory: "database memory (GiB)",
+}
+
+// String names the input in the model's words.
+func (f Field) String() string { return fieldNames[f] }
+
+// ErrNothingToPrice says the store holds no group whose CPU per request
+// can price a stack.
+var ErrNothingToPrice = errors.New("nothing to price")
 
 func (e *InputError) Error() string {
 	return fmt.Sprintf("%s %s must be %s", e.Field, e.Value, e.Want)
@@ -125,7 +157,7 @@ func (e *NoCPUDataError) Error() string {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-func finiteAtLeast(field string, v, min float64, want string) error {
+func finiteAtLeast(field Field, v, min float64, want string) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < min {
 		return &InputError{Field: field, Value: num(v), Want: want}
 	}
@@ -134,17 +166,31 @@ func finiteAtLeast(field string, v, min float64, want string) error {
 
 // Validate reports the first input outside its domain.
 func (w Workload) Validate() error {
-	if err := finiteAtLeast("rps", w.RPS, 0, "a finite number >= 0"); err != nil {
+	if err := finiteAtLeast(FieldRPS, w.RPS, 0, "a finite number >= 0"); err != nil {
 		return err
 	}
 	if u := w.Utilisation; math.IsNaN(u) || u <= 0 || u > 1 {
-		return &InputError{Field: "utilisation", Value: num(u), Want: "in (0, 1]"}
+		return &InputError{Field: FieldUtilisation, Value: num(u), Want: "in (0, 1]"}
 	}
 	if w.Wait < 0 {
-		return &InputError{Field: "wait", Value: w.Wait.String(), Want: ">= 0"}
+		return &InputError{Field: FieldWait, Value: w.Wait.String(), Want: ">= 0"}
 	}
 	if w.Latency < 0 {
-		return &InputError{Field: "latency", Value: w.Latency.String(), Want: ">= 0"}
+		return &InputError{Field: FieldLatency, Value: w.Latency.String(), Want: ">= 0"}
+	}
+	return nil
+}
+
+// ValidateLoad reports the first input outside its domain for a load to
+// price, the one validation of wra cost --rps and wra analyze --rps: a
+// workload (Validate) of more than 0 requests/s (a sweep may start at 0;
+// one load of none has nothing to price).
+func (w Workload) ValidateLoad() error {
+	if err := w.Validate(); err != nil {
+		return err
+	}
+	if w.RPS <= 0 {
+		return &InputError{Field: FieldRPS, Value: num(w.RPS), Want: "> 0"}
 	}
 	return nil
 }
@@ -156,26 +202,26 @@ func (s Stack) Validate() error {
 	if math.IsNaN(c) || c == 0 {
 		return &NoCPUDataError{Server: s.Server}
 	}
-	if err := finiteAtLeast("CPU per request (s)", c, 0, "a finite number > 0"); err != nil {
+	if err := finiteAtLeast(FieldCPU, c, 0, "a finite number > 0"); err != nil {
 		return err
 	}
-	if err := finiteAtLeast("database CPU per request (s)", s.DBCPUPerRequestS, 0, "a finite number >= 0"); err != nil {
+	if err := finiteAtLeast(FieldDBCPU, s.DBCPUPerRequestS, 0, "a finite number >= 0"); err != nil {
 		return err
 	}
 	m := s.Memory
 	if m.Fixed {
-		if err := finiteAtLeast("memory (GiB)", m.FixedGiB, 0, "a finite number >= 0"); err != nil {
+		if err := finiteAtLeast(FieldMemory, m.FixedGiB, 0, "a finite number >= 0"); err != nil {
 			return err
 		}
 	} else {
-		if err := finiteAtLeast("memory base (GiB)", m.BaseGiB, 0, "a finite number >= 0"); err != nil {
+		if err := finiteAtLeast(FieldMemoryBase, m.BaseGiB, 0, "a finite number >= 0"); err != nil {
 			return err
 		}
-		if err := finiteAtLeast("memory slope (GiB per 1000 in flight)", m.SlopeGiBPer1000, 0, "a finite number >= 0"); err != nil {
+		if err := finiteAtLeast(FieldMemorySlope, m.SlopeGiBPer1000, 0, "a finite number >= 0"); err != nil {
 			return err
 		}
 	}
-	return finiteAtLeast("database memory (GiB)", s.DBMemoryGiB, 0, "a finite number >= 0")
+	return finiteAtLeast(FieldDBMemory, s.DBMemoryGiB, 0, "a finite number >= 0")
 }
 
 // Monthly prices stack s under workload w at price p:
@@ -248,7 +294,7 @@ type BudgetResult struct {
 // monthly total is affine in the rate, Fixed + PerRPS × rps, and the answer
 // is the closed form (budget − Fixed) / PerRPS; no search is needed.
 func Budget(s Stack, w Workload, p Price, budgetUSDMonth float64) (BudgetResult, error) {
-	if err := finiteAtLeast("budget ($/month)", budgetUSDMonth, 0, "a finite number >= 0"); err != nil {
+	if err := finiteAtLeast(FieldBudget, budgetUSDMonth, 0, "a finite number >= 0"); err != nil {
 		return BudgetResult{}, err
 	}
 	w.RPS = 0

@@ -104,17 +104,14 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 			return err
 		}
 	}
-	if !(o.util > 0 && o.util <= 1) {
-		return usagef("--util must be in (0, 1], not %g", o.util)
+	if err := (cost.Workload{RPS: o.rps, Wait: o.wait, Utilisation: o.util}).ValidateLoad(); err != nil {
+		return inputError(err)
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return usagef("--alpha must be in (0, 1), not %g", o.alpha)
 	}
 	if !(o.tie > 0) {
 		return usagef("--tie must be > 0 (percent), not %g", o.tie)
-	}
-	if o.rps <= 0 {
-		return usagef("--rps must be > 0, not %g", o.rps)
 	}
 	price, err := cost.NewBook().Lookup(o.provider)
 	if err != nil {

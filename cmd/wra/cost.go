@@ -146,7 +146,11 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		return usagef("price: %v", err)
 	}
 	w := cost.Workload{RPS: o.rps, Wait: o.wait, Latency: o.latency, Utilisation: o.util}
-	if err := w.Validate(); err != nil {
+	validate := w.ValidateLoad // one load, as wra analyze prices
+	if o.sweep != "" || o.changed("budget") {
+		validate = w.Validate // the rates are the sweep's or the budget's
+	}
+	if err := validate(); err != nil {
 		return inputError(err)
 	}
 

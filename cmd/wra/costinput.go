@@ -17,18 +17,18 @@ import (
 )
 
 // costFlags maps the model's input names to the flags that set them.
-var costFlags = map[string]string{
-	"rps":                                   "--rps",
-	"utilisation":                           "--util",
-	"wait":                                  "--wait",
-	"latency":                               "--latency",
-	"budget ($/month)":                      "--budget",
-	"CPU per request (s)":                   "--cpu-ms",
-	"database CPU per request (s)":          "--db-cpu-ms",
-	"memory (GiB)":                          "--mem-gib",
-	"memory base (GiB)":                     "--mem-base-gib",
-	"memory slope (GiB per 1000 in flight)": "--mem-slope-gib-per-1000",
-	"database memory (GiB)":                 "--db-mem-gib",
+var costFlags = map[cost.Field]string{
+	cost.FieldRPS:         "--rps",
+	cost.FieldUtilisation: "--util",
+	cost.FieldWait:        "--wait",
+	cost.FieldLatency:     "--latency",
+	cost.FieldBudget:      "--budget",
+	cost.FieldCPU:         "--cpu-ms",
+	cost.FieldDBCPU:       "--db-cpu-ms",
+	cost.FieldMemory:      "--mem-gib",
+	cost.FieldMemoryBase:  "--mem-base-gib",
+	cost.FieldMemorySlope: "--mem-slope-gib-per-1000",
+	cost.FieldDBMemory:    "--db-mem-gib",
 }
 
 // book is the presets plus the --prices file.

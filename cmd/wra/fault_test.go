@@ -37,6 +37,9 @@ func faultTests(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	if helperTreeCPU() {
+		return
+	}
 	code := m.Run()
 	if wraBin != "" {
 		os.Remove(wraBin)

@@ -1,17 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
-	"strings"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-// pflagInvalid is how pflag reports a flag value it cannot parse:
-// `invalid argument "abc" for "--alpha" flag: strconv.ParseFloat: …`.
-var pflagInvalid = regexp.MustCompile(`^invalid argument (".*") for "(?:-\w, )?--([\w-]+)" flag: `)
 
 // flagExpects says what a flag of each type takes.
 var flagExpects = map[string]string{
@@ -27,28 +23,18 @@ var flagExpects = map[string]string{
 
 // flagError is a usage error for a flag cobra could not parse, in words
 // that say what the flag expected instead of the parser's (Go's strconv
-// and time packages name themselves in theirs).
+// and time packages name themselves in theirs): pflag's
+// *InvalidValueError names the flag and the value.
 func flagError(c *cobra.Command, err error) error {
-	m := pflagInvalid.FindStringSubmatch(err.Error())
-	if m == nil {
+	var iv *pflag.InvalidValueError
+	if !errors.As(err, &iv) {
 		return usageError{err}
 	}
-	var f *pflag.Flag
-	if f = c.Flags().Lookup(m[2]); f == nil {
-		f = c.InheritedFlags().Lookup(m[2])
-	}
-	if f == nil {
-		return usageError{err}
-	}
+	f, value := iv.GetFlag(), strconv.Quote(iv.GetValue())
 	want, ok := flagExpects[f.Value.Type()]
 	if !ok {
-		// A flag of its own type says what it wants; leave out the
-		// parser's name before the first colon.
-		rest := strings.TrimPrefix(err.Error(), m[0])
-		if i := strings.Index(rest, ": "); i >= 0 && !strings.Contains(rest[:i], " ") {
-			rest = rest[i+2:]
-		}
-		return usagef("--%s %s: %s", m[2], m[1], rest)
+		// A flag of its own type says what it wants.
+		return usagef("--%s %s: %s", f.Name, value, userMessage(iv.Unwrap()))
 	}
-	return usageError{fmt.Errorf("--%s %s: expected %s", m[2], m[1], want)}
+	return usageError{fmt.Errorf("--%s %s: expected %s", f.Name, value, want)}
 }

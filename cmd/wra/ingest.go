@@ -53,13 +53,17 @@ still load (exit 3).`,
 	return cmd
 }
 
-func parseLabels(kvs []string) (map[string]string, error) {
+func parseLabels(kvs []string) (map[string]string, error) { return parsePairs("--label", kvs) }
+
+// parsePairs reads the key=value pairs a flag was given, a usage error
+// naming the flag and the pair that is none.
+func parsePairs(flag string, kvs []string) (map[string]string, error) {
 	m := map[string]string{}
 	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			return nil, usagef("--label %q: expected key=value", kv)
+			return nil, usagef("%s %q: expected key=value", flag, kv)
 		}
 		m[k] = v
 	}

@@ -51,15 +51,16 @@ func startProgram(name string, args ...string) error {
 // userMessage is an error as a user reads it: the words of Go's own
 // packages that say which function failed (os's "stat", "open"; strconv's
 // "strconv.ParseFloat: parsing") give way to the file or the value and
-// what was wrong with it.
+// what was wrong with it. It reads the chain of the error's types: each
+// link that wraps another keeps its own words before the other's, and a
+// *fs.PathError or *strconv.NumError is written from its fields.
 func userMessage(err error) string {
-	msg := err.Error()
 	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path != "" {
-		msg = strings.Replace(msg, pe.Error(), pe.Path+": "+pe.Err.Error(), 1)
-	}
 	var ne *strconv.NumError
-	if errors.As(err, &ne) {
+	switch {
+	case errors.As(err, &pe) && err == error(pe) && pe.Path != "":
+		return pe.Path + ": " + userMessage(pe.Err)
+	case errors.As(err, &ne) && err == error(ne):
 		want := "a number"
 		if strings.Contains(ne.Func, "Int") || strings.Contains(ne.Func, "Atoi") {
 			want = "a whole number"
@@ -67,7 +68,17 @@ func userMessage(err error) string {
 		if errors.Is(ne.Err, strconv.ErrRange) {
 			want += " in range"
 		}
-		msg = strings.Replace(msg, ne.Error(), strconv.Quote(ne.Num)+": expected "+want, 1)
+		return strconv.Quote(ne.Num) + ": expected " + want
 	}
-	return msg
+	inner := errors.Unwrap(err)
+	if inner == nil {
+		return err.Error()
+	}
+	// the link's own words are what its message holds before its
+	// inner error's
+	own, ok := strings.CutSuffix(err.Error(), inner.Error())
+	if !ok {
+		return err.Error()
+	}
+	return own + userMessage(inner)
 }

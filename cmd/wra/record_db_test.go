@@ -48,8 +48,10 @@ func startPostgres(t *testing.T) *postgres {
 	}
 	data := filepath.Join(pg.dir, "data")
 	pg.run(t, "initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync")
+	// no autovacuum: no work of PostgreSQL's own that a run's span may
+	// or may not hold
 	pg.run(t, "pg_ctl", "-D", data, "-l", filepath.Join(pg.dir, "log"), "-w", "-o",
-		"-c listen_addresses='' -k "+pg.dir+" -c fsync=off", "start")
+		"-c listen_addresses='' -k "+pg.dir+" -c fsync=off -c autovacuum=off", "start")
 	t.Cleanup(func() { pg.run(t, "pg_ctl", "-D", data, "-m", "immediate", "-w", "stop") })
 	b, err := os.ReadFile(filepath.Join(data, "postmaster.pid"))
 	if err != nil {
@@ -79,24 +81,39 @@ func (pg *postgres) run(t *testing.T, name string, args ...string) {
 	}
 }
 
-// treeSeconds is the CPU of the postmaster's process tree from /proc:
-// the live processes' times and those of the backends that exited,
-// which their parent waited for.
-func (pg *postgres) treeSeconds(t *testing.T) float64 {
-	t.Helper()
-	c, err := proc.FS{Root: "/proc"}.TreeCPU(pg.pid)
-	if err != nil {
-		t.Fatal(err)
+// treeCPUEnv asks the test binary, run as a command, for the CPU seconds
+// of a process tree from /proc: PID:FILE, written to FILE.
+const treeCPUEnv = "WRA_TEST_TREE_CPU"
+
+// helperTreeCPU is the test binary run as that command (TestMain): it
+// reports whether it was, having written the seconds.
+func helperTreeCPU() bool {
+	v := os.Getenv(treeCPUEnv)
+	if v == "" {
+		return false
 	}
-	return proc.Seconds(c.User + c.Kernel)
+	pid, file, _ := strings.Cut(v, ":")
+	n, err := strconv.Atoi(pid)
+	if err == nil {
+		var c proc.CPU
+		if c, err = (proc.FS{Root: "/proc"}).TreeCPU(n); err == nil {
+			err = os.WriteFile(file, []byte(strconv.FormatFloat(proc.Seconds(c.User+c.Kernel), 'g', -1, 64)), 0o644)
+		}
+	}
+	if err != nil {
+		os.Stderr.WriteString(treeCPUEnv + ": " + err.Error() + "\n")
+		os.Exit(1)
+	}
+	return true
 }
+
 
 // TestRecordDatabaseCPU checks the database's CPU, which wra reads
 // from a cgroup it makes for PostgreSQL's process tree, against that
-// tree's own counters in /proc, read by the test before wra starts and
-// after it ends: a different mechanism (the processes' times, the
-// backends that exited through the postmaster's cutime and cstime) over
-// a span that holds wra's. pgbench drives PostgreSQL beside ab, whose
+// tree's own counters in /proc, read first and last by the load command
+// itself: a different mechanism (the processes' times, the backends
+// that exited through the postmaster's cutime and cstime) over a span
+// inside wra's. pgbench drives PostgreSQL beside ab, whose
 // report the record pairs with; nothing else uses the cluster.
 func TestRecordDatabaseCPU(t *testing.T) {
 	needRecording(t)
@@ -119,20 +136,36 @@ func TestRecordDatabaseCPU(t *testing.T) {
 	port := freePort(t)
 	url := "http://127.0.0.1:" + port
 	dir := filepath.Join(t.TempDir(), "rec")
-	load := pgbench + " -n -S -c 2 -j 2 -T 5 " + conn + " >/dev/null 2>&1 & " + ab + " -n 500 -c 2 " + url + "/spin?us=100; wait"
-	cpu0 := pg.treeSeconds(t)
+	// The load reads the tree's CPU itself, first and last, so that the
+	// span of the independent reading is inside the load's, which wra
+	// measures, by no more than the time to start this binary.
+	marks := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := func(name string) string {
+		return treeCPUEnv + "=" + strconv.Itoa(pg.pid) + ":" + filepath.Join(marks, name) + " " + self
+	}
+	load := mark("before") + "; " + pgbench + " -n -S -c 2 -j 2 -T 5 " + conn + " >/dev/null 2>&1 & " + ab + " -n 500 -c 2 " + url + "/spin?us=100; wait; " + mark("after")
 	r := wra(t, filepath.Join(t.TempDir(), "wra.duckdb"), "record", "--server", "spin", "--server-cmd", spin+" -addr 127.0.0.1:"+port,
 		"--database", "postgresql="+strconv.Itoa(pg.pid), "--label", "test=db", "--out", dir, "--", "sh", "-c", load)
-	cpu1 := pg.treeSeconds(t)
 	if r.code != 0 {
 		t.Fatalf("wra record: exit %d\n%s", r.code, r.stderr)
 	}
+	readMark := func(name string) float64 {
+		b, err := os.ReadFile(filepath.Join(marks, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return num(t, string(b))
+	}
 	row := readCSV(t, filepath.Join(dir, record.RecordsFile))[0]
-	got, independent := num(t, row["cpu_db_s"]), cpu1-cpu0
+	got, independent := num(t, row["cpu_db_s"]), readMark("after")-readMark("before")
 	tree, _ := proc.FS{Root: "/proc"}.Tree(pg.pid)
 	// /proc counts in 10 ms ticks, rounded at each process at each
-	// reading; the span around wra's adds PostgreSQL's own background
-	// work (a few ms).
+	// reading; wra's span holds the readings' and their starts (a few ms
+	// of PostgreSQL's own background work at most).
 	slack := 0.01*float64(2*len(tree)+4) + 0.02*independent
 	t.Logf("PostgreSQL CPU: wra %.4f s (%s), the tree in /proc %.2f s (slack %.2f s)", got, row["db_cpu_source"], independent, slack)
 	if row["db_cpu_source"] != record.SourceCgroupV1 && row["db_cpu_source"] != record.SourceCgroupV2 {
@@ -148,7 +181,9 @@ func TestRecordDatabaseCPU(t *testing.T) {
 	if err != nil || after != before {
 		t.Errorf("the postmaster is in %v after the run, was in %v: wra did not move it back", after, before)
 	}
-	leftovers, _ := filepath.Glob(filepath.Join(cgroup.Group{Mount: mount, Path: before.Path}.Dir(), "wra-record-*"))
+	// this process's own: others (another test binary's wra record) may
+	// have theirs there at the same time
+	leftovers, _ := filepath.Glob(filepath.Join(cgroup.Group{Mount: mount, Path: before.Path}.Dir(), "wra-record-"+strconv.Itoa(os.Getpid())+"-*"))
 	if len(leftovers) > 0 {
 		t.Errorf("cgroups left behind: %v", leftovers)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/wra-bench/wra/cmd/wra/internal/progress"
@@ -38,9 +37,9 @@ func runPlan(ctx context.Context, e *env, g *globals, o *recordOptions, args []s
 	case p.Seed != nil:
 		seed = *p.Seed
 	}
-	vars, err := parseLabels(o.vars)
+	vars, err := parsePairs("--var", o.vars)
 	if err != nil {
-		return usagef("--var: %v", strings.TrimPrefix(err.Error(), "--label "))
+		return err
 	}
 	if o.out == "" {
 		return usagef("--plan needs --out, the folder to record into")

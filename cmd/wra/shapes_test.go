@@ -49,7 +49,9 @@ func TestNoManifestShapes(t *testing.T) {
 		// twelve wrk reports under ### headings, a prompt and a command
 		// between each heading and its report; three got an error status
 		// for every request
-		db := ingested(t, filepath.Join(world, "tao-yi-my-benchmark/repo"))
+		dir := filepath.Join(t.TempDir(), "writeup")
+		copyTree(t, dir, map[string]string{"README.md": filepath.Join(world, "tao-yi-my-benchmark/repo/README.md")})
+		db := ingested(t, dir)
 		gs := groups(t, db, "TRUE")
 		if len(gs) != 12 {
 			t.Fatalf("%d groups, want 12 stacks: %v", len(gs), gs)
@@ -77,7 +79,9 @@ func TestNoManifestShapes(t *testing.T) {
 		// a README of 36 wrk reports named in prose: two of light-java at
 		// the same URL, one with pipeline depth 16, one with 50 (the
 		// echoed command's script arguments)
-		db := ingested(t, filepath.Join(world, "networknt-microservices-framework-benchmark/repo"))
+		dir := filepath.Join(t.TempDir(), "writeup")
+		copyTree(t, dir, map[string]string{"README.md": filepath.Join(world, "networknt-microservices-framework-benchmark/repo/README.md")})
+		db := ingested(t, dir)
 		gs := groups(t, db, "r.source_line IN (54, 73)")
 		if len(gs) != 2 {
 			t.Fatalf("the light-java runs of depth 16 and 50: %v, want two groups", gs)

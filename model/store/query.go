@@ -3,10 +3,10 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -105,7 +105,8 @@ func (s *Store) exec(ctx context.Context, stmt string, args ...any) (int64, erro
 // outOfMemory adds to DuckDB's "Out of Memory Error" the limit it ran
 // into and how to raise it; any other error is returned as it is.
 func (s *Store) outOfMemory(err error) error {
-	if err == nil || !strings.Contains(err.Error(), "Out of Memory Error") {
+	var de *duckdb.Error
+	if !errors.As(err, &de) || de.Type != duckdb.ErrorTypeOutOfMemory {
 		return err
 	}
 	return fmt.Errorf("%w (the store's memory limit is %s: give more with --memory-limit or WRA_MEMORY_LIMIT)", err, s.memoryLimit())

@@ -231,6 +231,9 @@ func (s *Store) connect(ctx context.Context) error {
 			s.db = db
 			return nil
 		}
+		// DuckDB tells a memory limit it cannot read, and a lock another
+		// process holds, only in its words: those are the one place wra
+		// reads a message (wra's own errors are told apart by type)
 		msg := err.Error()
 		if strings.Contains(msg, "memory_limit") {
 			return fmt.Errorf("%w %q: expected a size such as 512MiB or 2GB (DuckDB says: %v)", ErrMemoryLimit, s.opts.MemoryLimit, driverMessage{err})

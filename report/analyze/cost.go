@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/model"
@@ -25,7 +24,7 @@ func (a *analysis) cost() (*Section, error) {
 	priced, buildNotes, err := cost.Build(a.ctx, a.st, cost.Request{Filter: model.StackFilter{Test: a.opts.CostTest}, Rule: a.opts.DesignRule(), Workload: w})
 	if err != nil {
 		var none *cost.NoCPUDataError
-		if errors.As(err, &none) || strings.Contains(err.Error(), "nothing to price") {
+		if errors.As(err, &none) || errors.Is(err, cost.ErrNothingToPrice) {
 			sec.Skipped = "no runs with CPU figures to price"
 			return sec, nil
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,19 @@ func (h *Host) procFS() proc.FS { return proc.FS{Root: h.Proc} }
 // newName is a name for a cgroup of this process's own.
 func (h *Host) newName() string {
 	return fmt.Sprintf("%s-%d", h.Prefix, h.seq.Add(1))
+}
+
+// create makes a cgroup of this process's own below parent. A name a
+// cgroup already has (left by a process of the same pid that was killed
+// before it could remove it) is passed over for the next.
+func (h *Host) create(parent cgroup.Group) (cgroup.Group, error) {
+	for range 64 {
+		g, err := cgroup.Create(parent, h.newName())
+		if !errors.Is(err, fs.ErrExist) {
+			return g, err
+		}
+	}
+	return cgroup.Group{}, fmt.Errorf("below %s: 64 names of %s-N taken", parent.Dir(), h.Prefix)
 }
 
 // Meter reads the CPU and memory of one server or database: from a
@@ -388,7 +402,7 @@ func (h *Host) openPID(m *Meter, pid int) error {
 		}
 		return nil
 	}
-	child, err := cgroup.Create(g, h.newName())
+	child, err := h.create(g)
 	if err != nil {
 		m.Note = fmt.Sprintf("CPU from /proc in clock ticks: no cgroup could be made below %s (%v)", g.Dir(), err)
 		return nil

@@ -126,7 +126,7 @@ func (h *Host) ownGroup(mount *cgroup.Mount) (cgroup.Group, error) {
 	if err != nil {
 		return cgroup.Group{}, err
 	}
-	return cgroup.Create(self, h.newName())
+	return h.create(self)
 }
 
 // PID is the server's first process (the shell, or what it exec'd).
