@@ -107,7 +107,6 @@ func helperTreeCPU() bool {
 	return true
 }
 
-
 // TestRecordDatabaseCPU checks the database's CPU, which wra reads
 // from a cgroup it makes for PostgreSQL's process tree, against that
 // tree's own counters in /proc, read first and last by the load command
