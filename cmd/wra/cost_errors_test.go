@@ -56,6 +56,10 @@ func TestCostErrors(t *testing.T) {
 		{append(cli, "--util", "1.5"), exitUsage, "wra: --util: utilisation 1.5 must be in (0, 1]\n"},
 		{append(cli, "--util", "0"), exitUsage, "wra: --util: utilisation 0 must be in (0, 1]\n"},
 		{append(cli, "--rps", "-10"), exitUsage, "wra: --rps: rps -10 must be a finite number >= 0\n"},
+		// one load of none: nothing to price, as wra analyze --rps 0 says
+		{append(cli, "--rps", "0"), exitUsage, "wra: --rps: rps 0 must be > 0\n"},
+		{[]string{"analyze", "--no-ingest", "--rps", "0"}, exitUsage, "wra: --rps: rps 0 must be > 0\n"},
+		{[]string{"analyze", "--no-ingest", "--util", "0"}, exitUsage, "wra: --util: utilisation 0 must be in (0, 1]\n"},
 		{append(cli, "--wait", "-5ms"), exitUsage, "wra: --wait: wait -5ms must be >= 0\n"},
 		{append(cli, "--provider", "azure"), exitUsage, `wra: --provider: unknown provider "azure"; known providers: aws-fargate-x86, aws-fargate-arm64, gcp-cloud-run, gcp-n2, gcp-e2` + "\n"},
 		{[]string{"cost", "--cpu-ms", "0"}, exitUsage, "wra: --cpu-ms must be > 0: the stack's CPU milliseconds per request\n"},
