@@ -252,3 +252,44 @@ func TestReadmeExamples(t *testing.T) {
 		t.Errorf("README.md's section Commands shows an example of %v, want one each of %v", commands, want)
 	}
 }
+
+// TestDocsCostWorkedExample: the worked example of docs/cost.md is the
+// command and the CSV that wra cost prints for it (the figures the tests
+// of cost and TestCostCheckedExampleFormats check by hand).
+func TestDocsCostWorkedExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(docsDir, "cost.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "\n## A worked example\n\n```\n")
+	block, _, closed := strings.Cut(after, "\n```\n")
+	if !ok || !closed {
+		t.Fatal("docs/cost.md: no code block under the heading \"A worked example\"")
+	}
+	var command, output []string
+	more := true // the command goes on: a line ending in a backslash
+	for _, line := range strings.Split(block, "\n") {
+		if more {
+			line = strings.TrimPrefix(strings.TrimSpace(line), "$ ")
+			more = strings.HasSuffix(line, `\`)
+			command = append(command, strings.TrimSuffix(line, `\`))
+			continue
+		}
+		output = append(output, line)
+	}
+	words, err := shellWords(strings.Join(command, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{"wra"}, append(checkedExample, "--format", "csv")...)
+	if !reflect.DeepEqual(words, want) {
+		t.Errorf("docs/cost.md's worked example runs %q, want %q", words, want)
+	}
+	r := wra(t, filepath.Join(t.TempDir(), "none.duckdb"), words[1:]...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := strings.Join(output, "\n") + "\n"; got != r.stdout {
+		t.Errorf("docs/cost.md's worked example prints\n%s\nwra cost prints\n%s", got, r.stdout)
+	}
+}
