@@ -7,7 +7,7 @@ import (
 	"github.com/wra-bench/wra/cost"
 )
 
-// The worked example of the README: 0.4 ms of CPU per request at 1000
+// The worked example of docs/cost.md: 0.4 ms of CPU per request at 1000
 // requests/s and 60 % utilisation, 0.5 GiB, at $0.04048 per vCPU-hour and
 // $0.004445 per GiB-hour.
 func ExampleMonthly() {

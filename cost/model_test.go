@@ -49,7 +49,7 @@ func TestMonthly(t *testing.T) {
 		inFlight, stackVCPU, stackGiB, stackUSD, dbVCPU, dbUSD, total float64
 	}{
 		{
-			// The README's worked example.
+			// The worked example of docs/cost.md.
 			// 0.4 ms × 1000/s / 0.6 = 2/3 vCPU; × 0.04048 × 730 = 19.700266…;
 			// 0.5 GiB × 0.004445 × 730 = 1.622425; total 2558723/120000 = 21.3226916…
 			name:      "checked example",
@@ -120,7 +120,7 @@ func TestMonthly(t *testing.T) {
 	}
 }
 
-// The figure the README and the command print for the checked example.
+// The figure docs/cost.md and the command print for the checked example.
 func TestCheckedExampleRoundsTo2132(t *testing.T) {
 	e, err := Monthly(Stack{CPUPerRequestS: 0.4e-3, Memory: FixedMemory(0.5)},
 		Workload{RPS: 1000, Utilisation: 0.6}, cmdLinePrice)

@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-// checkedExample is the README's worked example: 0.4 ms × 1000/s / 0.6 =
+// checkedExample is the worked example of docs/cost.md: 0.4 ms × 1000/s / 0.6 =
 // 2/3 vCPU × 0.04048 × 730 = 19.70; 0.5 GiB × 0.004445 × 730 = 1.62; 21.32 $/month.
 var checkedExample = []string{"cost", "--rps", "1000", "--cpu-ms", "0.4", "--mem-gib", "0.5", "--util", "0.6",
 	"--vcpu-hour", "0.04048", "--gib-hour", "0.004445"}

@@ -44,22 +44,8 @@ func TestHelpExamples(t *testing.T) {
 	if r := wra(t, db, "--quiet", "ingest", "data"); r.code != 0 {
 		t.Fatalf("ingest: exit %d: %s", r.code, r.stderr)
 	}
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
-	var examples []string
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		for _, line := range strings.Split(c.Example, "\n") {
-			if line = strings.TrimSpace(line); line != "" {
-				examples = append(examples, line)
-			}
-		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-	}
-	walk(newRootCmd(e, &globals{}))
 	ran := 0
-	for _, ex := range examples {
+	for _, ex := range helpExamples() {
 		stdin, args, err := exampleArgs(ex)
 		if err != nil {
 			t.Errorf("%s: %v", ex, err)
@@ -86,6 +72,26 @@ func TestHelpExamples(t *testing.T) {
 	if ran < 20 {
 		t.Errorf("ran %d examples; the help holds more", ran)
 	}
+}
+
+// helpExamples are the lines of every example in wra's help, in the
+// order of the commands.
+func helpExamples() []string {
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+	var examples []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, line := range strings.Split(c.Example, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				examples = append(examples, line)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRootCmd(e, &globals{}))
+	return examples
 }
 
 // exampleArgs reads an example line as a shell would: a "# comment" is

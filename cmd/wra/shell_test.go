@@ -77,7 +77,7 @@ func (s *screen) expect(t *testing.T, want string) {
 // terminal does, and types into it: a statement over two lines, the
 // listing of the tables, the documented columns of one (\d, .schema),
 // Ctrl-D. Each step waits for the prompt or the
-// output it expects; the history file is the one the README names.
+// output it expects; the history file is the one docs/commands.md names.
 func TestSQLShell(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.duckdb")

@@ -5,7 +5,7 @@ package main
 // testdata/world/<case>/ keeps
 //
 //   - repo/: the files as committed (PROVENANCE.md says where from),
-//     with the manifest a new user writes after reading the README,
+//     with the manifest a new user writes after reading docs/manifest.md,
 //     repo/wra.toml, where the files do not name the design themselves;
 //     its [[tables]] lay out the author's tables;
 //   - published/<table>.csv: the author's table, each cell as printed;

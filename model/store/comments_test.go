@@ -8,10 +8,13 @@ import (
 	"testing"
 )
 
-// readmeColumn is one column as the README's section on the store
-// documents it: the meaning cell of its row, and its type where the
-// table has a type column.
-type readmeColumn struct {
+// storeDoc is the page that documents the store, its tables, views and
+// table macros, column by column.
+const storeDoc = "docs/store.md"
+
+// docColumn is one column as the store's page documents it: the meaning
+// cell of its row, and its type where the table has a type column.
+type docColumn struct {
 	meaning, typ string
 	line         int
 }
@@ -21,28 +24,25 @@ var (
 	cellSplit  = regexp.MustCompile(`(^|[^\\])\|`)
 )
 
-// readmeColumns reads the column tables of the README's section "The
+// docColumns reads the column tables of docs/store.md, the page "The
 // store: tables and columns": every table with a "column" header cell,
 // whose rows name one or more columns (`a`, `b`) and give their meaning;
 // the relation is the row's "table" cell, else the section's heading.
-func readmeColumns(t *testing.T) map[string]map[string]readmeColumn {
+func docColumns(t *testing.T) map[string]map[string]docColumn {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../" + storeDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(b), "\n")
-	docs := map[string]map[string]readmeColumn{}
-	in := false
+	if len(lines) == 0 || lines[0] != "# The store: tables and columns" {
+		t.Fatalf("%s: the first line is not the heading \"# The store: tables and columns\"", storeDoc)
+	}
+	docs := map[string]map[string]docColumn{}
 	var heading []string
 	var header []string
 	for i, line := range lines {
 		switch {
-		case strings.HasPrefix(line, "## "):
-			in = strings.HasPrefix(line, "## The store: tables and columns")
-			continue
-		case !in:
-			continue
 		case strings.HasPrefix(line, "#"):
 			heading = names(line)
 			header = nil
@@ -68,19 +68,19 @@ func readmeColumns(t *testing.T) map[string]map[string]readmeColumn {
 			rels = names(cells[at("table")])
 		}
 		if len(rels) != 1 && at("table") < 0 {
-			t.Fatalf("README.md:%d: a column table under a heading that names %d relations, want one", i+1, len(rels))
+			t.Fatalf("%s:%d: a column table under a heading that names %d relations, want one", storeDoc, i+1, len(rels))
 		}
-		c := readmeColumn{meaning: commentText(cells[at("meaning")]), line: i + 1}
+		c := docColumn{meaning: commentText(cells[at("meaning")]), line: i + 1}
 		if at("type") >= 0 {
 			c.typ = cells[at("type")]
 		}
 		for _, r := range rels {
 			if docs[r] == nil {
-				docs[r] = map[string]readmeColumn{}
+				docs[r] = map[string]docColumn{}
 			}
 			for _, col := range names(cells[at("column")]) {
 				if prev, ok := docs[r][col]; ok {
-					t.Errorf("README.md:%d: %s.%s documented again (first at line %d)", i+1, r, col, prev.line)
+					t.Errorf("%s:%d: %s.%s documented again (first at line %d)", storeDoc, i+1, r, col, prev.line)
 				}
 				docs[r][col] = c
 			}
@@ -115,7 +115,7 @@ func splitRow(line string) []string {
 	return cells
 }
 
-// commentText is a README cell as a comment says it: without Markdown's
+// commentText is a cell of the page as a comment says it: without Markdown's
 // backticks and escapes.
 func commentText(cell string) string {
 	return strings.TrimSpace(strings.NewReplacer("`", "", `\|`, "|").Replace(cell))
@@ -132,10 +132,10 @@ func slicesIndex(s []string, v string) int {
 
 // TestColumnComments requires every table and view, its every column and
 // every table macro to carry a comment, and each column's comment to be
-// the README's wording of it: a column added without documentation, or
-// documentation changed on one side only, fails here.
+// docs/store.md's wording of it: a column added without documentation,
+// or documentation changed on one side only, fails here.
 func TestColumnComments(t *testing.T) {
-	docs := readmeColumns(t)
+	docs := docColumns(t)
 	s := openStore(t, t.TempDir())
 	rels, err := s.Relations(context.Background())
 	if err != nil {
@@ -155,21 +155,21 @@ func TestColumnComments(t *testing.T) {
 			d, ok := docs[r.Name][c.Name]
 			switch {
 			case c.Comment == "":
-				t.Errorf("%s has no comment (document it in README.md, then COMMENT ON COLUMN in model/store/views)", key)
+				t.Errorf("%s has no comment (document it in %s, then COMMENT ON COLUMN in model/store/views)", key, storeDoc)
 			case !ok:
-				t.Errorf("%s (comment %q) is not in a column table of README.md's section on the store", key, c.Comment)
+				t.Errorf("%s (comment %q) is not in a column table of %s", key, c.Comment, storeDoc)
 			case c.Comment != d.meaning:
-				t.Errorf("%s: comment %q, README.md:%d says %q", key, c.Comment, d.line, d.meaning)
+				t.Errorf("%s: comment %q, %s:%d says %q", key, c.Comment, storeDoc, d.line, d.meaning)
 			}
 			if ok && d.typ != "" && d.typ != c.Type {
-				t.Errorf("%s: type %s, README.md:%d says %s", key, c.Type, d.line, d.typ)
+				t.Errorf("%s: type %s, %s:%d says %s", key, c.Type, storeDoc, d.line, d.typ)
 			}
 		}
 	}
 	for r, cols := range docs {
 		for col, d := range cols {
 			if !seen[r+"."+col] {
-				t.Errorf("README.md:%d documents %s.%s, which the store does not have", d.line, r, col)
+				t.Errorf("%s:%d documents %s.%s, which the store does not have", storeDoc, d.line, r, col)
 			}
 		}
 	}
