@@ -182,15 +182,28 @@ func article(tool string) string {
 // whose settings no other run of the file shares are no rounds of
 // anything and get none. A round numbered so is one of this file only
 // (label round_by = "file order"): rounds of two files are different
-// replicates.
+// replicates. The labels the manifest's [[reports]] rules give a report
+// by its lines count as its own, though the sink sets them later: two
+// reports the rules name differently are no rounds of one another.
 func numberRounds(runs []*model.Run, settings []string, sink model.Sink) {
 	if _, set := sinkLabel(sink, "round"); set {
 		return
 	}
+	ls := sinkOf(sink)
+	ruled := func(r *model.Run) map[string]string {
+		if ls == nil {
+			return nil
+		}
+		return ls.lineRuleLabels(r.Line)
+	}
 	keyOf := func(r *model.Run) string {
 		key := []string{r.Tool}
+		rules := ruled(r)
 		for _, k := range append([]string{"server", "database", "test", "connections", "threads", "target_rps"}, settings...) {
 			v, _ := r.Label(k)
+			if rv, ok := rules[k]; ok {
+				v = rv
+			}
 			key = append(key, strconv.Quote(v))
 		}
 		return strings.Join(key, " ")
@@ -206,6 +219,9 @@ func numberRounds(runs []*model.Run, settings []string, sink model.Sink) {
 			continue
 		}
 		seen[k]++
+		if _, byRule := ruled(r)["round"]; byRule {
+			continue
+		}
 		if _, set := r.Label("round"); !set {
 			r.Round = model.Some(seen[k])
 			runLabel(r, "round_by", "file order")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -542,20 +543,35 @@ func present(r *model.Run, keys []string) string {
 	return strings.Join(out, ",")
 }
 
+// lineRuleLabels are the labels the manifest's [[reports]] rules without
+// an above pattern give the report of the file that starts at line, a
+// later rule's over an earlier one's; nil where none does. Run sets them;
+// numberRounds reads them before, so that reports the rules tell apart
+// are no rounds of one another.
+func (s *labelSink) lineRuleLabels(line int) map[string]string {
+	var out map[string]string
+	for _, rr := range s.design.reports {
+		if rr.above != nil || !rr.matches(s.rel, line) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		maps.Copy(out, rr.Labels)
+	}
+	return out
+}
+
 func (s *labelSink) Run(r *model.Run) error {
 	// [[reports]] rules by line, then the manifest's labels of the file
 	// where the run has none, then the command line's over everything
 	ruled := takeRuleKeys(r)
-	for _, rr := range s.design.reports {
-		if rr.above != nil || !rr.matches(s.rel, r.Line) {
-			continue
+	lines := s.lineRuleLabels(r.Line)
+	for _, k := range model.SortedKeys(lines) {
+		if err := r.SetLabel(k, lines[k]); err != nil {
+			return &LabelError{File: s.name, Err: fmt.Errorf("wra.toml [[reports]] %w", err)}
 		}
-		for _, k := range model.SortedKeys(rr.Labels) {
-			if err := r.SetLabel(k, rr.Labels[k]); err != nil {
-				return &LabelError{File: s.name, Err: fmt.Errorf("wra.toml [[reports]] %w", err)}
-			}
-			ruled = append(ruled, k)
-		}
+		ruled = append(ruled, k)
 	}
 	for _, k := range model.SortedKeys(s.manifest) {
 		if _, set := r.Label(k); !set {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,10 +75,6 @@ func TestCommandDisagrees(t *testing.T) {
 // [labels.<key>] from makes a label from another.
 func TestReportRulesAndDerivedLabels(t *testing.T) {
 	ab := readTestdata(t, "testdata/ab/ab_keepalive_go2_ping_n10000_c20.txt")
-	dir := filepath.Join(t.TempDir(), "w")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	text := "Here is the light-java server:\n\n" + ab + "\nAnd now the netty one, warm:\n\n" + ab + "\n" + ab
 	manifest := `[[reports]]
 file = "log.txt"
@@ -92,12 +89,7 @@ labels = { phase = "late" }
 from = "endpoint"
 pattern = '^/(\w+)'
 `
-	for name, content := range map[string]string{"log.txt": text, ManifestName: manifest} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, st := ingestDir(t, dir)
+	res, st := ingestDir(t, writeFolder(t, map[string]string{"log.txt": text, ManifestName: manifest}))
 	if f := res["log.txt"]; f.Status != Loaded {
 		t.Fatalf("log.txt: %s %v", f.Status, f.Err)
 	}
@@ -130,6 +122,54 @@ pattern = '^/(\w+)'
 			t.Errorf("%q: %v, want %q", bad.toml, err, bad.msg)
 		}
 	}
+}
+
+// Reports that the manifest's [[reports]] rules tell apart by their lines
+// are no rounds of one another, though their settings are the same
+// (networknt's README names its two spring-boot runs only in prose):
+// the rules count before the file's runs are numbered. Two reports the
+// rules name alike are rounds 1 and 2.
+func TestLineRulesTellRoundsApart(t *testing.T) {
+	readme := readTestdata(t, "testdata/wild/wrk/networknt-2016-two-spring-boot-runs-named-in-prose.txt")
+	for _, c := range []struct {
+		name, second string
+		want         string
+	}{
+		{"named apart", "spring-boot-undertow", "spring-boot-tomcat/0/ spring-boot-undertow/0/"},
+		{"named alike", "spring-boot-tomcat", "spring-boot-tomcat/1/file order spring-boot-tomcat/2/file order"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			manifest := "[[reports]]\nfile = \"README.md\"\nlines = [1, 19]\nlabels = { server = \"spring-boot-tomcat\" }\n\n" +
+				"[[reports]]\nfile = \"README.md\"\nlines = [21, 38]\nlabels = { server = \"" + c.second + "\" }\n"
+			res, st := ingestDir(t, writeFolder(t, map[string]string{"README.md": readme, ManifestName: manifest}))
+			if f := res["README.md"]; f.Status != Loaded {
+				t.Fatalf("README.md: %s %v", f.Status, f.Err)
+			}
+			var got []string
+			for _, r := range st.loads["w/README.md"].Runs {
+				got = append(got, fmt.Sprintf("%s/%d/%s", r.Server, r.Round.V, r.Labels["round_by"]))
+			}
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("runs %q, want %q", strings.Join(got, " "), c.want)
+			}
+		})
+	}
+}
+
+// writeFolder writes files (name: content) into a new folder named w,
+// whose runs are stored under w/<name>, and returns its path.
+func writeFolder(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "w")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // readWithSink reads an input with the named format into a collector
