@@ -173,7 +173,7 @@ func TestMonthlyErrors(t *testing.T) {
 	}
 	_, err = Monthly(ok, Workload{RPS: 1, Utilisation: 2}, cmdLinePrice)
 	var ie *InputError
-	if !errors.As(err, &ie) || ie.Field != "utilisation" {
+	if !errors.As(err, &ie) || ie.Field != FieldUtilisation {
 		t.Errorf("utilisation: error %v is not an *InputError for utilisation", err)
 	}
 }
