@@ -118,7 +118,8 @@ func vegetaCodes(r *model.Run, codes map[string]int64) {
 
 // vegetaTextParser reads one text report (readReports): it starts at its
 // "Requests [total, rate…]" line and ends at the blank line after its
-// Status Codes or its Error Set, or before the next report. Lines outside
+// Status Codes or its Error Set, at the fence that closes the code block
+// it was pasted in, or before the next report. Lines outside
 // the reports are ignored: a command line, a heading, or the histogram
 // `vegeta report -type=hist` prints of the same results (it would count
 // them twice).
@@ -182,6 +183,14 @@ func (p *vegetaTextParser) line(t string) error {
 		}
 		p.r = &model.Run{Tool: "vegeta", Line: l.Line()}
 		p.seen = map[string]bool{}
+	}
+	if isFence(strings.TrimSpace(t)) {
+		// The fence that closes a report pasted into a Markdown code
+		// block, right after its Status Codes or Error Set: the report
+		// ends before it, as at a blank line (before its Status Codes,
+		// the report is cut short there).
+		l.Unread()
+		return p.finish(l.Line())
 	}
 	if p.inErrors {
 		if strings.TrimSpace(t) == "" || strings.Join(strings.Fields(t), " ") == "Bucket # % Histogram" {

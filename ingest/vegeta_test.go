@@ -153,6 +153,8 @@ func TestVegetaErrors(t *testing.T) {
 	checkLoadToolErrors(t, []loadToolErrorCase{
 		{"text empty", "vegeta-text", "", `f.txt:1: vegeta report ends early: expected "Requests [total, rate, …]"`},
 		{"text cut", "vegeta-text", headLines(text, 6), "f.txt:7: vegeta report from line 1 ends before its Status Codes"},
+		{"text cut by the fence of its code block", "vegeta-text", "```\n" + headLines(text, 6) + "```\n",
+			"f.txt:8: vegeta report from line 2 ends before its Status Codes"},
 		{"text cut, then another report", "vegeta-text", headLines(text, 6) + readTestdata(t, d+"vegeta_report_go2_ping.txt"),
 			"f.txt:7: vegeta report from line 1 ends before its Status Codes"},
 		{"text a line twice", "vegeta-text", strings.Replace(text, "Success", "Latencies", 1),

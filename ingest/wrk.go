@@ -322,9 +322,13 @@ func (p *wrkParser) line(line, t string) error {
 		p.stats = true
 		return nil
 	case f[0].text == "Latency" && len(f) == 5:
-		if !p.stats || p.latencyLine != 0 {
+		if p.latencyLine != 0 || p.requests {
 			return l.Errorf(1, "unexpected Latency line outside the \"Thread Stats\" table")
 		}
+		// The table's header holds no number: a report filtered by a
+		// script (an egrep that keeps the lines with numbers) may leave
+		// it out, and its Latency line opens the table.
+		p.stats = true
 		p.latencyLine = l.Line()
 		for i := range 4 {
 			p.latency[i] = f[i+1].text
@@ -343,9 +347,10 @@ func (p *wrkParser) line(line, t string) error {
 		}
 		return nil
 	case f[0].text == "Req/Sec" && len(f) == 5:
-		if !p.stats {
+		if !p.stats && p.requests {
 			return l.Errorf(1, "unexpected Req/Sec line outside the \"Thread Stats\" table")
 		}
+		p.stats = true
 		if isPrintedNaN(f[1].text) {
 			// No rate samples (wrk2 before its calibration): the zeros
 			// printed beside the NaN are no measurement.
@@ -548,13 +553,30 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 			return nil
 		}
 	}
-	if err := expect(`"Detailed Percentile spectrum:"`, func(t string) bool { return t == "Detailed Percentile spectrum:" }); err != nil {
-		return nil, err
+	// The spectrum, unless the footers follow the summary lines at once:
+	// a report filtered by a script (an egrep that keeps the lines with
+	// a % or a #) leaves its rows out, and its run has no spectrum.
+	spectrum := true
+	for {
+		line, ok := p.next()
+		if !ok {
+			return nil, p.eof(`"Detailed Percentile spectrum:"`)
+		}
+		if t := strings.TrimSpace(line); t != "" {
+			spectrum = !strings.HasPrefix(t, "#[Mean")
+			l.Unread()
+			break
+		}
 	}
-	if err := expect("the spectrum header \"Value Percentile TotalCount 1/(1-Percentile)\"", func(t string) bool {
-		return strings.Join(strings.Fields(t), " ") == "Value Percentile TotalCount 1/(1-Percentile)"
-	}); err != nil {
-		return nil, err
+	if spectrum {
+		if err := expect(`"Detailed Percentile spectrum:"`, func(t string) bool { return t == "Detailed Percentile spectrum:" }); err != nil {
+			return nil, err
+		}
+		if err := expect("the spectrum header \"Value Percentile TotalCount 1/(1-Percentile)\"", func(t string) bool {
+			return strings.Join(strings.Fields(t), " ") == "Value Percentile TotalCount 1/(1-Percentile)"
+		}); err != nil {
+			return nil, err
+		}
 	}
 	// Rows up to the #[Mean …] footer.
 	rows := hdrRows{}
@@ -613,11 +635,11 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 		}
 		b.spectrum = nil
 		return p.hdrClose(b)
-	case len(rows.rows) == 0:
+	case spectrum && len(rows.rows) == 0:
 		return nil, l.Errorf(1, "the percentile spectrum has no rows")
 	case nan[0] || nan[1]:
 		return nil, Errorf(l.in.Name, meanLine, mean[0].col, "a mean and deviation of NaN for a Total count of %d", b.total)
-	case !rows.done:
+	case spectrum && !rows.done:
 		return nil, l.Errorf(1, "the spectrum ends before its last row (the row whose 1/(1-Percentile) is inf)")
 	}
 	// The summary lines carry their unit; the spectrum does not. Its
@@ -636,6 +658,9 @@ func (p *wrkParser) hdrBlock(corrected bool) (*hdrBlock, error) {
 		b.spectrum = append(b.spectrum, model.Percentile{Percentile: r.pct, LatencyMS: conv(r.value), Count: model.Some(r.count), Corrected: corrected})
 	}
 	b.mean, b.stdev, b.max = conv(footers[0]), conv(footers[1]), conv(footers[2])
+	if !spectrum {
+		return p.hdrClose(b)
+	}
 	if last := b.spectrum[len(b.spectrum)-1].Count.V; last != b.total {
 		return nil, l.Errorf(1, "Total count %d differs from the last spectrum row's count %d", b.total, last)
 	}

@@ -357,6 +357,7 @@ func TestWrkBadInput(t *testing.T) {
 	latency := readTestdata(t, "testdata/wrk2/wrk2_latency_nginx_static_R5000.txt")
 	plain := readTestdata(t, "testdata/wrk/wrk_plain_nginx_static.txt")
 	flap := readTestdata(t, "testdata/wrk2/wrk2_socket_errors_flap_R1000.txt")
+	stripped := readTestdata(t, "testdata/wild/wrk2/taoensso-2015-egrep-stripped-two-reports-no-thread-stats-header.txt")
 	cases := []struct {
 		name, format, content, want string
 	}{
@@ -387,6 +388,12 @@ func TestWrkBadInput(t *testing.T) {
 			`x.txt:23:18: Percentile: expected a fraction from 0 to 1, not below the row above, found "0.050000"`},
 		{"total count differs", "wrk2", strings.Replace(latency, "Total count    =        24351", "Total count    =        24350", 1),
 			"x.txt:98:1: Total count 24350 differs from the last spectrum row's count 24351"},
+		{"Latency line after the requests line", "wrk", strings.Replace(plain, "Requests/sec:", "    Latency     1.76ms    3.61ms  53.53ms   96.79%\nRequests/sec:", 1),
+			`x.txt:7:1: unexpected Latency line outside the "Thread Stats" table`},
+		{"a second Latency line, no table header", "wrk", strings.Replace(plain, "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n", "    Latency     1.76ms    3.61ms  53.53ms   96.79%\n", 1),
+			`x.txt:4:1: unexpected Latency line outside the "Thread Stats" table`},
+		{"filtered report, spectrum header without rows", "wrk2", strings.Replace(stripped, "#[Mean", "  Detailed Percentile spectrum:\n#[Mean", 1),
+			`x.txt:15:1: expected the spectrum header "Value Percentile TotalCount 1/(1-Percentile)", found "#[Mean    =    23101.664, StdDeviation   =     9466.834]"`},
 		{"calibration in wrk", "wrk", latency, "x.txt:3:1: wrk2's calibration line in a wrk report"},
 		{"hdr block in wrk", "wrk", readTestdata(t, "testdata/wrk2/wrk2_short_6s_go1_ping_R500.txt"), "x.txt:6:1: wrk2's HdrHistogram block in a wrk report"},
 	}
