@@ -187,14 +187,29 @@ summarized AS (
            CASE WHEN requests > 0 THEN coalesce(errors, 0) / requests END AS run_error_rate
     FROM per_step
 ),
-fr AS (
-    SELECT runs.*,
+-- the rates of each configuration are counted by a grouping joined back,
+-- not by a window partitioned by the same columns: DuckDB sizes a
+-- window's partitions by the join's estimate, and on a few thousand runs
+-- that alone outgrows a store's default memory limit
+fr0 AS (
+    SELECT runs.run_id, runs.server, runs.test, runs.tool, runs.database, runs.round, runs.target_rps, runs.rps,
+           runs.latency_p95_ms, runs.source, runs.source_line,
            o.requests_counted AS req,
            o.failed AS nfailed,
-           run_factor_pairs(runs.labels) AS factors,
-           count(DISTINCT target_rps) OVER (PARTITION BY server, database, test, tool, round, run_factor_pairs(runs.labels)) AS rates
+           run_factor_pairs(runs.labels) AS factors
     FROM runs JOIN run_outcomes o USING (run_id)
     WHERE target_rps IS NOT NULL AND latency_p95_ms IS NOT NULL AND o.requests_counted > 0
+),
+fr_rates AS (
+    SELECT server, database, test, tool, round, factors, count(DISTINCT target_rps) AS rates
+    FROM fr0 GROUP BY server, database, test, tool, round, factors
+),
+fr AS (
+    SELECT fr0.*, n.rates
+    FROM fr0 JOIN fr_rates n
+      ON fr0.server IS NOT DISTINCT FROM n.server AND fr0.database IS NOT DISTINCT FROM n.database
+     AND fr0.test IS NOT DISTINCT FROM n.test AND fr0.tool IS NOT DISTINCT FROM n.tool
+     AND fr0.round IS NOT DISTINCT FROM n.round AND fr0.factors = n.factors
 ),
 fixed AS (
     SELECT 'fixed-rate' AS kind, server, test, tool, database,
