@@ -7,7 +7,7 @@ import (
 
 // The inputs of the cost model from a store, as wra cost and the cost
 // table of wra analyze both take them: one rule, pure functions over the
-// rows of the store's view cost_runs and the memory fits.
+// rows of the store's table macro cost_groups and the memory fits.
 
 // MemoryFrom says what a stack's memory is priced from.
 type MemoryFrom string

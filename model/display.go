@@ -138,3 +138,24 @@ func MergeDisplays(texts []string) (Display, error) {
 	}
 	return out, nil
 }
+
+// Splitting is the rule of never pooling what the labels tell apart: of
+// the candidate labels, those on which two of n runs that share a cell
+// (the same cell(i)) disagree (value(i, label), "" when unset), in the
+// candidates' order. wra table's layouts and wra analyze's tables split
+// by it.
+func Splitting(n int, candidates []string, cell func(i int) string, value func(i int, label string) string) []string {
+	var out []string
+	for _, k := range candidates {
+		seen := map[string]string{}
+		for i := 0; i < n; i++ {
+			c, v := cell(i), value(i, k)
+			if prev, ok := seen[c]; ok && prev != v {
+				out = append(out, k)
+				break
+			}
+			seen[c] = v
+		}
+	}
+	return out
+}

@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"time"
+
+	"github.com/wra-bench/wra/stats"
 )
 
 // The rows of the store's views and table macros, as Go reads them: one
@@ -26,6 +28,9 @@ type CPURun struct {
 	UserUS   float64 `db:"user_us"`
 	KernelUS float64 `db:"kernel_us"`
 	DBUS     float64 `db:"db_us"`
+	// TotalUS is the stack's and the database's, a database not measured
+	// counting 0 (cpu_per_request.cpu_total_us_per_req).
+	TotalUS float64 `db:"total_us"`
 	// DivisorFrom says what the divisor was: "responses_2xx", or
 	// "requests" (requests - non_2xx - errors).
 	DivisorFrom string  `db:"divisor_from"`
@@ -165,11 +170,13 @@ type Caveat struct {
 }
 
 // DesignRule is the rule the caveats of groups are computed under: the
-// calibration drift tolerated (a fraction), and the rule a fixed-rate run
-// held its rate by (p95 < P95MS, error rate < MaxErrorRate, at least
-// MinAchievedRatio of the target achieved).
+// calibration drift tolerated (a fraction), and the held rule, the one
+// type that carries it from the flags to Go and to the store's macros: a
+// fixed-rate run held its rate with p95 < P95MS, error rate <
+// MaxErrorRate and at least MinAchievedRatio of the target achieved.
 type DesignRule struct {
-	Tolerance, P95MS, MaxErrorRate, MinAchievedRatio float64
+	Tolerance float64
+	stats.LadderRule
 }
 
 // MemorySeriesPoint is one point of a server's memory series.
@@ -284,6 +291,11 @@ type DriftRow struct {
 	Flagged   bool    `db:"flagged"`
 	NBefore   int64   `db:"n_before"`
 	NAfter    int64   `db:"n_after"`
+	Tolerance float64 `db:"tolerance"`
+	// BeforeLast and AfterFirst are the last timing before and the first
+	// after, zero where the timings have no time.
+	BeforeLast time.Time `db:"before_last_utc"`
+	AfterFirst time.Time `db:"after_first_utc"`
 }
 
 // RunCounters is the counters of one run, as the checks of broken

@@ -19,8 +19,8 @@ func ExampleWritePage() {
 		XLabel: "server",
 		YLabel: "throughput (requests/s)",
 		Groups: []report.BarGroup{
-			{Label: "go-gmp1", Values: []float64{18479.79, 27022.04, 29756.64}},
-			{Label: "nginx", Values: []float64{38133.86, 37695.68, 51179.5}},
+			{Label: "go-gmp1", Values: []float64{18479.79, 27022.04, 29756.64}, Median: 27022.04},
+			{Label: "nginx", Values: []float64{38133.86, 37695.68, 51179.5}, Median: 38133.86},
 		},
 		Palette: palette,
 	})

@@ -113,6 +113,9 @@ func recordGroups(t *testing.T, test string, value func(map[string]string) float
 		}
 		gs[i].Values = append(gs[i].Values, value(r))
 	}
+	for i := range gs {
+		gs[i].Median = stats.Median(gs[i].Values)
+	}
 	return gs
 }
 
@@ -266,6 +269,21 @@ func rateChart(t *testing.T) *RateChart {
 			i = len(ss) - 1
 		}
 		ss[i].Points = append(ss[i].Points, RatePoint{TargetRPS: num(t, r["target_rps"]), AchievedRPS: num(t, r["requests_per_s"])})
+	}
+	// The line through the passes: at each target, their median.
+	for i := range ss {
+		by := map[float64][]float64{}
+		var targets []float64
+		for _, p := range ss[i].Points {
+			if _, ok := by[p.TargetRPS]; !ok {
+				targets = append(targets, p.TargetRPS)
+			}
+			by[p.TargetRPS] = append(by[p.TargetRPS], p.AchievedRPS)
+		}
+		slices.Sort(targets)
+		for _, x := range targets {
+			ss[i].Medians = append(ss[i].Medians, RatePoint{TargetRPS: x, AchievedRPS: stats.Median(by[x])})
+		}
 	}
 	return &RateChart{Title: "Achieved against target rate: one", Series: ss}
 }

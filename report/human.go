@@ -6,23 +6,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wra-bench/wra/model"
 )
 
-// Sig3 formats x for people: three significant figures (no fewer than the
-// integer digits), thousands grouped with commas: 31,550, 2.50, 0.0350.
-func Sig3(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	if x == 0 {
-		return "0"
-	}
-	digits := 2 - int(math.Floor(math.Log10(math.Abs(x))))
-	if digits < 0 {
-		digits = 0
-	}
-	return Thousands(strconv.FormatFloat(x, 'f', digits, 64))
-}
+// Sig3 formats x for people: three significant figures (model.Sig3).
+func Sig3(x float64) string { return model.Sig3(x) }
 
 // Slug makes a file-name part of words: lower case, every run of
 // characters other than letters, digits and '.' one '-': "page k6
@@ -47,25 +36,9 @@ func Slug(words ...string) string {
 	return b.String()
 }
 
-// Thousands puts thousands separators into the integer part of a decimal.
-func Thousands(d string) string {
-	sign := ""
-	if strings.HasPrefix(d, "-") {
-		sign, d = "-", d[1:]
-	}
-	intPart, frac, hasFrac := strings.Cut(d, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		return sign + b.String() + "." + frac
-	}
-	return sign + b.String()
-}
+// Thousands puts thousands separators into the integer part of a
+// decimal (model.Thousands).
+func Thousands(d string) string { return model.Thousands(d) }
 
 // Rounded formats a median for people at the precision the spread of its
 // rounds supports: three significant figures (never fewer than the

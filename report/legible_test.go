@@ -46,10 +46,10 @@ func figuresOf48() map[string]Figure {
 		ladder.Series = append(ladder.Series, LadderSeries{Server: s, Label: s + ": page, k6, 100–800 requests/s, postgresql", Run: "r",
 			Steps: []LadderStep{{100, k / 10, true}, {200, k / 5, true}, {400, k, false}}})
 		memory.Series = append(memory.Series, MemorySeries{Server: s, Points: []MemoryPoint{{50, 10 + k}, {800, 30 + k}}, Fit: &MemoryFit{0.026, 10 + k}})
-		rate.Series = append(rate.Series, RateSeries{Server: s, Label: s + ": one, wrk2, fixed rate", Points: []RatePoint{{100, 100}, {500, 500 - k}}})
+		rate.Series = append(rate.Series, RateSeries{Server: s, Label: s + ": one, wrk2, fixed rate", Points: []RatePoint{{100, 100}, {500, 500 - k}}, Medians: []RatePoint{{100, 100}, {500, 500 - k}}})
 		curves.Curves = append(curves.Curves, CostCurve{Name: s, Points: []CostPoint{{100, k}, {1000, 10 * k}}})
 		for _, tool := range []string{"ab", "bombardier"} {
-			bars.Groups = append(bars.Groups, BarGroup{Label: s, Series: "one, " + tool + ", 16 connections", Values: []float64{1000 * k, 1100 * k}})
+			bars.Groups = append(bars.Groups, BarGroup{Label: s, Series: "one, " + tool + ", 16 connections", Values: []float64{1000 * k, 1100 * k}, Median: 1050 * k})
 		}
 		cost.Stacks = append(cost.Stacks, CostStack{Server: s + " postgresql one", StackUSD: 10 * k, DBUSD: 3 * k})
 	}

@@ -103,7 +103,7 @@ func samplePage(t *testing.T) *Page {
 		return b
 	}
 	tp := throughputChart(t)
-	tp.Groups = append(tp.Groups, BarGroup{Label: evilServer, Series: "16 connections", Values: []float64{1000, 1200}})
+	tp.Groups = append(tp.Groups, BarGroup{Label: evilServer, Series: "16 connections", Values: []float64{1000, 1200}, Median: 1100})
 	var plots []PagePlot
 	for _, f := range figures(t) {
 		plots = append(plots, PagePlot{Caption: f.name, SVG: svg(f.fig)})

@@ -14,7 +14,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/wra-bench/wra/stats"
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -693,6 +692,9 @@ type BarGroup struct {
 	Label  string // category on the x axis, e.g. the server
 	Series string // legend entry, e.g. "256 connections"; "" for none
 	Values []float64
+	// Median is the bar's height: the median of Values, as the caller's
+	// figures define it (the chart draws it, it computes no figure).
+	Median float64
 }
 
 func (b *BarChart) build() (*figure, error) {
@@ -759,8 +761,7 @@ func (b *BarChart) build() (*figure, error) {
 			ci, si := slices.Index(cats, g.Label), slices.Index(series, g.Series)
 			mid := pos(ci, -groupWidth/2+(float64(si)+0.5)*width)
 			st := styleOf(g)
-			med := stats.Median(g.Values)
-			p0, p1 := at(mid-width*0.42, 0), at(mid+width*0.42, med)
+			p0, p1 := at(mid-width*0.42, 0), at(mid+width*0.42, g.Median)
 			box := rect(p0.X, p0.Y, p1.X, p1.Y)
 			c.FillPolygon(lighter(st.Color, 0.35), box)
 			c.StrokeLines(draw.LineStyle{Color: st.Color, Width: vg.Points(1)}, append(box, box[0]))

@@ -108,7 +108,7 @@ func TestPlotEscapesLabels(t *testing.T) {
 	label := hostile + "\x01\xff"
 	want := hostile + "\uFFFD\uFFFD"
 	figs := []Figure{
-		&BarChart{Title: label, XLabel: label, YLabel: label, Groups: []BarGroup{{Label: label, Series: label, Values: []float64{1, 2, 3}}}},
+		&BarChart{Title: label, XLabel: label, YLabel: label, Groups: []BarGroup{{Label: label, Series: label, Values: []float64{1, 2, 3}, Median: 2}}},
 		&SpectrumChart{Title: label, Spectra: []Spectrum{{Label: label, Points: []SpectrumPoint{{0, 1}, {50, 2}, {99, 3}}}}},
 		&LadderChart{Title: label, Series: []LadderSeries{{Server: label, Steps: []LadderStep{{100, 1, true}, {200, 90, false}}}}, ThresholdP95MS: 50},
 		&MemoryChart{Title: label, Series: []MemorySeries{{Server: label, Points: []MemoryPoint{{10, 5}, {20, 7}}, Fit: &MemoryFit{0.2, 3}}}},

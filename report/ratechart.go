@@ -2,13 +2,10 @@ package report
 
 import (
 	"fmt"
-	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/wra-bench/wra/stats"
 )
 
 // RateChart draws fixed-rate runs as the requests/s they achieved against
@@ -27,6 +24,9 @@ type RateSeries struct {
 	Database string // the runs' database, "" where they name none
 	Label    string // legend entry, e.g. "go1: one, wrk2, fixed rate"
 	Points   []RatePoint
+	// Medians are the line through the runs: at each target, in order,
+	// the median achieved rate, as the caller's figures define it.
+	Medians []RatePoint
 }
 
 // RatePoint is one run: its target and achieved requests/s.
@@ -73,8 +73,8 @@ func (r *RateChart) build() (*figure, error) {
 		for i, s := range r.Series {
 			st := styles[i]
 			var line []vg.Point
-			for _, t := range medians(s.Points) {
-				line = append(line, vg.Point{X: trX(t[0]), Y: trY(t[1])})
+			for _, t := range s.Medians {
+				line = append(line, vg.Point{X: trX(t.TargetRPS), Y: trY(t.AchievedRPS)})
 			}
 			c.StrokeLines(lineStyle(st, vg.Points(1.4)), c.ClipLinesXY(line)...)
 			gs := glyphStyle(st, vg.Points(3))
@@ -88,21 +88,3 @@ func (r *RateChart) build() (*figure, error) {
 
 // hollow are the shapes of a server's further series.
 var hollow = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
-
-// medians is the median achieved at each target of pts, by target.
-func medians(pts []RatePoint) [][2]float64 {
-	by := map[float64][]float64{}
-	var targets []float64
-	for _, pt := range pts {
-		if _, ok := by[pt.TargetRPS]; !ok {
-			targets = append(targets, pt.TargetRPS)
-		}
-		by[pt.TargetRPS] = append(by[pt.TargetRPS], pt.AchievedRPS)
-	}
-	slices.Sort(targets)
-	out := make([][2]float64, len(targets))
-	for i, t := range targets {
-		out[i] = [2]float64{t, stats.Median(by[t])}
-	}
-	return out
-}

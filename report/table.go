@@ -18,6 +18,8 @@ import (
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
+
+	"github.com/wra-bench/wra/model"
 )
 
 // Format is an output format for tables.
@@ -135,18 +137,7 @@ type Data struct {
 
 // Source is where a run was read: a file, as a path below the ingested
 // folder, and the 1-based line where the run starts (0 when unknown).
-type Source struct {
-	File string
-	Line int
-}
-
-// String is file:line, or the file alone when the line is unknown.
-func (s Source) String() string {
-	if s.Line <= 0 {
-		return s.File
-	}
-	return s.File + ":" + strconv.Itoa(s.Line)
-}
+type Source = model.Source
 
 // Columns makes plain columns from names.
 func Columns(names ...string) []Column {

@@ -43,7 +43,7 @@ func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "wra-report", "folder for the report: index.html, report.md, tables/ and plots/")
 	addLadderRuleFlags(f, &o.rule)
-	f.Float64Var(&o.drift, "drift", d.DriftTolerance, "flag a calibration that moved by more than this fraction (SQL: calibration_drift(tolerance := …))")
+	addDriftFlag(f, &o.drift, d.DriftTolerance)
 	f.Float64Var(&o.rps, "rps", d.RPS, "cost table: the load in requests/s")
 	f.DurationVar(&o.wait, "wait", d.Wait, "cost table: time each request waits in the server without CPU, e.g. 20ms")
 	f.Float64Var(&o.util, "util", d.Util, "cost table: target CPU utilisation, in (0, 1]")

@@ -10,10 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wra-bench/wra/cost"
-	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/analysis"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/report/costs"
 	"github.com/wra-bench/wra/stats"
 )
@@ -63,7 +62,7 @@ func (o *costOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.dbMemGiB, "db-mem-gib", 0, "the database's memory in GiB, fixed (from the store: for every stack with a database)")
 	f.Float64Var(&o.vcpuHour, "vcpu-hour", 0, "US dollars per vCPU-hour, overriding the provider's")
 	f.Float64Var(&o.gibHour, "gib-hour", 0, "US dollars per GiB-hour (GiB = 2^30 bytes), overriding the provider's")
-	f.StringVar(&o.prices, "prices", "", "a TOML price book of your own: [provider.KEY] tables (see the README)")
+	f.StringVar(&o.prices, "prices", "", "a TOML price book of your own: [provider.KEY] tables (see docs/cost.md, Prices)")
 	f.BoolVar(&o.listProviders, "list-providers", false, "print the price presets and the price book, with sources and dates, and exit")
 	f.StringVar(&o.sweep, "sweep", "", "price a range of rates: rps=A..B (1, 2, 5 × 10^k between A and B) or rps=A..B:STEP")
 	f.StringVar(&o.plot, "plot", "", "with --sweep, draw cost against rate into FILE.svg or FILE.png")
@@ -154,64 +153,36 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 		return inputError(err)
 	}
 
-	// jobsAt gives the stacks to price at a rate: from the store, the
-	// one cost builder's choice at that rate; from the command line, the
-	// stack given.
-	var jobsAt func(rps float64, atHighestHeld bool) ([]costs.Job, []string, error)
-	if o.fromCommandLine() {
-		s, n, err := o.commandLineStack()
-		if err != nil {
-			return err
-		}
-		jobsAt = func(rps float64, _ bool) ([]costs.Job, []string, error) {
-			w := w
-			w.RPS = rps
-			return []costs.Job{{Stack: s, Workload: w}}, n, nil
-		}
-	} else {
-		st, err := openCostStore(ctx, g)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		opts := analyze.DefaultOptions()
-		opts.LadderRule = o.rule
-		rule := opts.DesignRule()
-		jobsAt = func(rps float64, atHighestHeld bool) ([]costs.Job, []string, error) {
-			w := w
-			w.RPS = rps
-			return costs.FromStore(ctx, st, cost.Request{
-				Filter: model.StackFilter{Server: o.server, Database: o.database, Test: o.test}, Rule: rule,
-				Workload: w, LatencyGiven: o.changed("latency"), DBMemoryGiB: o.dbMemGiB, AtHighestHeld: atHighestHeld,
-			})
-		}
+	src, err := o.source(ctx, g, w)
+	if err != nil {
+		return err
 	}
-
+	defer src.close()
 	var d *report.Data
-	var notes []string
 	switch {
 	case o.changed("budget"):
-		var jobs []costs.Job
-		if jobs, notes, err = jobsAt(o.rps, true); err != nil {
+		jobs, notes, err := src.jobsAt(o.rps, true)
+		if err != nil {
 			return err
 		}
-		d, err = costs.Budget(jobs, price, o.budget)
-		if err != nil {
+		if d, err = costs.Budget(jobs, price, o.budget); err != nil {
 			return inputError(err)
 		}
+		d.Notes = append(append(d.Notes, notes...), costs.PriceNotes(price, w)...)
 	case o.sweep != "":
 		r, err := cost.ParseSweep(o.sweep)
 		if err != nil {
 			return usagef("--sweep: %v", err)
 		}
-		var chart *report.CostCurveChart
+		var notes []string
 		at := func(rps float64) ([]costs.Job, error) {
-			jobs, n, err := jobsAt(rps, false)
+			jobs, n, err := src.jobsAt(rps, false)
 			if notes == nil {
 				notes = n
 			}
 			return jobs, err
 		}
+		var chart *report.CostCurveChart
 		if d, chart, err = costs.Sweep(at, price, r.Points()); err != nil {
 			return inputError(err)
 		}
@@ -220,16 +191,19 @@ func runCost(ctx context.Context, e *env, g *globals, o *costOptions) error {
 				return fmt.Errorf("--plot: %w", err)
 			}
 		}
+		d.Notes = append(append(d.Notes, notes...), costs.PriceNotes(price, w)...)
 	default:
-		var jobs []costs.Job
-		if jobs, notes, err = jobsAt(o.rps, false); err != nil {
+		// The one cost table, as wra analyze's cost section prints it.
+		jobs, notes, err := src.jobsAt(o.rps, false)
+		if err != nil {
 			return err
 		}
-		if d, err = costs.Monthly(jobs, price); err != nil {
+		sec, err := analysis.PriceJobs(jobs, price, w, notes, src.caveats, src.disp)
+		if err != nil {
 			return inputError(err)
 		}
+		d = costs.Monthly(sec)
 	}
-	d.Notes = append(append(d.Notes, notes...), costs.PriceNotes(price, w)...)
 	return writeTable(e, g, format, d)
 }
 

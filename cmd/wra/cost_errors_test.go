@@ -60,6 +60,9 @@ func TestCostErrors(t *testing.T) {
 		{append(cli, "--rps", "0"), exitUsage, "wra: --rps: rps 0 must be > 0\n"},
 		{[]string{"analyze", "--no-ingest", "--rps", "0"}, exitUsage, "wra: --rps: rps 0 must be > 0\n"},
 		{[]string{"analyze", "--no-ingest", "--util", "0"}, exitUsage, "wra: --util: utilisation 0 must be in (0, 1]\n"},
+		// a drift of 0 would flag every pair: the tolerance is a fraction above 0
+		{[]string{"analyze", "--no-ingest", "--drift", "0"}, exitUsage, `wra: --drift "0": expected a fraction above 0, such as 0.05, found "0"`},
+		{[]string{"findings", "--drift", "-1"}, exitUsage, `wra: --drift "-1": expected a fraction above 0, such as 0.05, found "-1"`},
 		{append(cli, "--wait", "-5ms"), exitUsage, "wra: --wait: wait -5ms must be >= 0\n"},
 		{append(cli, "--provider", "azure"), exitUsage, `wra: --provider: unknown provider "azure"; known providers: aws-fargate-x86, aws-fargate-arm64, gcp-cloud-run, gcp-n2, gcp-e2` + "\n"},
 		{[]string{"cost", "--cpu-ms", "0"}, exitUsage, "wra: --cpu-ms must be > 0: the stack's CPU milliseconds per request\n"},

@@ -48,7 +48,7 @@ spreadsheet does not run them; Parquet keeps every value as stored.
 
 The folder is written beside DIR under a temporary name and renamed
 into place at the end: a failed export leaves no half folder. See
-the README (Export) for querying the files on Spark, Trino, ClickHouse
+docs/export.md for querying the files on Spark, Trino, ClickHouse
 and pandas.`,
 		Example: `  wra export --parquet corpus.parquet
   wra sql "SELECT count(*) FROM read_parquet('corpus.parquet/samples/**/*.parquet', hive_partitioning = true)"

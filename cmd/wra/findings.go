@@ -95,7 +95,7 @@ effect beyond their noise. FOLDER's wra.toml may set the thresholds in a
 	}
 	f := cmd.Flags()
 	addLadderRuleFlags(f, &o.rule)
-	f.Float64Var(&o.drift, "drift", analyze.DefaultOptions().DriftTolerance, "flag a calibration that moved by more than this fraction")
+	addDriftFlag(f, &o.drift, analyze.DefaultOptions().DriftTolerance)
 	o.find.AddFlags(cmd)
 	return cmd
 }

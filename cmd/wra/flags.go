@@ -26,6 +26,15 @@ func addLadderRuleFlags(f *pflag.FlagSet, r *stats.LadderRule) {
 		"ladder rule: and while it achieved at least this share of its target rate; 0 leaves the achieved rate out (SQL: ladders(min_achieved_ratio := …))")
 }
 
+// addDriftFlag registers --drift, the calibration drift beyond which a
+// pair is flagged, at def: the same flag and words for every command
+// that reads calibration_drift.
+func addDriftFlag(f *pflag.FlagSet, p *float64, def float64) {
+	*p = def
+	f.Var(boundedFloat{p, 0, math.Inf(1), false, "a fraction above 0, such as 0.05"}, "drift",
+		"flag a calibration that moved by more than this fraction (SQL: calibration_drift(tolerance := …))")
+}
+
 // boundedFloat is a number flag that a value outside (lo, hi], or [lo,
 // hi] when withLo, refuses as it is parsed, saying what was expected (a
 // usage error, exit 2).

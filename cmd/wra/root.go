@@ -12,7 +12,7 @@ import (
 	"github.com/wra-bench/wra/report"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/commands.md.
 const (
 	exitOK          = 0
 	exitError       = 1
@@ -136,7 +136,7 @@ numbers people publish: medians of passes and their spreads, CPU per
 request, memory growth per waiting request, held-rate ladders,
 calibration drift and what a load costs per month.
 
-The store is a DuckDB file with a documented schema (see the README);
+The store is a DuckDB file with a documented schema (see docs/store.md);
 query it with 'wra sql' or any DuckDB client.
 
 Exit codes: 0 ok, 1 error, 2 bad usage, 3 partial (some inputs failed,

@@ -43,7 +43,7 @@ The store opens read-only unless --write is given, and then only queries
 run (SELECT, WITH, FROM, VALUES, DESCRIBE, SHOW, SUMMARIZE): a statement
 that could write the store, a file (COPY ... TO, EXPORT DATABASE), attach
 a database, install or load an extension or change a setting is refused
-before anything runs. The tables and views are documented in the README;
+before anything runs. The tables and views are documented in docs/store.md;
 DuckDB's SQL applies, including read_parquet, read_csv and read_json over
 files.`,
 		Example: `  wra sql "SELECT server, round, cpu_server_s FROM runs ORDER BY 1, 2"

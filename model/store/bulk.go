@@ -49,8 +49,9 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	// and without it DuckDB inserts from its scanner threads without
 	// reordering. With a small memory limit DuckDB writes full row groups
 	// out instead of holding them: peak memory stays near the limit for
-	// any file size, and the load is faster. Both settings are restored.
-	restore, err := s.setForBulk(map[string]string{"preserve_insertion_order": "false", "memory_limit": bulkMemoryLimit})
+	// any file size, and the load is faster: the store's default limit,
+	// whatever a user gave for queries. Both settings are restored.
+	restore, err := s.setForBulk(map[string]string{"preserve_insertion_order": "false", "memory_limit": DefaultMemoryLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -122,9 +123,6 @@ func (s *sink) execChecked(ex driver.ExecerContext, q string, args []driver.Name
 
 // errScanFailed stops a check when the scan beside it failed.
 var errScanFailed = errors.New("the scan failed")
-
-// bulkMemoryLimit is DuckDB's memory limit during a bulk load.
-const bulkMemoryLimit = "256MB"
 
 // setForBulk sets DuckDB settings and returns what restores their
 // earlier values.

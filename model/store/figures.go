@@ -22,8 +22,7 @@ func (s *Store) RunFigures(ctx context.Context, where string) (model.RunFigures,
 // and run order, keeping those for which where (a condition on its
 // columns, checked as RunFigures checks it) is true.
 func (s *Store) LadderFigures(ctx context.Context, rule stats.LadderRule, where string) (model.RunFigures, error) {
-	return s.figures(ctx, "SELECT * FROM ladder_figures(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)", "kind, run_id", where,
-		rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio)
+	return s.figures(ctx, "SELECT * FROM ladder_figures("+ruleParams+")", "kind, run_id", where, ruleArgs(rule)...)
 }
 
 func (s *Store) figures(ctx context.Context, q, order, where string, args ...any) (model.RunFigures, error) {
@@ -39,4 +38,15 @@ func (s *Store) figures(ctx context.Context, q, order, where string, args ...any
 		return model.RunFigures{}, fmt.Errorf("--where %q: %w", where, err)
 	}
 	return model.RunFigures{Columns: t.Names(), Rows: t.Rows}, nil
+}
+
+// ruleParams binds the held rule's parameters of a table macro of the
+// store (ladder_steps, ladders, ladder_figures, rate_held, cost_groups,
+// group_caveats) to $1, $2 and $3, the values ruleArgs gives: the one
+// way the rule reaches SQL.
+const ruleParams = "p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE"
+
+// ruleArgs are the held rule's values in ruleParams' order.
+func ruleArgs(rule stats.LadderRule) []any {
+	return []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
+	"github.com/wra-bench/wra/stats"
 )
 
 // heldReads are what the held views give the readers of an analysis.
@@ -28,7 +29,7 @@ func readHeld(t *testing.T, st *store.Store) heldReads {
 	if r.memory, err = st.PeakMemory(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if r.caveats, err = st.Caveats(ctx, model.DesignRule{Tolerance: 0.05, P95MS: 50, MaxErrorRate: 0.01, MinAchievedRatio: 0.95}); err != nil {
+	if r.caveats, err = st.Caveats(ctx, model.DesignRule{Tolerance: 0.05, LadderRule: stats.LadderRule{P95MS: 50, MaxErrorRate: 0.01, MinAchievedRatio: 0.95}}); err != nil {
 		t.Fatal(err)
 	}
 	if r.medians, err = st.Query(ctx, `SELECT * FROM run_medians ORDER BY group_id`); err != nil {

@@ -50,7 +50,7 @@ func (s *Store) CPURuns(ctx context.Context) ([]model.CPURun, error) {
 SELECT g.run_id, coalesce(g.test, '') AS test, g.target_rps, coalesce(g.server, '') AS server, coalesce(g.database, '') AS database,
        coalesce(g.connections, -1) AS connections,
        c.cpu_server_us_per_req AS stack_us, c.cpu_user_us_per_req AS user_us, c.cpu_kernel_us_per_req AS kernel_us, c.cpu_db_us_per_req AS db_us,
-       coalesce(c.divisor_from, '') AS divisor_from, r.latency_p50_ms AS p50_ms, r.latency_p99_ms AS p99_ms, o.failed,
+       c.cpu_total_us_per_req AS total_us, coalesce(c.divisor_from, '') AS divisor_from, r.latency_p50_ms AS p50_ms, r.latency_p99_ms AS p99_ms, o.failed,
        c.source, coalesce(c.source_line, 0) AS line, g.factors AS split, g.tool, g.group_id, g.mode, g.variant, coalesce(g.block, '') AS block
 FROM run_groups g
 JOIN runs r ON r.run_id = g.run_id
@@ -69,10 +69,10 @@ SELECT coalesce(server, '') AS server, coalesce(database, '') AS database, coale
        mode = 'fixed-rate' AS fixed_rate, target_rps, coalesce(connections, -1) AS connections, passes,
        cpu_server_us_per_req AS stack_us, cpu_db_us_per_req AS db_us, latency_p50_ms AS p50_ms, latency_p95_ms AS p95_ms, rps,
        held_passes, held, run_ids, sources, source_lines AS lines
-FROM cost_groups(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
+FROM cost_groups(`+ruleParams+`)
 WHERE ($4 = '' OR server = $4) AND ($5 = '' OR database = $5) AND ($6 = '' OR test = $6)
 ORDER BY 1, 2, 3, 4, target_rps NULLS FIRST, connections, group_id`,
-		[]any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio, f.Server, f.Database, f.Test})
+		append(ruleArgs(rule.LadderRule), f.Server, f.Database, f.Test))
 }
 
 // Servers lists the servers of the runs that match f ("" for runs
@@ -147,13 +147,12 @@ func failureText(breakdown string) string {
 
 // RatesHeld reads the table macro rate_held under the rule given: per
 // run_id of a run at a fixed target rate, whether it held that rate.
-func (s *Store) RatesHeld(ctx context.Context, p95MS, maxErrorRate, minAchievedRatio float64) (map[string]bool, error) {
+func (s *Store) RatesHeld(ctx context.Context, rule stats.LadderRule) (map[string]bool, error) {
 	type heldRow struct {
 		RunID string `db:"run_id"`
 		Held  bool   `db:"held"`
 	}
-	rows, err := scanAll[heldRow](ctx, s, "rate_held", `SELECT run_id, held FROM rate_held(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)`,
-		[]any{p95MS, maxErrorRate, minAchievedRatio})
+	rows, err := scanAll[heldRow](ctx, s, "rate_held", `SELECT run_id, held FROM rate_held(`+ruleParams+`)`, ruleArgs(rule))
 	out := map[string]bool{}
 	for _, r := range rows {
 		out[r.RunID] = r.Held
@@ -235,8 +234,8 @@ ORDER BY 1, 2, 3`, nil)
 func (s *Store) Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error) {
 	rows, err := scanAll[model.Caveat](ctx, s, "group_caveats", `
 SELECT group_id, kind, caveat AS text
-FROM group_caveats(tolerance := $1::DOUBLE, p95_ms := $2::DOUBLE, max_error_rate := $3::DOUBLE, min_achieved_ratio := $4::DOUBLE)`,
-		[]any{rule.Tolerance, rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio})
+FROM group_caveats(`+ruleParams+`, tolerance := $4::DOUBLE)`,
+		append(ruleArgs(rule.LadderRule), rule.Tolerance))
 	out := map[string][]model.Caveat{}
 	for _, c := range rows {
 		out[c.GroupID] = append(out[c.GroupID], c)
@@ -320,11 +319,11 @@ SELECT kind, coalesce(server, '') AS server, coalesce(test, '') AS test, coalesc
        coalesce(database, '') AS database,
        coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+servers.where("s.server")+`), '') AS variant,
        coalesce(failures_from, '') AS failures_from, run_error_rate
-FROM ladder_steps(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE) s
+FROM ladder_steps(`+ruleParams+`) s
 WHERE `+servers.where("s.server")+`
 ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), coalesce(tool, ''), variant,
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
-         run, target_rps, step`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio})
+         run, target_rps, step`, ruleArgs(rule))
 }
 
 // Ladders reads the table macro ladders under the same rule, ordered by
@@ -339,9 +338,9 @@ func (s *Store) LaddersOf(ctx context.Context, rule stats.LadderRule, servers *S
 	return scanAll[model.LadderRow](ctx, s, "ladders", `
 SELECT kind, coalesce(server, '') AS server, coalesce(test, '') AS test, coalesce(tool, '') AS tool, run, highest_held_rps, still_holding, step_rps, steps,
        coalesce(database, '') AS database, first_step_rps, first_failed_rps, held_again_rps, highest_held_achieved_rps
-FROM ladders(p95_ms := $1::DOUBLE, max_error_rate := $2::DOUBLE, min_achieved_ratio := $3::DOUBLE)
+FROM ladders(`+ruleParams+`)
 WHERE `+servers.where("server")+`
-ORDER BY 1, 2, 3, 4, 5, 10`, []any{rule.P95MS, rule.MaxErrorRate, rule.MinAchievedRatio})
+ORDER BY 1, 2, 3, 4, 5, 10`, ruleArgs(rule))
 }
 
 // CalibrationTimings reads the view calibration_pairs, ordered by pair,
@@ -374,7 +373,7 @@ FROM runs WHERE started_at >= ? AND started_at <= ? ORDER BY started_at, run_id`
 // tolerance, ordered by pair and process count.
 func (s *Store) CalibrationDrift(ctx context.Context, tolerance float64) ([]model.DriftRow, error) {
 	return scanAll[model.DriftRow](ctx, s, "calibration_drift", `
-SELECT source AS pair, processes, before_ms, after_ms, ratio, flagged, n_before, n_after
+SELECT source AS pair, processes, before_ms, after_ms, ratio, flagged, n_before, n_after, tolerance, before_last_utc, after_first_utc
 FROM calibration_drift(tolerance := $1::DOUBLE) ORDER BY 1, 2`, []any{tolerance})
 }
 

@@ -404,12 +404,14 @@ func TestViewMemorySlopesSmall(t *testing.T) {
 func TestViewCalibrationDrift(t *testing.T) {
 	db := openViews(t, "harness")
 	before, after := map[int64][]float64{}, map[int64][]float64{}
+	lastBefore, firstAfter := map[int64]time.Time{}, map[int64]time.Time{}
 	var sources []string
-	queryRows(t, db, `SELECT source, phase, processes, ms FROM calibration`, func(r *sql.Rows) error {
+	queryRows(t, db, `SELECT source, phase, processes, ms, utc FROM calibration`, func(r *sql.Rows) error {
 		var src, phase string
 		var p int64
 		var ms float64
-		if err := r.Scan(&src, &phase, &p, &ms); err != nil {
+		var utc time.Time
+		if err := r.Scan(&src, &phase, &p, &ms, &utc); err != nil {
 			return err
 		}
 		if !slices.Contains(sources, src) {
@@ -417,8 +419,14 @@ func TestViewCalibrationDrift(t *testing.T) {
 		}
 		if phase == "before" {
 			before[p] = append(before[p], ms)
+			if utc.After(lastBefore[p]) {
+				lastBefore[p] = utc
+			}
 		} else {
 			after[p] = append(after[p], ms)
+			if f, ok := firstAfter[p]; !ok || utc.Before(f) {
+				firstAfter[p] = utc
+			}
 		}
 		return nil
 	})
@@ -429,23 +437,68 @@ func TestViewCalibrationDrift(t *testing.T) {
 	}
 	pair := strings.Replace(sources[1], "before", "*", 1)
 	n := 0
-	queryRows(t, db, `SELECT source, processes, before_ms, after_ms, ratio, flagged FROM calibration_drift`, func(r *sql.Rows) error {
+	queryRows(t, db, `SELECT source, processes, before_ms, after_ms, ratio, flagged, before_last_utc, after_first_utc FROM calibration_drift`, func(r *sql.Rows) error {
 		var src string
 		var p int64
 		var b, a, ratio sql.NullFloat64
 		var flagged bool
-		if err := r.Scan(&src, &p, &b, &a, &ratio, &flagged); err != nil {
+		var last, first time.Time
+		if err := r.Scan(&src, &p, &b, &a, &ratio, &flagged, &last, &first); err != nil {
 			return err
 		}
 		n++
-		d := stats.Drift(before[p], after[p], stats.DefaultDriftTolerance)
-		if src != pair || !near(b, d.BeforeMS) || !near(a, d.AfterMS) || !near(ratio, d.Ratio) || flagged != d.Flagged {
-			t.Errorf("processes %d: view %s %v %v %v %v; stats %s %+v", p, src, b, a, ratio, flagged, pair, d)
+		// By hand: the medians, their ratio, flagged beyond 5%.
+		mb, ma := stats.Median(before[p]), stats.Median(after[p])
+		wantFlag := math.Abs(ma/mb-1) > stats.DefaultDriftTolerance
+		if src != pair || !near(b, mb) || !near(a, ma) || !near(ratio, ma/mb) || flagged != wantFlag {
+			t.Errorf("processes %d: view %s %v %v %v %v; want %s %v %v %v %v", p, src, b, a, ratio, flagged, pair, mb, ma, ma/mb, wantFlag)
+		}
+		if !last.Equal(lastBefore[p]) || !first.Equal(firstAfter[p]) {
+			t.Errorf("processes %d: last before %v, first after %v; want %v, %v", p, last, first, lastBefore[p], firstAfter[p])
 		}
 		return nil
 	})
 	if n != 3 {
 		t.Errorf("view has %d rows, want 3 process counts", n)
+	}
+}
+
+// TestCalibrationDriftEdges: the macro's flag at and beyond its
+// tolerance, and a pair it cannot vouch for (no timing before, a median
+// of 0 before) flagged with no ratio.
+func TestCalibrationDriftEdges(t *testing.T) {
+	db := openViews(t)
+	for _, q := range []string{
+		// 125/100 - 1 = 0.25 exactly (0.25 steps are exact in binary).
+		`INSERT INTO calibration (source, phase, processes, ms) VALUES ('at/calib_before.csv', 'before', 1, 100), ('at/calib_after.csv', 'after', 1, 125)`,
+		`INSERT INTO calibration (source, phase, processes, ms) VALUES ('beyond/calib_before.csv', 'before', 1, 100), ('beyond/calib_after.csv', 'after', 1, 125.5)`,
+		`INSERT INTO calibration (source, phase, processes, ms) VALUES ('lone/calib_after.csv', 'after', 1, 1)`,
+		`INSERT INTO calibration (source, phase, processes, ms) VALUES ('zero/calib_before.csv', 'before', 1, 0), ('zero/calib_after.csv', 'after', 1, 1)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]struct {
+		flagged  bool
+		hasRatio bool
+	}{"at/calib_*.csv": {false, true}, "beyond/calib_*.csv": {true, true}, "lone/calib_*.csv": {true, false}, "zero/calib_*.csv": {true, false}}
+	n := 0
+	queryRows(t, db, `SELECT source, ratio, flagged FROM calibration_drift(tolerance := 0.25)`, func(r *sql.Rows) error {
+		var src string
+		var ratio sql.NullFloat64
+		var flagged bool
+		if err := r.Scan(&src, &ratio, &flagged); err != nil {
+			return err
+		}
+		n++
+		if w, ok := want[src]; !ok || flagged != w.flagged || ratio.Valid != w.hasRatio {
+			t.Errorf("%s: ratio %v, flagged %v; want %+v", src, ratio, flagged, w)
+		}
+		return nil
+	})
+	if n != len(want) {
+		t.Errorf("%d rows, want %d", n, len(want))
 	}
 }
 

@@ -1,25 +1,27 @@
 package analyze
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/projection"
+	"github.com/wra-bench/wra/stats"
 )
 
-// layouts publishes the manifest's tables: each layout's runs (the view
-// run_figures under its condition, or ladder_figures under the ladder
-// rule for highest_held_rps) projected as wra table projects them,
-// one table or one per combination of the labels that split it.
-func (a *analysis) layouts() (*Section, error) {
+// layoutSection publishes the manifest's tables: each layout's runs (the
+// view run_figures under its condition, or ladder_figures under the
+// ladder rule for highest_held_rps) projected as wra table projects
+// them, one table or one per combination of the labels that split it.
+func layoutSection(ctx context.Context, st projection.Reader, layouts []Layout, rule stats.LadderRule) (*Section, error) {
 	sec := &Section{ID: "table", Title: "Tables of the manifest"}
-	for i, l := range a.opts.Layouts {
+	for i, l := range layouts {
 		what := l.Spec.Title
 		if what == "" {
 			what = fmt.Sprintf("[[tables]] %d (%s)", i+1, l.Spec.Cells())
 		}
-		runs, err := projection.Read(a.ctx, a.st, l.Spec.Cells(), l.Where, a.opts.LadderRule)
+		runs, err := projection.Read(ctx, st, l.Spec.Cells(), l.Where, rule)
 		if err != nil {
 			return nil, fmt.Errorf("wra.toml %s: %w", what, err)
 		}

@@ -1,9 +1,10 @@
 // Package costs lays out what wra cost prints: the monthly cost of each
-// stack at a load, a sweep of loads with its plot, the highest load each
-// stack serves within a budget, and the price presets, each table with
-// the notes that say what its figures are and where the prices come
-// from. The figures come from package cost; this package only orders
-// and formats them.
+// stack at a load (the table the cost section of wra analyze prints
+// too), a sweep of loads with its plot, the highest load each stack
+// serves within a budget, and the price presets, each table with the
+// notes that say what its figures are and where the prices come from.
+// The figures come from package cost, the order of the monthly table
+// from package analysis; this package formats them.
 package costs
 
 import (
@@ -17,23 +18,12 @@ import (
 	"time"
 
 	"github.com/wra-bench/wra/cost"
+	"github.com/wra-bench/wra/model/analysis"
 	"github.com/wra-bench/wra/report"
 )
 
-// Job is a stack and the workload it is priced under (the latency of
-// Little's law can differ between stacks).
-type Job struct {
-	Stack    cost.Stack
-	Workload cost.Workload
-	// Held says whether the stack held the rate priced (from a store);
-	// nil for a stack given on the command line, whose load is unknown.
-	Held *bool
-	// MaxHeldRPS is the highest rate the stack is known to serve: the
-	// highest it held, or, measured at full speed only, the rate it
-	// served there (NaN: none; unused for a stack given on the command
-	// line, whose limit is unknown).
-	MaxHeldRPS float64
-}
+// Job is a stack and the workload it is priced under (cost.Job).
+type Job = cost.Job
 
 // StackName names a stack in a legend (cost.StackName).
 func StackName(s cost.Stack) string { return cost.StackName(s) }
@@ -54,37 +44,28 @@ func HasDatabase(s cost.Stack) bool {
 // estimate is a job priced.
 type estimate struct {
 	cost.Estimate
-	held any // the job's held: true, false or NULL
+	held       any    // the job's held: true, false or NULL
+	memoryFrom string // what its memory is priced from, "" where given
 }
 
-// Monthly prices every job, cheapest first among the stacks that held
-// the rate, then the others (a stack that did not hold the rate is never
-// the cheapest); an error is cost.Monthly's.
-func Monthly(jobs []Job, p cost.Price) (*report.Data, error) {
+// Monthly is the one table of what stacks cost a month, wra cost's and
+// the cost section of wra analyze's: the stacks of sec in its order (the
+// ones that held the rate first, cheapest first), with their notes.
+func Monthly(sec analysis.CostSection) *report.Data {
 	var es []estimate
-	for _, j := range jobs {
-		e, err := cost.Monthly(j.Stack, j.Workload, p)
-		if err != nil {
-			return nil, err
+	for _, r := range sec.Rows {
+		es = append(es, estimate{r.Estimate, heldCell(r.Job), string(r.Job.MemoryFrom)})
+	}
+	d := estimatesTable(es)
+	// From a store, each row cites the runs its figures come from.
+	if slices.ContainsFunc(sec.Rows, func(r analysis.CostRow) bool { return len(r.Job.Sources) > 0 }) {
+		for _, r := range sec.Rows {
+			d.RowSources = append(d.RowSources, r.Job.Sources)
 		}
-		es = append(es, estimate{e, heldCell(j)})
 	}
-	slices.SortStableFunc(es, func(a, b estimate) int {
-		return cmp.Or(cmp.Compare(notHeld(a.held), notHeld(b.held)), cmp.Compare(a.TotalUSDMonth, b.TotalUSDMonth),
-			strings.Compare(StackName(a.Stack), StackName(b.Stack)))
-	})
-	return estimatesTable(es), nil
-}
-
-// notHeld orders a held column: true, NULL (unknown), false.
-func notHeld(v any) int {
-	switch v {
-	case true:
-		return 0
-	case false:
-		return 2
-	}
-	return 1
+	d.Title = fmt.Sprintf("Cost per month at %s requests/s, %s, %g%% target utilisation (USD)", report.Sig3(sec.RPS), sec.Price.Name, sec.Util*100)
+	d.Notes = sec.Notes
+	return d
 }
 
 // JobsAt gives the jobs to price at a rate: from a store, cost.Build at
@@ -114,7 +95,7 @@ func Sweep(at JobsAt, p cost.Price, rates []float64) (*report.Data, *report.Cost
 			if _, ok := byStack[name]; !ok {
 				order = append(order, name)
 			}
-			byStack[name] = append(byStack[name], estimate{e, heldCell(j)})
+			byStack[name] = append(byStack[name], estimate{e, heldCell(j), string(j.MemoryFrom)})
 			util = w.Utilisation
 		}
 	}
@@ -173,6 +154,7 @@ var estimateColumns = []report.Column{
 	{Name: "in_flight", Title: "in flight", Human: sig3Human},
 	{Name: "stack_vcpu", Title: "stack vCPU", Human: sig3Human},
 	{Name: "stack_gib", Title: "stack GiB", Human: sig3Human},
+	{Name: "memory_from", Title: "memory from"},
 	{Name: "stack_usd_month", Title: "stack $/month", Human: usdHuman},
 	{Name: "db_vcpu", Title: "db vCPU", Human: sig3Human},
 	{Name: "db_gib", Title: "db GiB", Human: sig3Human},
@@ -193,12 +175,12 @@ func estimatesTable(es []estimate) *report.Data {
 		d.Rows = append(d.Rows, []any{
 			e.Stack.Server, nullable(e.Stack.Database), nullable(e.Stack.Test), nullable(e.Stack.Variant),
 			e.Workload.RPS, e.Workload.Utilisation, ms(e.Workload.Wait), ms(e.Workload.Latency), e.InFlight,
-			e.StackVCPU, e.StackGiB, e.StackUSDMonth,
+			e.StackVCPU, e.StackGiB, nullable(e.memoryFrom), e.StackUSDMonth,
 			dbVCPU, dbGiB, dbUSD,
 			e.TotalUSDMonth, e.Price.Provider, e.held,
 		})
 	}
-	d.DropEmpty("variant", "held")
+	d.DropEmpty("variant", "memory_from", "held")
 	return d
 }
 
@@ -307,40 +289,9 @@ func Budget(jobs []Job, p cost.Price, budget float64) (*report.Data, error) {
 	return d, nil
 }
 
-// PriceNotes say what the figures are and where the prices come from.
-func PriceNotes(p cost.Price, w cost.Workload) []string {
-	ex := func(v float64) string { return priceHuman(v) }
-	notes := []string{
-		fmt.Sprintf("An amortised resource price, not a bill: (vCPUs × %s $/vCPU-hour + GiB × %s $/GiB-hour) × %d hours a month, vCPUs = CPU per request × rps / %s utilisation; network, storage, request fees, free tiers and discounts are left out.",
-			ex(p.VCPUHourUSD), ex(p.GiBHourUSD()), cost.HoursPerMonth, ex(w.Utilisation)),
-	}
-	var src strings.Builder
-	if p.Origin == "command line" {
-		src.WriteString("Prices: given on the command line (--vcpu-hour, --gib-hour).")
-		return append(notes, src.String())
-	}
-	fmt.Fprintf(&src, "Prices: %s (%s)", p.Name, p.Provider)
-	for _, s := range []string{p.Region, p.Arch} {
-		if s != "" {
-			fmt.Fprintf(&src, ", %s", s)
-		}
-	}
-	if p.AsOf != "" {
-		fmt.Fprintf(&src, ", as of %s", p.AsOf)
-	}
-	if p.SourceURL != "" {
-		fmt.Fprintf(&src, ", %s", p.SourceURL)
-	}
-	origin := p.Origin
-	if !strings.HasPrefix(origin, "preset") {
-		origin = "price book " + origin
-	}
-	fmt.Fprintf(&src, " (%s).", origin)
-	if p.MemUnit == cost.GB {
-		fmt.Fprintf(&src, " Memory is published per GB (10^9 bytes) at %s $/GB-hour = %s $/GiB-hour (× 2^30/10^9).", ex(p.MemHourUSD), ex(p.GiBHourUSD()))
-	}
-	return append(notes, src.String())
-}
+// PriceNotes say what the figures are and where the prices come from
+// (cost.PriceNotes).
+func PriceNotes(p cost.Price, w cost.Workload) []string { return cost.PriceNotes(p, w) }
 
 // Providers lists the prices of a book, with their sources and dates.
 func Providers(b *cost.Book) *report.Data {

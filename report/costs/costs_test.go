@@ -1,10 +1,13 @@
 package costs
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wra-bench/wra/cost"
+	"github.com/wra-bench/wra/model/analysis"
+	"github.com/wra-bench/wra/report"
 )
 
 var price = cost.Price{Provider: "test", Name: "Test", VCPUHourUSD: 0.04, MemHourUSD: 0.005, MemUnit: cost.GiB, Origin: "command line"}
@@ -19,21 +22,27 @@ func job(server, database string, cpuMS, memGiB float64) Job {
 // TestMonthlyOrder: cheapest first, a tie by name; a stack without a
 // database has NULL database figures, not zeros.
 func TestMonthlyOrder(t *testing.T) {
-	d, err := Monthly([]Job{job("b", "", 1, 1), job("a", "pg", 2, 1), job("a", "", 1, 1)}, price)
+	jobs := []Job{job("b", "", 1, 1), job("a", "pg", 2, 1), job("a", "", 1, 1)}
+	sec, err := analysis.PriceJobs(jobs, price, jobs[0].Workload, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	d := Monthly(sec)
+	at := func(name string) int {
+		return slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == name })
+	}
 	var got []string
 	for _, r := range d.Rows {
-		got = append(got, StackName(cost.Stack{Server: r[0].(string), Database: str(r[1])}))
+		got = append(got, StackName(cost.Stack{Server: r[at("server")].(string), Database: str(r[at("database")])}))
 	}
 	if want := "a, b, a / pg"; strings.Join(got, ", ") != want {
 		t.Errorf("order %v, want %s", got, want)
 	}
-	if r := d.Rows[0]; r[11] != nil || r[12] != nil || r[13] != nil {
-		t.Errorf("a stack without a database: db figures %v %v %v, want NULL", r[11], r[12], r[13])
+	db := []int{at("db_vcpu"), at("db_gib"), at("db_usd_month")}
+	if r := d.Rows[0]; r[db[0]] != nil || r[db[1]] != nil || r[db[2]] != nil {
+		t.Errorf("a stack without a database: db figures %v %v %v, want NULL", r[db[0]], r[db[1]], r[db[2]])
 	}
-	if r := d.Rows[2]; r[11] == nil {
+	if r := d.Rows[2]; r[db[0]] == nil {
 		t.Errorf("a stack with a database has no db vCPU")
 	}
 }

@@ -93,6 +93,10 @@ func newPlot(c *Chart, d *report.Data) (*Plot, error) {
 		if len(groups) == 0 {
 			return nil, fmt.Errorf("no rows to plot")
 		}
+		for i := range groups {
+			// the bar of a notebook's chart is the median of its query's rows
+			groups[i].Median = stats.Median(groups[i].Values)
+		}
 		p.SVG, err = report.SVG(&report.BarChart{Title: title, XLabel: c.X, YLabel: c.Y, Groups: groups})
 		if err != nil {
 			return nil, err

@@ -460,24 +460,10 @@ func (p *projector) splitting() []string {
 		func(i int, k string) string { return keyText(p.value(p.runs[i], k)) })
 }
 
-// Splitting is the rule of never pooling what the labels tell apart: of
-// the candidate labels, those on which two of n runs that share a cell
-// (the same cell(i)) disagree (value(i, label), "" when unset), in the
-// candidates' order.
+// Splitting is the rule of never pooling what the labels tell apart
+// (model.Splitting).
 func Splitting(n int, candidates []string, cell func(i int) string, value func(i int, label string) string) []string {
-	var out []string
-	for _, k := range candidates {
-		seen := map[string]string{}
-		for i := 0; i < n; i++ {
-			c, v := cell(i), value(i, k)
-			if prev, ok := seen[c]; ok && prev != v {
-				out = append(out, k)
-				break
-			}
-			seen[c] = v
-		}
-	}
-	return out
+	return model.Splitting(n, candidates, cell, value)
 }
 
 // LabelKeys are the labels of a run that may tell experiments apart:

@@ -12,6 +12,10 @@
 -- broken_values), or the run served no successful response; cpu_stack_s is the stack's CPU
 -- seconds. The _us figures are CPU seconds /
 -- responses_ok * 1e6 (that order, the one Go reads), _ms likewise * 1e3.
+-- cpu_total_us_per_req, the total CPU per request, is the server's and
+-- the database's (a database not measured counting 0): the one
+-- definition that run_medians, run_figures, the cost and every table of
+-- wra analyze read.
 -- broken_values(labels): the raw.<column> labels of a run, each the text
 -- of a value its records row had that cannot be right (stored as NULL).
 CREATE OR REPLACE MACRO broken_values(labels) AS
@@ -50,6 +54,7 @@ SELECT
     cpu_server_user_s / ok * 1e6 AS cpu_user_us_per_req,
     cpu_server_kernel_s / ok * 1e6 AS cpu_kernel_us_per_req,
     cpu_db_s / ok * 1e6 AS cpu_db_us_per_req,
+    cpu_stack_s / ok * 1e6 + coalesce(cpu_db_s / ok * 1e6, 0) AS cpu_total_us_per_req,
     cpu_stack_s / ok * 1e3 AS cpu_server_ms_per_req,
     cpu_db_s / ok * 1e3 AS cpu_db_ms_per_req,
     cpu_stack_s,
@@ -83,6 +88,7 @@ COMMENT ON COLUMN cpu_per_request.cpu_server_us_per_req IS 'cpu_stack_s / respon
 COMMENT ON COLUMN cpu_per_request.cpu_user_us_per_req IS 'the same for user and kernel CPU';
 COMMENT ON COLUMN cpu_per_request.cpu_kernel_us_per_req IS 'the same for user and kernel CPU';
 COMMENT ON COLUMN cpu_per_request.cpu_db_us_per_req IS 'database server CPU per successful response';
+COMMENT ON COLUMN cpu_per_request.cpu_total_us_per_req IS 'server + database CPU per successful response, a database not measured counting 0';
 COMMENT ON COLUMN cpu_per_request.cpu_server_ms_per_req IS 'the same in milliseconds';
 COMMENT ON COLUMN cpu_per_request.cpu_db_ms_per_req IS 'the same in milliseconds';
 COMMENT ON COLUMN cpu_per_request.failed IS 'as in run_outcomes';

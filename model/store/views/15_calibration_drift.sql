@@ -20,10 +20,15 @@ SELECT
 FROM calibration;
 
 -- calibration_drift(tolerance := 0.05): per calibration pair and process
--- count, the median (type 7, as stats.Drift) of the timings after a run
+-- count, the median (type 7) of the timings after a run
 -- over the median before it; flagged when they differ by more than the
 -- tolerance, or when a side has no timings (drift unknown); from_utc and
--- to_utc are the first timing before and the last after. The plain view
+-- to_utc are the first timing before and the last after,
+-- before_last_utc and after_first_utc the last before and the first
+-- after: the runs that started between those two are the ones the drift
+-- happened around (the finding of a drifted pair names them). The
+-- figures of wra analyze's calibration table, its context and its
+-- findings are this macro's, at --drift. The plain view
 -- calibration_drift is this macro at its default; wra analyze --drift 0.1
 -- reads calibration_drift(tolerance := 0.1).
 CREATE OR REPLACE MACRO calibration_drift(tolerance := 0.05) AS TABLE
@@ -34,7 +39,9 @@ WITH m AS (
            count(*) FILTER (WHERE phase = 'before') AS n_before,
            count(*) FILTER (WHERE phase <> 'before') AS n_after,
            min(utc) FILTER (WHERE phase = 'before') AS from_utc,
-           max(utc) FILTER (WHERE phase <> 'before') AS to_utc
+           max(utc) FILTER (WHERE phase <> 'before') AS to_utc,
+           max(utc) FILTER (WHERE phase = 'before') AS before_last_utc,
+           min(utc) FILTER (WHERE phase <> 'before') AS after_first_utc
     FROM calibration_pairs GROUP BY pair, processes
 )
 SELECT
@@ -48,7 +55,9 @@ SELECT
     n_before,
     n_after,
     from_utc,
-    to_utc
+    to_utc,
+    before_last_utc,
+    after_first_utc
 FROM m;
 
 CREATE OR REPLACE VIEW calibration_drift AS SELECT * FROM calibration_drift();
@@ -75,3 +84,5 @@ COMMENT ON COLUMN calibration_drift.n_before IS 'timings before and after';
 COMMENT ON COLUMN calibration_drift.n_after IS 'timings before and after';
 COMMENT ON COLUMN calibration_drift.from_utc IS 'the first timing before and the last after: the span the pair vouches for, UTC';
 COMMENT ON COLUMN calibration_drift.to_utc IS 'the first timing before and the last after: the span the pair vouches for, UTC';
+COMMENT ON COLUMN calibration_drift.before_last_utc IS 'the last timing before and the first after: the runs that started between them ran while the drift happened, UTC';
+COMMENT ON COLUMN calibration_drift.after_first_utc IS 'the last timing before and the first after: the runs that started between them ran while the drift happened, UTC';

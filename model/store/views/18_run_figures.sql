@@ -49,7 +49,7 @@ SELECT
     c.cpu_user_us_per_req AS cpu_user_us,
     c.cpu_kernel_us_per_req AS cpu_kernel_us,
     c.cpu_db_us_per_req AS cpu_db_us,
-    c.cpu_server_us_per_req + coalesce(c.cpu_db_us_per_req, 0) AS cpu_total_us,
+    c.cpu_total_us_per_req AS cpu_total_us,
     coalesce(r.working_set_mb, rec.working_set_mb) AS working_set_mb,
     coalesce(r.private_mb, rec.private_mb) AS private_mb,
     coalesce(r.startup_s, rec.startup_s) AS startup_s,

@@ -16,7 +16,7 @@ WITH g AS (
            coalesce(r.working_set_mb, rec.working_set_mb) AS working_set_mb,
            coalesce(r.private_mb, rec.private_mb) AS private_mb,
            c.cpu_server_us_per_req, c.cpu_user_us_per_req, c.cpu_kernel_us_per_req, c.cpu_db_us_per_req,
-           c.cpu_server_us_per_req + coalesce(c.cpu_db_us_per_req, 0) AS cpu_total_us_per_req
+           c.cpu_total_us_per_req
     FROM run_groups g
     JOIN runs r ON r.run_id = g.run_id
     LEFT JOIN runs rec ON rec.run_id = g.record_id
@@ -98,9 +98,9 @@ COMMENT ON COLUMN run_medians.cpu_server_us_per_req_max IS 'median, min and max 
 COMMENT ON COLUMN run_medians.cpu_user_us_per_req_median IS 'median of cpu_per_request.cpu_user_us_per_req over the passes, µs';
 COMMENT ON COLUMN run_medians.cpu_kernel_us_per_req_median IS 'median of cpu_per_request.cpu_kernel_us_per_req over the passes, µs';
 COMMENT ON COLUMN run_medians.cpu_db_us_per_req_median IS 'median of cpu_per_request.cpu_db_us_per_req over the passes, µs';
-COMMENT ON COLUMN run_medians.cpu_total_us_per_req_median IS 'median, min and max of the per-pass total, cpu_server_us_per_req + cpu_db_us_per_req (0 where not measured), µs';
-COMMENT ON COLUMN run_medians.cpu_total_us_per_req_min IS 'median, min and max of the per-pass total, cpu_server_us_per_req + cpu_db_us_per_req (0 where not measured), µs';
-COMMENT ON COLUMN run_medians.cpu_total_us_per_req_max IS 'median, min and max of the per-pass total, cpu_server_us_per_req + cpu_db_us_per_req (0 where not measured), µs';
+COMMENT ON COLUMN run_medians.cpu_total_us_per_req_median IS 'median, min and max of the per-pass total, cpu_per_request.cpu_total_us_per_req, µs';
+COMMENT ON COLUMN run_medians.cpu_total_us_per_req_min IS 'median, min and max of the per-pass total, cpu_per_request.cpu_total_us_per_req, µs';
+COMMENT ON COLUMN run_medians.cpu_total_us_per_req_max IS 'median, min and max of the per-pass total, cpu_per_request.cpu_total_us_per_req, µs';
 COMMENT ON COLUMN run_medians.working_set_mb_max IS 'highest working_set_mb and private_mb of the passes, MiB';
 COMMENT ON COLUMN run_medians.private_mb_max IS 'highest working_set_mb and private_mb of the passes, MiB';
 COMMENT ON COLUMN run_medians.drift_pct_max IS 'the largest calibration drift covering a pass, from run_groups, percent';

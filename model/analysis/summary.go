@@ -1,4 +1,4 @@
-package analyze
+package analysis
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -220,34 +219,41 @@ func (k contest) sentence() (text, how string, paired, tie, ok bool) {
 	return b.String(), how, paired, len(rest) == 0, true
 }
 
-// joinAnd joins "a", "a and b", "a, b and c".
-func joinAnd(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+// Summary is the answer first: for each comparison the records support
+// (per test and load: CPU per request, database CPU, throughput, held
+// rate, memory growth, cost), who leads and by how much, one bullet each,
+// with the caveats of the groups behind it.
+type Summary struct {
+	Skipped string
+	Bullets []SummaryBullet
+	// Remarks say how the ratios were made, after the bullets.
+	Remarks []string
 }
 
-// summary writes the Summary section from the shared figures, the
-// ladder rows and the sections of res (the cost table); groupOf gives
-// the groups of a run read at a file and line.
-func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupOf map[report.Source][]string) *Section {
-	sec := &Section{ID: "summary", Title: "Summary", Single: true, Opening: true}
+// SummaryBullet is one comparison: Lead says what is compared and how
+// the ratios were made, Text the verdict (or, where the bullet prints
+// one line per part, Lines, Text then holding only what follows them),
+// Sentence all of it as one paragraph (the table's cell), Notes the
+// caveats beside it.
+type SummaryBullet struct {
+	Lead, Text string
+	Lines      []string
+	Sentence   string
+	Notes      []string
+}
+
+// summary writes the Summary from the shared figures, the ladder rows
+// and the cost table; groupOf gives the groups of a run read at a file
+// and line.
+func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupOf map[model.Source][]string) Summary {
+	var sec Summary
 	var contests []contest
 	contests = append(contests, cpuContests(sh.fixed, a.disp)...)
 	contests = append(contests, throughputContests(sh.rounds, sh.singles, a.singleTiePct(sh.rounds))...)
 	contests = append(contests, ladderContests(ladders, groupOf)...)
 	contests = append(contests, memoryContest(sh.memory)...)
-	contests = append(contests, a.costContests(res, groupOf)...)
+	contests = append(contests, a.costContests(res.Cost, groupOf)...)
 	a.nameContenders(contests)
-	d := &report.Data{
-		Title: "Summary",
-		Columns: []report.Column{col("comparison", "comparison", nil), {Name: "summary", Title: "who leads, by how much", Wrap: 80},
-			{Name: "caveats", Title: "caveats", Wrap: 48}},
-	}
 	drift := false
 	for i := 0; i < len(contests); {
 		// The contests of one lead in a row are one bullet.
@@ -306,7 +312,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		if strings.HasPrefix(text, "a tie") || strings.HasPrefix(text, "the ") {
 			text = upperFirst(text) // a sentence of wra's words, not a stack's name
 		}
-		bullet := report.Bullet{Lead: lead, Text: text}
+		bullet := SummaryBullet{Lead: lead, Text: text}
 		if len(parts) > 1 && !allTied {
 			// One line per part: "stack + database: …", "database CPU
 			// on mariadb: …".
@@ -322,11 +328,10 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			drift = true
 			n.add("the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not")
 		}
-		bullet.Notes = n.list
+		bullet.Notes, bullet.Sentence = n.list, text
 		sec.Bullets = append(sec.Bullets, bullet)
-		d.Rows = append(d.Rows, []any{lead, text, nullIfEmpty(strings.Join(n.list, "; "))})
 	}
-	if len(d.Rows) == 0 {
+	if len(sec.Bullets) == 0 {
 		sec.Skipped = "no comparison: no load at which two or more stacks have figures"
 		for _, k := range contests {
 			if len(k.dead) > 0 {
@@ -335,13 +340,10 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		}
 		return sec
 	}
-	d.DropEmpty("caveats")
 	sec.Remarks = append(sec.Remarks, "×: each stack against the leader, the worse figure over the better; within trials, the median of the per-trial ratios with the sign test's distribution-free interval in parentheses, a tie where it includes 1; else the ratio of the medians, a tie where the passes' ranges overlap. The tables below hold every figure and its runs.")
 	if drift {
 		sec.Remarks = append(sec.Remarks, "A drift caveat beside a within-trial ratio: a drift of the machine's speed that all the runs of a trial share cancels in the ratio, so the ratio stands where the medians may not.")
 	}
-	d.Notes = sec.Remarks
-	sec.Tables = []*report.Data{d}
 	return sec
 }
 
@@ -360,7 +362,7 @@ func (a *analysis) nameContenders(contests []contest) {
 			c.row = rowName(a.disp.Name("server", c.server), a.disp.Name("database", c.database), "")
 			c.name = c.row
 			if c.serverOnly {
-				c.name = serverName(a.disp.Name("server", c.server))
+				c.name = ServerName(a.disp.Name("server", c.server))
 			}
 		}
 	}
@@ -388,7 +390,7 @@ func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 			j++
 		}
 		gs := fixed[i:j]
-		load := fmt.Sprintf("%s at %s requests/s", orDash(gs[0].test), Sig(gs[0].targetRPS))
+		load := fmt.Sprintf("%s at %s requests/s", OrDash(gs[0].test), Sig(gs[0].targetRPS))
 		out = append(out, contest{lead: "CPU per request, " + load, part: "stack + database", unit: " µs", lower: true,
 			best: "uses the least", ratio: "the others' CPU over the leader's", cs: cpuContenders(gs, cpuRun.total)})
 		var dbs []string
@@ -484,7 +486,7 @@ func throughputContests(rounds, singles []runRow, tiePct func(tool string) float
 		if k.conns >= 0 {
 			load = fmt.Sprintf("%d connections", k.conns)
 		}
-		c := contest{lead: fmt.Sprintf("Throughput, %s (%s, %s)", orDash(k.test), what, load), unit: " requests/s",
+		c := contest{lead: fmt.Sprintf("Throughput, %s (%s, %s)", OrDash(k.test), what, load), unit: " requests/s",
 			best: "serves the most", ratio: "the leader's requests/s over the others'", cs: by[k], dead: dead[k]}
 		if single[k] {
 			c.tiePct = tiePct(k.tool)
@@ -510,7 +512,7 @@ func (a *analysis) singleTiePct(repeated []runRow) func(tool string) float64 {
 
 // ladderContests compare the highest rate held of each ladder kind
 // (stats.MedianLadder, the ladders table's figure).
-func ladderContests(ladders []ladderRuns, groupOf map[report.Source][]string) []contest {
+func ladderContests(ladders []ladderRuns, groupOf map[model.Source][]string) []contest {
 	var order []string
 	by := map[string][]contender{}
 	for _, l := range ladders {
@@ -559,55 +561,30 @@ func memoryContest(mem []memoryPasses) []contest {
 
 // costContests compare the monthly cost of the stacks that held the
 // rate, per test, from the cost table.
-func (a *analysis) costContests(res *Result, groupOf map[report.Source][]string) []contest {
-	var d *report.Data
-	for _, sec := range res.Sections {
-		if sec.ID == "cost" && sec.Skipped == "" && len(sec.Tables) > 0 {
-			d = sec.Tables[0]
-		}
-	}
-	if d == nil {
+func (a *analysis) costContests(c CostSection, groupOf map[model.Source][]string) []contest {
+	if c.Skipped != "" || len(c.Rows) == 0 {
 		return nil
-	}
-	at := func(name string) int {
-		return slices.IndexFunc(d.Columns, func(c report.Column) bool { return c.Name == name })
-	}
-	server, database, test, total, held := at("server"), at("database"), at("test"), at("total_usd_month"), at("held")
-	if server < 0 || total < 0 {
-		return nil
-	}
-	cell := func(row []any, i int) any {
-		if i < 0 {
-			return nil
-		}
-		if c, ok := row[i].(report.Cell); ok {
-			return c.Value
-		}
-		return row[i]
 	}
 	// Only the stacks that held the rate compete, unless fewer than two
 	// did.
 	nHeld := 0
-	for _, row := range d.Rows {
-		if h, ok := cell(row, held).(bool); ok && h {
+	for _, r := range c.Rows {
+		if r.Job.Held != nil && *r.Job.Held {
 			nHeld++
 		}
 	}
 	note := fmt.Sprintf("%s, %g%% utilisation, from medians", a.opts.Price.Name, a.opts.Util*100)
-	if nHeld < 2 && held >= 0 {
+	if nHeld < 2 {
 		note += fmt.Sprintf("; no two stacks were seen holding %s requests/s, so these extrapolate from lower rates", Sig(a.opts.RPS))
 	}
 	var order []string
 	by := map[string][]contender{}
-	for ri, row := range d.Rows {
-		if h, ok := cell(row, held).(bool); ok && !h && nHeld >= 2 {
+	for _, r := range c.Rows {
+		if r.Job.Held != nil && !*r.Job.Held && nHeld >= 2 {
 			continue
 		}
-		t := s(cell(row, test))
-		c := contender{server: s(cell(row, server)), database: s(cell(row, database)), value: f(cell(row, total))}
-		if ri < len(d.RowSources) {
-			c.ids = appendGroups(nil, d.RowSources[ri], groupOf)
-		}
+		t := r.Stack.Test
+		c := contender{server: r.Stack.Server, database: r.Stack.Database, value: r.TotalUSDMonth, ids: appendGroups(nil, r.Job.Sources, groupOf)}
 		if _, ok := by[t]; !ok {
 			order = append(order, t)
 		}
@@ -615,23 +592,11 @@ func (a *analysis) costContests(res *Result, groupOf map[report.Source][]string)
 	}
 	var out []contest
 	for _, t := range order {
-		out = append(out, contest{lead: fmt.Sprintf("Cost per month at %s requests/s", Sig(a.opts.RPS)), part: "test " + orDash(t), money: true, lower: true, best: "costs the least",
+		out = append(out, contest{lead: fmt.Sprintf("Cost per month at %s requests/s", Sig(a.opts.RPS)), part: "test " + OrDash(t), money: true, lower: true, best: "costs the least",
 			ratio: "the others' cost over the leader's", cs: by[t]})
 	}
 	if len(out) > 0 {
 		out[len(out)-1].note = note
 	}
 	return out
-}
-
-// appendGroups adds to ids the groups of the runs read at srcs.
-func appendGroups(ids []string, srcs []report.Source, groupOf map[report.Source][]string) []string {
-	for _, src := range srcs {
-		for _, id := range groupOf[src] {
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
-		}
-	}
-	return ids
 }

@@ -1,12 +1,10 @@
-package analyze
+package analysis
 
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -19,7 +17,7 @@ type LadderRun struct {
 	Variant                       string // run_groups.variant of its runs
 	Round                         int64  // -1 where the runs have no round
 	Result                        stats.LadderResult
-	Sources                       []report.Source // of its steps
+	Sources                       []model.Source // of its steps
 	// What its source did not keep, for a summary's steps: how many
 	// steps have no failure count of their own (the rule was applied to
 	// the rest; RunErrorRate is the whole run's), how many no achieved
@@ -71,7 +69,7 @@ func LadderRuns(rows []model.LadderStepRow, verdicts []model.LadderRow, rule sta
 		}
 		steps = append(steps, stats.LadderStep{Step: r.Step, TargetRPS: r.TargetRPS, AchievedRPS: r.AchievedRPS,
 			P95MS: r.P95MS, ErrorRate: r.ErrorRate, Requests: r.Requests, Failed: r.Failed, Held: r.Held})
-		cur.Sources = append(cur.Sources, report.Source{File: r.Source, Line: r.Line})
+		cur.Sources = append(cur.Sources, model.Source{File: r.Source, Line: r.Line})
 	}
 	flush()
 	kept := out[:0]
@@ -83,21 +81,22 @@ func LadderRuns(rows []model.LadderStepRow, verdicts []model.LadderRow, rule sta
 	return kept
 }
 
-// source is where a k6 ladder run was read, its first step's file:line,
+// Source is where a k6 ladder run was read, its first step's file:line,
 // as every surface cites a run (its run id, file:index, is no line).
-func (r LadderRun) source() report.Source {
+func (r LadderRun) Source() model.Source {
 	if len(r.Sources) == 0 {
-		return report.Source{File: r.Run}
+		return model.Source{File: r.Run}
 	}
 	return r.Sources[0]
 }
 
-// where is source as text: "ladder/t1/go-pgx/page.ndjson.gz:1".
-func (r LadderRun) where() string { return r.source().String() }
+// where is Source as text: "ladder/t1/go-pgx/page.ndjson.gz:1".
+func (r LadderRun) where() string { return r.Source().String() }
 
-// ladderKind is how one kind of ladder is laid out in the report.
+// ladderKind is how one kind of ladder is told: what its rows mean, how
+// its runs are named and cited.
 type ladderKind struct {
-	kind, title, note string
+	kind, note string
 	// byTest: its ladder runs are rounds of fixed-rate runs, named by
 	// their round and sourced by their steps' runs
 	byTest bool
@@ -106,28 +105,23 @@ type ladderKind struct {
 	// runSources: a row's sources are its runs (the run is a file), not
 	// its steps
 	runSources bool
-	figure     string // plot name, "" for none
-	caption    string
-	chartTitle string
 	// what names a row's ladder in the findings
 	what func(LadderRun) string
 }
 
 var ladderKinds = []ladderKind{
-	{kind: "samples", title: "Held-rate ladders: highest step held (requests/s)", runWarnings: true, runSources: true,
-		note:   "a step is held when its p95 latency and its error rate are under the rule; a run's result is the highest step held before the first step that failed, + when its last step still held (the limit is higher); the median is no more precise than the step",
-		figure: "ladders", caption: "Ladder steps: p95 latency against the target rate, held and failed steps marked", chartTitle: "Held-rate ladders",
-		what: func(r LadderRun) string { return "the k6 ladder of " + orDash(r.Test) + onDatabase(r.Database) }},
-	{kind: "summary", title: "Held-rate ladders from k6 summaries: highest step held (requests/s)", runSources: true,
+	{kind: "samples", runWarnings: true, runSources: true,
+		note: "a step is held when its p95 latency and its error rate are under the rule; a run's result is the highest step held before the first step that failed, + when its last step still held (the limit is higher); the median is no more precise than the step",
+		what: func(r LadderRun) string { return "the k6 ladder of " + OrDash(r.Test) + onDatabase(r.Database) }},
+	{kind: "summary", runSources: true,
 		note: "from the sub-metrics a k6 summary keeps per step: p95 from http_req_duration{step:N}, requests from http_reqs{step:N}, failures from http_req_failed{step:N}, the achieved rate from those requests over the requests the step's stages asked for (a stages label)",
 		what: func(r LadderRun) string {
-			return "the k6 ladder of " + orDash(r.Test) + onDatabase(r.Database) + " (from its summaries)"
+			return "the k6 ladder of " + OrDash(r.Test) + onDatabase(r.Database) + " (from its summaries)"
 		}},
-	{kind: "fixed-rate", title: "Held-rate ladders from fixed-rate runs: highest rate held (requests/s)", byTest: true,
-		note:   "each round of fixed-rate runs at two or more target rates is one ladder run, its rates the steps; p95 is the tool's own, the error rate failed / requests",
-		figure: "ladders-fixed-rate", caption: "Fixed-rate runs as ladders: p95 latency against the target rate, held and failed rates marked", chartTitle: "Held-rate ladders from fixed-rate runs",
+	{kind: "fixed-rate", byTest: true,
+		note: "each round of fixed-rate runs at two or more target rates is one ladder run, its rates the steps; p95 is the tool's own, the error rate failed / requests",
 		what: func(r LadderRun) string {
-			return fmt.Sprintf("the fixed-rate ladder of %s%s (%s)", orDash(r.Test), onDatabase(r.Database), r.Tool)
+			return fmt.Sprintf("the fixed-rate ladder of %s%s (%s)", OrDash(r.Test), onDatabase(r.Database), r.Tool)
 		}},
 }
 
@@ -140,13 +134,55 @@ func onDatabase(db string) string {
 	return " on " + db
 }
 
+// ladderRuns is the runs of one server's ladder.
+type ladderRuns struct {
+	server, what string
+	results      []stats.LadderResult
+	names        []string
+	srcs         [][]model.Source // per run, when known
+}
+
+// LaddersSection is the highest step held per server and database (and,
+// for fixed-rate runs, per test and tool), one table per kind of ladder:
+// samples (k6 points tagged with their step), summary (k6 summaries'
+// per-step sub-metrics), fixed-rate (fixed-rate runs at several rates).
+type LaddersSection struct {
+	Skipped string
+	Tables  []LadderTable
+}
+
+// LadderTable is the ladders of one kind.
+type LadderTable struct {
+	Kind string
+	// Variants says that the runs differ in their variant: the variant
+	// column is shown.
+	Variants bool
+	Rows     []LadderRow
+	// Series are the runs' steps, for the plot: one series per run, the
+	// runs of a row under one legend entry.
+	Series []LadderSeries
+	Notes  []string
+}
+
+// LadderRow is one group's ladder runs and their median (stats.MedianLadder).
+type LadderRow struct {
+	Server, Database, Test, Tool, Variant string
+	Summary                               stats.LadderSummary
+	Sources                               []model.Source
+}
+
+// LadderSeries is one ladder run's steps.
+type LadderSeries struct {
+	Server, Database, Run, Label string
+	Steps                        []stats.LadderStep
+}
+
 // ladders gives the highest step held per server and database (and, for
 // fixed-rate runs, per test and tool): the median of its runs with every
 // run listed, "+" where the last step still held. Every kind of ladder
 // comes from the store's ladder_steps macro under the rule of the
 // options, so that ladders(p95_ms := …) in SQL gives the same runs.
-func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
-	sec = &Section{ID: "ladders", Title: "Held-rate ladders"}
+func (a *analysis) ladders(runs []LadderRun) (sec LaddersSection, rows []ladderRuns) {
 	kept := map[string][]ladderRuns{}
 	// The findings read the ladders in this order.
 	defer func() {
@@ -154,10 +190,6 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 			rows = append(rows, kept[kind]...)
 		}
 	}()
-	threshold := a.opts.P95MS
-	if math.IsNaN(threshold) {
-		threshold = 0
-	}
 	for _, k := range ladderKinds {
 		var these []LadderRun
 		for _, r := range runs {
@@ -168,21 +200,15 @@ func (a *analysis) ladders(runs []LadderRun) (sec *Section, rows []ladderRuns) {
 		if len(these) == 0 {
 			continue
 		}
-		d, chart, keep := ladderTable(k, these, a.opts.LadderRule, a.disp)
+		t, keep := a.ladderTable(k, these)
 		kept[k.kind] = keep
-		keys, holding := make([]float64, len(keep)), make([]bool, len(keep))
-		for i, lr := range keep {
-			s := stats.MedianLadder(lr.results)
-			// a median that still held is a lower bound: above an equal one
-			keys[i], holding[i] = s.MedianHeldRPS, s.StillHolding
-		}
-		n := &notes{list: d.Notes}
-		a.orderByKey(d, n, keys, holding, true, "test", "median highest step held")
-		d.Notes = n.list
-		sec.Tables = append(sec.Tables, d)
-		if k.figure != "" {
-			sec.Figures = append(sec.Figures, ladderFigures(k, chart, threshold)...)
-		}
+		n := &notes{list: t.Notes}
+		// a median that still held is a lower bound: above an equal one
+		t.Rows = byKey(a, t.Rows, n, func(r LadderRow) float64 { return r.Summary.MedianHeldRPS }, func(r LadderRow) bool { return r.Summary.StillHolding },
+			true, func(r LadderRow) string { return r.Test }, "median highest step held")
+		t.Rows = byManifest(t.Rows, a.disp, func(r LadderRow) string { return r.Server })
+		t.Notes = n.list
+		sec.Tables = append(sec.Tables, t)
 	}
 	if len(sec.Tables) == 0 {
 		sec.Skipped = "no k6 samples tagged with their step (a ramping-arrival-rate ladder with tags: {step: …}) and no fixed-rate runs at several rates"
@@ -206,18 +232,18 @@ func (a *analysis) readLadders() ([]LadderRun, error) {
 
 // unknownNote says which figures of a summary ladder run's steps its
 // summary did not keep, and so were left out of the rule.
-func unknownNote(r LadderRun, rule stats.LadderRule, disp model.Display) []string {
+func (a *analysis) unknownNote(r LadderRun) []string {
 	var out []string
-	name := serverName(disp.Name("server", r.Server)) + onDatabase(disp.Name("database", r.Database)) + ", " + r.where()
+	name := ServerName(a.disp.Name("server", r.Server)) + onDatabase(a.disp.Name("database", r.Database)) + ", " + r.where()
 	if r.FailuresUnknown > 0 {
 		whole := ""
 		if !math.IsNaN(r.RunErrorRate) {
-			whole = fmt.Sprintf("; the whole run failed %s of its requests", Pct(r.RunErrorRate))
+			whole = fmt.Sprintf("; the whole run failed %s of its requests", pctText(r.RunErrorRate))
 		}
 		out = append(out, fmt.Sprintf("%s: %d of %d steps have no failure count of their own (the summary kept no http_req_failed{step:N}): they are judged without the error rule%s",
 			name, r.FailuresUnknown, len(r.Result.Steps), whole))
 	}
-	if r.AchievedUnknown > 0 && rule.MinAchievedRatio > 0 {
+	if r.AchievedUnknown > 0 && a.opts.MinAchievedRatio > 0 {
 		out = append(out, fmt.Sprintf("%s: %d of %d steps have no achieved rate (no http_reqs{step:N} count, or no stages label to time the step): they are judged without the achieved-rate rule",
 			name, r.AchievedUnknown, len(r.Result.Steps)))
 	}
@@ -226,26 +252,17 @@ func unknownNote(r LadderRun, rule stats.LadderRule, disp model.Display) []strin
 
 // ladderTable lays out the runs of one kind: one row per server and
 // database (or per server, database, test and tool) with the median of
-// its runs, the database column left out where no run names one. Each
-// row's runs are one series of the chart, named by ladderSeries.
-func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule, disp model.Display) (d *report.Data, chart []report.LadderSeries, kept []ladderRuns) {
-	rule := report.LadderRuleText(ladderRule)
-	d = &report.Data{Title: k.title, Name: map[string]string{"samples": "k6 steps", "summary": "k6 summaries"}[k.kind]}
-	if d.Name == "" {
-		d.Name = k.kind
-	}
+// its runs. Each row's runs are one legend entry of the plot
+// (ladderSeries).
+func (a *analysis) ladderTable(k ladderKind, runs []LadderRun) (t LadderTable, kept []ladderRuns) {
+	t.Kind = k.kind
 	// A row is one group of the experiment: a ladder is never pooled
 	// across tests, tools or variants.
-	d.Columns = []report.Column{col("server", "server", nil), col("database", "database", nil),
-		col("test", "test", nil), col("tool", "tool", nil), col("variant", "variant", nil)}
 	variants := map[string]bool{}
 	for _, r := range runs {
 		variants[r.Variant] = true
 	}
-	d.Columns = append(d.Columns, col("runs", "runs", nil),
-		col("highest_held_rps", "highest held", nil), col("still_holding", "still holding", nil),
-		col("each_run", "each run", nil), col("highest_held_achieved_rps", "achieved at it", nil),
-		col("step_rps", "step", Sig), col("rule", "rule", nil))
+	t.Variants = len(variants) > 1
 	n := &notes{}
 	same := func(x, y LadderRun) bool {
 		return x.Server == y.Server && x.Database == y.Database && x.Test == y.Test && x.Tool == y.Tool && x.Variant == y.Variant
@@ -253,10 +270,10 @@ func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule, di
 	for i := 0; i < len(runs); {
 		j := i
 		var results []stats.LadderResult
-		var srcs []report.Source
+		var srcs []model.Source
 		var names []string
-		var runSrcs [][]report.Source // per run, for fixed-rate ladders
-		var series []report.LadderSeries
+		var runSrcs [][]model.Source // per run, for fixed-rate ladders
+		var series []LadderSeries
 		for ; j < len(runs) && same(runs[j], runs[i]); j++ {
 			r := runs[j]
 			if k.byTest {
@@ -270,56 +287,40 @@ func ladderTable(k ladderKind, runs []LadderRun, ladderRule stats.LadderRule, di
 					n.add(fmt.Sprintf("%s, %s: %s", r.Server+onDatabase(r.Database), r.where(), w.Msg))
 				}
 			}
-			for _, u := range unknownNote(r, ladderRule, disp) {
+			for _, u := range a.unknownNote(r) {
 				n.add(u)
 			}
 			results = append(results, r.Result)
 			if k.runSources {
-				srcs = append(srcs, r.source())
+				srcs = append(srcs, r.Source())
 			} else {
 				srcs = append(srcs, r.Sources...)
 			}
-			ser := report.LadderSeries{Server: r.Server, Database: r.Database, Run: r.Run}
-			for _, st := range r.Result.Steps {
-				ser.Steps = append(ser.Steps, report.LadderStep{TargetRPS: st.TargetRPS, P95MS: st.P95MS, Held: st.Held})
-			}
-			series = append(series, ser)
+			series = append(series, LadderSeries{Server: r.Server, Database: r.Database, Run: r.Run, Steps: r.Result.Steps})
 		}
 		r0 := runs[i]
 		label := ladderSeries(r0, series)
 		for _, ser := range series {
 			ser.Label = label
-			chart = append(chart, ser)
+			t.Series = append(t.Series, ser)
 		}
 		sum := stats.MedianLadder(results)
 		for _, w := range sum.Warnings {
-			n.add(fmt.Sprintf("%s, %s: %s", serverName(disp.Name("server", r0.Server))+onDatabase(disp.Name("database", r0.Database)), orDash(r0.Test), w.Msg))
+			n.add(fmt.Sprintf("%s, %s: %s", ServerName(a.disp.Name("server", r0.Server))+onDatabase(a.disp.Name("database", r0.Database)), OrDash(r0.Test), w.Msg))
 		}
 		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, names: names, srcs: runSrcs})
-		var each []string
-		for _, r := range results {
-			each = append(each, r.String())
-		}
-		variant := any(nil)
-		if len(variants) > 1 {
-			variant = nullIfEmpty(r0.Variant)
-		}
-		row := []any{r0.Server, nullIfEmpty(r0.Database), nullIfEmpty(r0.Test), r0.Tool, variant}
-		row = append(row, int64(len(results)), sum.String(), sum.StillHolding, strings.Join(each, ", "), report.LadderText(sum, true), num(sum.StepRPS), rule)
-		d.Rows = append(d.Rows, row)
-		d.RowSources = append(d.RowSources, srcs)
+		t.Rows = append(t.Rows, LadderRow{Server: r0.Server, Database: r0.Database, Test: r0.Test, Tool: r0.Tool, Variant: r0.Variant, Summary: sum, Sources: srcs})
 		i = j
 	}
-	d.DropEmpty("database", "test", "variant")
 	n.add(k.note)
-	d.Notes = n.list
-	return d, chart, kept
+	t.Notes = n.list
+	return t, kept
 }
 
 // ladderSeries is the legend entry of the runs of one ladder table row,
 // as every plot names its series (seriesName), the load being the rates
 // of their steps: "go-pgx: one, wrk2, 250–1,000 requests/s, postgresql".
-func ladderSeries(r LadderRun, runs []report.LadderSeries) string {
+func ladderSeries(r LadderRun, runs []LadderSeries) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range runs {
 		for _, st := range s.Steps {
@@ -330,5 +331,5 @@ func ladderSeries(r LadderRun, runs []report.LadderSeries) string {
 	if hi > lo {
 		load = Sig(lo) + "–" + Sig(hi) + " requests/s"
 	}
-	return serverName(r.Server) + ": " + seriesName(r.Test, r.Tool, load, r.Database)
+	return ServerName(r.Server) + ": " + seriesName(r.Test, r.Tool, load, r.Database)
 }

@@ -1,4 +1,4 @@
-package analyze
+package analysis
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/wra-bench/wra/cost"
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -22,12 +21,12 @@ type memoryPasses struct {
 	passNums []int64
 	pooled   stats.MemoryFit
 	row      model.MemorySlope
-	srcs     []report.Source
-	points   []report.MemoryPoint
+	srcs     []model.Source
+	points   []MemoryPoint
 }
 
-// name names the series in notes and findings: the server, with its
-// database where the series names one.
+// memoryName names the series in notes and findings: the server, with
+// its database where the series names one.
 func (a *analysis) memoryName(m *memoryPasses) string {
 	if m.database == "" {
 		return a.serverName(m.server)
@@ -35,8 +34,8 @@ func (a *analysis) memoryName(m *memoryPasses) string {
 	return a.rowName(m.server, m.database, "")
 }
 
-// name names the series by its values, for its plot (display names the
-// plot's servers after).
+// name names the series by its values, for its plot (the plot shows the
+// servers' display names).
 func (m *memoryPasses) name() string {
 	if m.database == "" {
 		return m.server
@@ -79,8 +78,8 @@ func (a *analysis) memoryFits() ([]memoryPasses, error) {
 		for i < len(pts) && same(pts[i]) {
 			pass, from := pts[i].Pass, i
 			for i < len(pts) && same(pts[i]) && pts[i].Pass == pass {
-				m.points = append(m.points, report.MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB})
-				m.srcs = append(m.srcs, report.Source{File: pts[i].Source, Line: pts[i].Line})
+				m.points = append(m.points, MemoryPoint{Concurrency: pts[i].Concurrency, MemoryMB: pts[i].MemoryMB})
+				m.srcs = append(m.srcs, model.Source{File: pts[i].Source, Line: pts[i].Line})
 				i++
 			}
 			r, err := row(key{m.server, m.database, pass, false})
@@ -100,46 +99,78 @@ func (a *analysis) memoryFits() ([]memoryPasses, error) {
 	return out, nil
 }
 
+// MemorySection is the highest memory per server, database and variant,
+// and each memory series' growth per 1000 waiting requests with the
+// spread of its passes, and the series for the plot.
+type MemorySection struct {
+	Skipped string
+	Highest *MemoryHighest // nil where no run has memory figures
+	Growth  *MemoryGrowth  // nil where there are no memory series
+}
+
+// MemoryHighest is the highest working set and private memory of each
+// server, database and variant over its runs, MiB.
+type MemoryHighest struct {
+	Rows  []model.PeakMemory
+	Notes []string
+}
+
+// MemoryGrowth is the growth per 1000 waiting requests of each series.
+type MemoryGrowth struct {
+	Rows   []MemoryRow
+	Series []MemorySeries
+	Notes  []string
+}
+
+// MemoryRow is one series' passes: the median pass slope with its range,
+// the pooled fit (least squares and Theil–Sen) with its base and R², and
+// its points.
+type MemoryRow struct {
+	Server, Database           string
+	Passes                     int64
+	SlopeMedian, SlopeMin      float64 // GiB per 1000
+	SlopeMax                   float64
+	PooledSlope, TheilSenSlope float64 // GiB per 1000
+	InterceptGiB, R2           float64
+	Points                     int64
+	Sources                    []model.Source
+}
+
+// MemorySeries is one series of the memory plot: its points and, where
+// it has one, the pooled fit.
+type MemorySeries struct {
+	Server, Label string
+	Points        []MemoryPoint
+	// SlopeMBPerRequest and InterceptMB are the pooled fit; NaN where
+	// there is none.
+	SlopeMBPerRequest, InterceptMB float64
+}
+
+// MemoryPoint is the memory at one concurrency of waiting requests.
+type MemoryPoint struct {
+	Concurrency, MemoryMB float64
+}
+
 // memory is the highest working set and private memory per server, and
 // the memory growth per 1000 waiting requests with the spread of passes.
-func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
-	sec := &Section{ID: "memory", Title: "Memory"}
+func (a *analysis) memory(mem []memoryPasses) (MemorySection, error) {
+	var sec MemorySection
 	peak, err := a.st.PeakMemory(a.ctx)
 	if err != nil {
-		return nil, err
+		return sec, err
 	}
 	if len(peak) > 0 {
-		d := &report.Data{
-			Title: "Highest memory per server, database and variant over its runs at every test and load (MiB)",
-			Name:  "highest",
-			Columns: []report.Column{col("server", "server", nil), col("database", "database", nil), col("variant", "variant", nil),
-				col("working_set_mb", "working set MiB", Sig), col("private_mb", "private MiB", Sig), col("runs", "runs", nil)},
-		}
 		n := &notes{list: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), each the highest seen after a run of the row's groups (the two may come from different runs of it)"}}
 		cv := a.newCaveats()
 		for _, r := range peak {
-			d.Rows = append(d.Rows, []any{r.Server, nullIfEmpty(r.Database), nullIfEmpty(r.Variant), num(r.WorkingSetMB), num(r.PrivateMB), r.Runs})
 			cv.add(a.rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
 		}
-		d.DropEmpty("database", "variant")
 		cv.to(n)
-		d.Notes = n.list
-		sec.Tables = append(sec.Tables, d)
+		sec.Highest = &MemoryHighest{Rows: byManifest(peak, a.disp, func(r model.PeakMemory) string { return r.Server }), Notes: n.list}
 	}
 	if len(mem) > 0 {
 		n := &notes{}
-		d := &report.Data{
-			Title: "Memory growth per 1000 concurrent waiting requests (GiB per 1000)",
-			Name:  "growth",
-			Columns: []report.Column{
-				col("server", "server", nil), col("database", "database", nil), col("passes", "passes", nil),
-				col("pass_slope_median_gib_per_1000", "median pass slope GiB/1000", Sig), col("slope_min_gib_per_1000", "min", Sig), col("slope_max_gib_per_1000", "max", Sig),
-				col("pooled_slope_gib_per_1000", "pooled fit GiB/1000", Sig), col("theil_sen_gib_per_1000", "Theil–Sen", Sig),
-				col("intercept_gib", "base GiB", Sig), col("r2", "R²", Sig), col("points", "points", nil),
-			},
-		}
-		var chart []report.MemorySeries
-		var keys []float64
+		g := &MemoryGrowth{}
 		for _, m := range mem {
 			for i, fit := range m.passes {
 				for _, w := range fit.Warnings {
@@ -150,26 +181,23 @@ func (a *analysis) memory(mem []memoryPasses) (*Section, error) {
 			if r.Passes < 3 {
 				n.add(fmt.Sprintf("%s: %d passes; three or more show the spread of slopes", a.memoryName(&m), r.Passes))
 			}
-			d.Rows = append(d.Rows, []any{m.server, nullIfEmpty(m.database), r.Passes, rounded(r.PassSlopeMedianGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
-				rounded(r.PassSlopeMinGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000), rounded(r.PassSlopeMaxGiBPer1000, r.PassSlopeMinGiBPer1000, r.PassSlopeMaxGiBPer1000),
-				num(pooled.SlopeGiBPer1000), num(pooled.TheilSenGiBPer1000), num(pooled.InterceptGiB), num(pooled.R2), int64(pooled.Points)})
-			d.RowSources = append(d.RowSources, m.srcs)
-			keys = append(keys, r.PassSlopeMedianGiBPer1000)
-			series := report.MemorySeries{Server: m.server, Label: m.name(), Points: m.points}
+			g.Rows = append(g.Rows, MemoryRow{Server: m.server, Database: m.database, Passes: r.Passes,
+				SlopeMedian: r.PassSlopeMedianGiBPer1000, SlopeMin: r.PassSlopeMinGiBPer1000, SlopeMax: r.PassSlopeMaxGiBPer1000,
+				PooledSlope: pooled.SlopeGiBPer1000, TheilSenSlope: pooled.TheilSenGiBPer1000, InterceptGiB: pooled.InterceptGiB, R2: pooled.R2,
+				Points: int64(pooled.Points), Sources: m.srcs})
+			series := MemorySeries{Server: m.server, Label: m.name(), Points: m.points, SlopeMBPerRequest: math.NaN(), InterceptMB: math.NaN()}
 			if !math.IsNaN(pooled.SlopeGiBPer1000) {
-				series.Fit = &report.MemoryFit{SlopeMBPerRequest: pooled.SlopeGiBPer1000 * 1024 / 1000, InterceptMB: pooled.InterceptGiB * 1024}
+				series.SlopeMBPerRequest, series.InterceptMB = pooled.SlopeGiBPer1000*1024/1000, pooled.InterceptGiB*1024
 			}
-			chart = append(chart, series)
+			g.Series = append(g.Series, series)
 		}
-		d.DropEmpty("database")
-		a.orderByKey(d, n, keys, nil, false, "", "median pass slope")
+		g.Rows = byKey(a, g.Rows, n, func(r MemoryRow) float64 { return r.SlopeMedian }, nil, false, nil, "median pass slope")
+		g.Rows = byManifest(g.Rows, a.disp, func(r MemoryRow) string { return r.Server })
 		n.add("median pass slope: the median of the passes' least-squares slopes (min and max beside it), the figure to publish; pooled fit: the least-squares slope of all passes' points together, the figure the cost model prices memory with (memory from \"pooled fit\"); Theil–Sen, base and R² are of all passes pooled; 1 GiB = 1024 MiB")
-		d.Notes = n.list
-		sec.Tables = append(sec.Tables, d)
-		sec.Figures = append(sec.Figures, Figure{Name: "memory", Caption: "Memory against concurrent waiting requests, with the fitted line per server",
-			Figure: &report.MemoryChart{Title: "Memory per waiting request", Series: chart}})
+		g.Notes = n.list
+		sec.Growth = g
 	}
-	if len(sec.Tables) == 0 {
+	if sec.Highest == nil && sec.Growth == nil {
 		sec.Skipped = "no memory figures in runs and no memory series"
 	}
 	return sec, nil

@@ -1,4 +1,4 @@
-package analyze
+package analysis
 
 import (
 	"bufio"
@@ -12,13 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/wra-bench/wra/report"
 )
-
-// The context block, after the summary: what the corpus says of itself,
-// when the runs were made and by which tools, and how much the machine's
-// speed moved while they ran (the calibration pairs).
 
 // Corpus is what an analyzed folder says of itself: the title and the
 // first paragraph of its README.md.
@@ -110,19 +104,27 @@ func plainMarkdown(s string) string {
 // ran on, which the context block names with their values.
 var MachineLabels = []string{"machine", "host", "hostname", "cpu", "cpus", "cores", "vcpus", "memory_gib", "instance", "instance_type", "os", "kernel"}
 
+// Context is the context block: what the corpus says of itself, when
+// the runs were made and by which tools, the machine, and how much the
+// machine's speed moved while they ran (the calibration pairs), one item
+// each.
+type Context struct {
+	Items []ContextItem
+}
+
+// ContextItem is one item of the context block.
+type ContextItem struct {
+	Lead, Text string
+}
+
 // context is the context block: the dates of the runs, the tools and
-// their versions, the calibration's noise, the corpus's README and the
-// sections skipped.
-func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
-	sec := &Section{ID: "context", Title: "Context", Single: true, Opening: true}
-	d := &report.Data{Title: "Context", Columns: []report.Column{col("item", "item", nil), {Name: "text", Title: "text", Wrap: 100}}}
-	add := func(lead, text string) {
-		sec.Bullets = append(sec.Bullets, report.Bullet{Lead: lead, Text: text})
-		d.Rows = append(d.Rows, []any{lead, text})
-	}
+// their versions, the calibration's noise and the corpus's README.
+func (a *analysis) context(sh *shared) (Context, error) {
+	var c Context
+	add := func(lead, text string) { c.Items = append(c.Items, ContextItem{Lead: lead, Text: text}) }
 	tools, err := a.st.RunTools(a.ctx)
 	if err != nil {
-		return nil, err
+		return c, err
 	}
 	var first, last time.Time
 	stretch := func(t time.Time) {
@@ -164,7 +166,7 @@ func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
 	}
 	machine, err := a.st.RunLabels(a.ctx, MachineLabels)
 	if err != nil {
-		return nil, err
+		return c, err
 	}
 	if len(machine) > 0 {
 		var parts []string
@@ -176,30 +178,16 @@ func (a *analysis) context(res *Result, sh *shared) (*Section, error) {
 	if text := noiseText(sh.drifts, a.opts.DriftTolerance); text != "" {
 		add("Calibration", text)
 	}
-	if c := a.opts.Corpus; c.Title != "" || c.Paragraph != "" {
-		text := c.Paragraph
-		if c.Title != "" && text != "" {
-			text = c.Title + ": " + text
+	if cp := a.opts.Corpus; cp.Title != "" || cp.Paragraph != "" {
+		text := cp.Paragraph
+		if cp.Title != "" && text != "" {
+			text = cp.Title + ": " + text
 		} else if text == "" {
-			text = c.Title
+			text = cp.Title
 		}
-		add("The corpus", text+" ("+c.Source+")")
+		add("The corpus", text+" ("+cp.Source+")")
 	}
-	var skipped []string
-	for _, s := range res.Sections {
-		if s.Skipped != "" {
-			skipped = append(skipped, s.Title)
-		}
-	}
-	if len(skipped) > 0 {
-		add("Not in this report", "For want of records of their kind: "+strings.Join(skipped, "; ")+" (report.md's Skipped says what each needs).")
-	}
-	if len(d.Rows) == 0 {
-		sec.Skipped = "no runs"
-		return sec, nil
-	}
-	sec.Tables = []*report.Data{d}
-	return sec, nil
+	return c, nil
 }
 
 // span prints a time span in UTC: "2026-12-01, 15:04–16:08 UTC", with
@@ -242,12 +230,4 @@ func noiseText(pairs []driftPair, tolerance float64) string {
 	}
 	return fmt.Sprintf("A fixed CPU job timed before and after: %s, %s (one per process count); its time after over its time before ranged %s–%s, at most %s off (tolerance %s), %s",
 		plural(len(names), "pair"), plural(len(ratios), "comparison"), Sig(slices.Min(ratios)), Sig(slices.Max(ratios)), pct(moved), pct(tolerance), flag)
-}
-
-// plural prints a count and its noun: "1 pair", "3 pairs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

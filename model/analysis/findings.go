@@ -1,4 +1,4 @@
-package analyze
+package analysis
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -26,27 +25,9 @@ type found struct {
 	// section is the ID of the section whose rows are behind the
 	// finding; empty for the rows of every section.
 	section string
-	srcs    []report.Source
+	srcs    []model.Source
 	// paired: the text gives a within-trial ratio
 	paired bool
-}
-
-// driftPair is a calibration pair at one process count and the time
-// between its before and its after.
-type driftPair struct {
-	pair          string
-	processes     int64
-	result        stats.DriftResult
-	from, to      time.Time // the last before timing, the first after
-	before, after []report.Source
-}
-
-// ladderRuns is the runs of one server's ladder.
-type ladderRuns struct {
-	server, what string
-	results      []stats.LadderResult
-	names        []string
-	srcs         [][]report.Source // per run, when known
 }
 
 // The names of the rules, as the rule column prints them.
@@ -75,8 +56,33 @@ var ruleIDs = map[string]string{
 // chance of a false finding.
 type tested map[string]int
 
-// findings applies every rule to what the sections of res computed.
-func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, groupOf map[report.Source][]string) (*Section, error) {
+// Findings are the rules of package stats that fired on the figures of
+// the other sections, each one sentence with its numbers, the rule, the
+// runs behind it and the section whose rows hold them; Notes say what
+// the rules need and the chance of a false finding, and the caveats of
+// the groups behind each finding.
+type Findings struct {
+	List  []Finding
+	Notes []string
+}
+
+// Finding is one finding: Rule names its rule for people, RuleID for
+// programs; P is its test's p-value where it makes one (HasP); Section
+// is the ID of the section whose rows are behind it (empty for any).
+type Finding struct {
+	Rule, RuleID, Text string
+	P                  float64
+	HasP               bool
+	Section            string
+	Sources            []model.Source
+}
+
+// MaxFindingFiles is how many files a finding's runs name for people.
+const MaxFindingFiles = 4
+
+// findings applies every rule to what the sections computed.
+func (a *analysis) findings(sh *shared, ladders []ladderRuns, groupOf map[model.Source][]string) (Findings, error) {
+	var out Findings
 	r := a.opts.Findings
 	t := tested{}
 	var all []found
@@ -86,27 +92,18 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, group
 	all = append(all, a.slopes(sh, r, t)...)
 	counters, err := a.counters(sh, r)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	all = append(all, counters...)
 	all = append(all, a.errorsInOne(sh)...)
 	all = append(all, a.sharedLimits(sh, r, t)...)
 	drifts, err := a.driftFindings(sh)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	all = append(all, drifts...)
-	all = append(all, ladderFindings(ladders, a.disp)...)
+	all = append(all, a.ladderFindings(ladders)...)
 
-	d := &report.Data{
-		Title: "Findings",
-		Columns: []report.Column{col("rule", "rule", nil), {Name: "rule_id", Machine: true}, {Name: "finding", Wrap: 72},
-			{Name: "p_value", Machine: true}, {Name: "rows", Title: "rows behind it", Wrap: 36},
-			{Name: "runs_shown", Title: "runs", Wrap: 40, People: true}, {Name: "runs", Machine: true}},
-	}
-	// The runs column lists the runs in every format, so the table has
-	// no RowSources: the page would list them twice.
-	rows := rowIndex(res)
 	cv := a.newCaveats()
 	cv.noun = "finding"
 	var robust []string // findings with a within-trial ratio and a drift caveat
@@ -125,17 +122,13 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, group
 		}) {
 			robust = append(robust, strconv.Itoa(i+1))
 		}
-		var p any
-		if f.hasP {
-			p = num(f.p)
-		}
-		d.Rows = append(d.Rows, []any{f.rule, ruleIDs[f.rule], f.text, p, nullIfEmpty(rows.behind(f.section, f.srcs)),
-			nullIfEmpty(boundedSources(f.srcs, maxFindingFiles)), nullIfEmpty(sourcesText(f.srcs))})
+		out.List = append(out.List, Finding{Rule: f.rule, RuleID: ruleIDs[f.rule], Text: f.text, P: f.p, HasP: f.hasP, Section: f.section, Sources: f.srcs})
 	}
+	var list []string
 	if len(all) == 0 {
-		d.Notes = append(d.Notes, "no rule fired")
+		list = append(list, "no rule fired")
 	}
-	d.Notes = append(d.Notes, fmt.Sprintf("a rule fires only with at least %d passes of every figure it compares and an effect beyond the noise of those passes; wra analyze --help and the README give each rule and its threshold", r.MinPasses))
+	list = append(list, fmt.Sprintf("a rule fires only with at least %d passes of every figure it compares and an effect beyond the noise of those passes; wra analyze --help and docs/analyze.md give each rule and its threshold", r.MinPasses))
 	if n := t[ruleIdleCost] + t[ruleSplit] + t[ruleUnstableSlope] + t[ruleSharedLimit]; n > 0 {
 		var parts []string
 		for _, k := range []string{ruleIdleCost, ruleSplit, ruleUnstableSlope, ruleSharedLimit} {
@@ -143,18 +136,18 @@ func (a *analysis) findings(res *Result, sh *shared, ladders []ladderRuns, group
 				parts = append(parts, fmt.Sprintf("%s %d", k, t[k]))
 			}
 		}
-		d.Notes = append(d.Notes, fmt.Sprintf("tests made at alpha %g: %s; were no effect real, at most about %s of them would fire by chance",
+		list = append(list, fmt.Sprintf("tests made at alpha %g: %s; were no effect real, at most about %s of them would fire by chance",
 			r.Alpha, strings.Join(parts, ", "), Sig(float64(n)*r.Alpha)))
 	}
-	d.Notes = append(d.Notes, fmt.Sprintf("rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined, at most %d files (the CSV and JSON list every one)", maxFindingFiles))
-	n := &notes{list: d.Notes}
+	list = append(list, fmt.Sprintf("rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined, at most %d files (the CSV and JSON list every one)", MaxFindingFiles))
+	n := &notes{list: list}
 	cv.to(n)
 	if len(robust) > 0 {
 		n.add(fmt.Sprintf("%s %s: the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not",
 			map[bool]string{true: "finding", false: "findings"}[len(robust) == 1], strings.Join(robust, ", ")))
 	}
-	d.Notes = n.list
-	return &Section{ID: "findings", Title: "Findings", Tables: []*report.Data{d}, Single: true}, nil
+	out.Notes = n.list
+	return out, nil
 }
 
 // figure is one CPU figure of the fixed-rate table.
@@ -168,12 +161,10 @@ var cpuFigures = []figure{
 	{"database CPU", func(r cpuRun) float64 { return r.dbUS }},
 }
 
-func groupSources(gs ...cpuGroup) []report.Source {
-	var out []report.Source
+func groupSources(gs ...cpuGroup) []model.Source {
+	var out []model.Source
 	for _, g := range gs {
-		for _, r := range g.runs {
-			out = append(out, r.source)
-		}
+		out = append(out, g.sources()...)
 	}
 	return out
 }
@@ -222,7 +213,7 @@ func (a *analysis) idleCosts(sh *shared, r stats.FindingRules, t tested) []found
 			}
 			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: within != "", text: fmt.Sprintf(
 				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s%s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
-				a.serverName(k.server), fig.name, orDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
+				a.serverName(k.server), fig.name, OrDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
 				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P), within)})
 		}
 	}
@@ -299,9 +290,9 @@ func (a *analysis) splits(sh *shared, r stats.FindingRules, t tested) []found {
 
 func splitLoad(gs []cpuGroup) string {
 	if db := gs[0].database; db != "" {
-		return fmt.Sprintf("%s, %s requests/s on %s", orDash(gs[0].test), Sig(gs[0].targetRPS), db)
+		return fmt.Sprintf("%s, %s requests/s on %s", OrDash(gs[0].test), Sig(gs[0].targetRPS), db)
 	}
-	return fmt.Sprintf("%s, %s requests/s", orDash(gs[0].test), Sig(gs[0].targetRPS))
+	return fmt.Sprintf("%s, %s requests/s", OrDash(gs[0].test), Sig(gs[0].targetRPS))
 }
 
 // replicatedSplit is the finding of a split that recurs at several loads.
@@ -312,7 +303,7 @@ func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, name
 	}
 	cheap, dear := rep.Groups[0][0], rep.Groups[len(rep.Groups)-1][len(rep.Groups[len(rep.Groups)-1])-1]
 	var at, withins []string
-	var srcs []report.Source
+	var srcs []model.Source
 	ratioLo, ratioHi := math.Inf(1), math.Inf(-1)
 	for _, l := range rep.Loads {
 		res := results[l]
@@ -399,13 +390,6 @@ func listed(items []string) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:listedHead], ", "), len(items)-listedHead)
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func groupsText(res stats.SplitResult, names []string) string {
@@ -497,7 +481,7 @@ func (g *runGroup) load() string {
 		parts = append(parts, fmt.Sprintf("%d connections", g.connections))
 	}
 	load := strings.Join(parts, ", ")
-	test := orDash(g.test)
+	test := OrDash(g.test)
 	if g.variant != "" {
 		test += ", " + g.variant
 	}
@@ -507,8 +491,8 @@ func (g *runGroup) load() string {
 	return fmt.Sprintf("%s (%s, %s)", test, g.tool, load)
 }
 
-func runSources(rs []runRow) []report.Source {
-	out := make([]report.Source, len(rs))
+func runSources(rs []runRow) []model.Source {
+	out := make([]model.Source, len(rs))
 	for i, r := range rs {
 		out[i] = r.source
 	}
@@ -622,7 +606,7 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 	for _, row := range rows {
 		c := stats.RunCounts{TargetRPS: row.TargetRPS, RPS: row.RPS, Requests: row.Requests, Responses2xx: row.Responses2xx,
 			CPUServerS: row.CPUServerS, CPUUserS: row.CPUUserS, CPUKernelS: row.CPUKernelS, CPUDBS: row.CPUDBS, Broken: row.Broken}
-		src := report.Source{File: row.Source, Line: row.Line}
+		src := model.Source{File: row.Source, Line: row.Line}
 		for _, p := range stats.BrokenCounters(c, r) {
 			k := key{p, row.Server, row.Test, row.Tool}
 			if byKey[k] == nil {
@@ -657,7 +641,7 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 			stats.BrokenValues:       "values that cannot be right, stored as NULL and left out of their figures (%s): a CPU counter that fell or was read from the wrong process, or text where a number belongs",
 			stats.RateAboveTarget:    fmt.Sprintf("a rate more than %s above the one asked for (%%s): the tool did not hold the rate, or the target label is wrong", strings.ReplaceAll(pct(r.RateExcess), "%", "%%")),
 		}[k.problem]
-		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), orDash(k.test),
+		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), OrDash(k.test),
 			map[bool]string{true: "the run", false: "each"}[len(fd.srcs) == 1], fmt.Sprintf(what, strings.Join(detail[k], "; ")))
 		out = append(out, *fd)
 	}
@@ -747,7 +731,7 @@ func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []fo
 			}
 		}
 		var best, cpu [][]float64
-		var srcs []report.Source
+		var srcs []model.Source
 		for _, sv := range servers {
 			var bestRPS []float64
 			var bestRuns []runRow
@@ -764,7 +748,7 @@ func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []fo
 			var c []float64
 			for _, g := range sh.open {
 				if g.test == k.test && groupName(g.server, g.database) == sv && g.connections == bestConns {
-					c = g.values(func(r cpuRun) float64 { return r.stackUS + zeroIfNaN(r.dbUS) })
+					c = g.totals()
 				}
 			}
 			best, cpu = append(best, bestRPS), append(cpu, c)
@@ -786,20 +770,20 @@ func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []fo
 		}
 		out = append(out, found{rule: ruleSharedLimit, section: "rounds", srcs: srcs, text: fmt.Sprintf(
 			"At %s (%s), every server reaches the same throughput at its best, %s–%s requests/s (within %s, no more than the spread of one server's passes), while their CPU per request (stack and database) differs: %s; the limit is something they share (the database, the load generator, the network), not their own CPU.",
-			orDash(k.test), k.tool, Sig(slices.Min(res.BestMedians)), Sig(slices.Max(res.BestMedians)), pct(res.Spread), groupsText(res.CPU, names))})
+			OrDash(k.test), k.tool, Sig(slices.Min(res.BestMedians)), Sig(slices.Max(res.BestMedians)), pct(res.Spread), groupsText(res.CPU, names))})
 	}
 	return out
 }
 
 // driftFindings reports each calibration pair that drifted beyond the
-// tolerance (stats.Drift, as the calibration table flags it), with the
+// tolerance (calibration_drift, as the calibration table flags it), with the
 // runs that started between its before and its after.
 func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 	var out []found
 	for i := 0; i < len(sh.drifts); {
 		j := i
 		var ratios []string
-		var srcs []report.Source
+		var srcs []model.Source
 		for ; j < len(sh.drifts) && sh.drifts[j].pair == sh.drifts[i].pair; j++ {
 			d := sh.drifts[j]
 			if d.result.Flagged && !math.IsNaN(d.result.Ratio) {
@@ -821,7 +805,7 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 			}
 			var servers []string
 			for _, r := range rows {
-				srcs = append(srcs, report.Source{File: r.Source, Line: r.Line})
+				srcs = append(srcs, model.Source{File: r.Source, Line: r.Line})
 				if sv := a.serverName(r.Server); !slices.Contains(servers, sv) {
 					servers = append(servers, sv)
 				}
@@ -843,7 +827,7 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 
 // ladderFindings reports the ladders with runs whose first step failed
 // (stats.FirstStepFailed): one finding per server, listing its ladders.
-func ladderFindings(ladders []ladderRuns, disp model.Display) []found {
+func (a *analysis) ladderFindings(ladders []ladderRuns) []found {
 	var order []string
 	by := map[string]*found{}
 	at := map[string][]string{}
@@ -851,7 +835,7 @@ func ladderFindings(ladders []ladderRuns, disp model.Display) []found {
 	for _, l := range ladders {
 		var failed []string
 		var p95 []float64
-		var srcs []report.Source
+		var srcs []model.Source
 		first := math.NaN()
 		for i, res := range l.results {
 			if !stats.FirstStepFailed(res) {
@@ -865,7 +849,7 @@ func ladderFindings(ladders []ladderRuns, disp model.Display) []found {
 			if l.srcs != nil {
 				srcs = append(srcs, l.srcs[i]...)
 			} else {
-				srcs = append(srcs, report.Source{File: l.names[i]})
+				srcs = append(srcs, model.Source{File: l.names[i]})
 			}
 		}
 		if len(failed) == 0 {
@@ -891,7 +875,7 @@ func ladderFindings(ladders []ladderRuns, disp model.Display) []found {
 			which = fmt.Sprintf("in %d ladders: %s", len(at[sv]), strings.Join(at[sv], "; "))
 		}
 		fd.text = fmt.Sprintf("%s, %s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
-			serverName(disp.Name("server", sv)), which, rule.P95MS, rule.MaxErrorRate*100)
+			ServerName(a.disp.Name("server", sv)), which, rule.P95MS, rule.MaxErrorRate*100)
 		out = append(out, *fd)
 	}
 	return out
@@ -906,139 +890,4 @@ func passCount(passes [][]float64) string {
 		return strconv.Itoa(lo)
 	}
 	return fmt.Sprintf("%d–%d", lo, hi)
-}
-
-// pValue prints "p = " and a p-value with two significant figures, or
-// "p < 0.001".
-func pValue(p float64) string {
-	if p < 0.001 {
-		return "p < 0.001"
-	}
-	return "p = " + strconv.FormatFloat(p, 'g', 2, 64)
-}
-
-// pct prints a fraction as a percentage with three significant figures.
-func pct(v float64) string { return Sig(v*100) + "%" }
-
-// maxFindingFiles is how many files a finding's runs name for people.
-const maxFindingFiles = 4
-
-// boundedSources is sourcesText naming at most max files, then "and N
-// more files".
-func boundedSources(srcs []report.Source, max int) string {
-	var files []string
-	for _, s := range srcs {
-		if !slices.Contains(files, s.File) {
-			files = append(files, s.File)
-		}
-	}
-	if len(files) <= max {
-		return sourcesText(srcs)
-	}
-	var kept []report.Source
-	for _, s := range srcs {
-		if slices.Contains(files[:max], s.File) {
-			kept = append(kept, s)
-		}
-	}
-	return fmt.Sprintf("%s; and %d more files", sourcesText(kept), len(files)-max)
-}
-
-// sourcesText joins sources as file:line,line,…; files apart by "; ",
-// runs of consecutive lines as a range.
-func sourcesText(srcs []report.Source) string {
-	var files []string
-	lines := map[string][]int{}
-	for _, s := range srcs {
-		if _, ok := lines[s.File]; !ok {
-			files = append(files, s.File)
-		}
-		if s.Line > 0 {
-			lines[s.File] = append(lines[s.File], s.Line)
-		}
-	}
-	var out []string
-	for _, f := range files {
-		ls := slices.Compact(slices.Sorted(slices.Values(lines[f])))
-		if len(ls) == 0 {
-			out = append(out, f)
-			continue
-		}
-		var parts []string
-		for i := 0; i < len(ls); {
-			j := i
-			for j+1 < len(ls) && ls[j+1] == ls[j]+1 {
-				j++
-			}
-			if j > i {
-				parts = append(parts, fmt.Sprintf("%d-%d", ls[i], ls[j]))
-			} else {
-				parts = append(parts, strconv.Itoa(ls[i]))
-			}
-			i = j + 1
-		}
-		out = append(out, f+":"+strings.Join(parts, ","))
-	}
-	return strings.Join(out, "; ")
-}
-
-// rowsIndex finds the rows of the published tables behind a set of runs.
-type rowsIndex map[string][]tableRow
-
-type tableRow struct {
-	section, table string
-	row            int
-}
-
-func rowIndex(res *Result) rowsIndex {
-	idx := rowsIndex{}
-	files := res.TableFiles()
-	for _, sec := range res.Sections {
-		for _, t := range sec.Tables {
-			for ri, srcs := range t.RowSources {
-				for _, s := range srcs {
-					k := s.String()
-					tr := tableRow{sec.ID, files[t], ri + 1}
-					if l := idx[k]; len(l) == 0 || l[len(l)-1] != tr {
-						idx[k] = append(idx[k], tr)
-					}
-				}
-			}
-		}
-	}
-	return idx
-}
-
-// behind names the tables of section (of any section when it is empty)
-// and their rows that hold any of srcs: "cpu-per-request-one-250rps: rows 1, 3".
-func (idx rowsIndex) behind(section string, srcs []report.Source) string {
-	var tables []string
-	rows := map[string][]int{}
-	for _, s := range srcs {
-		for _, tr := range idx[s.String()] {
-			if section != "" && tr.section != section {
-				continue
-			}
-			if _, ok := rows[tr.table]; !ok {
-				tables = append(tables, tr.table)
-			}
-			if !slices.Contains(rows[tr.table], tr.row) {
-				rows[tr.table] = append(rows[tr.table], tr.row)
-			}
-		}
-	}
-	var out []string
-	for _, t := range tables {
-		rs := slices.Sorted(slices.Values(rows[t]))
-		word := "rows"
-		if len(rs) == 1 {
-			word = "row"
-		}
-		var nums []string
-		for _, r := range rs {
-			nums = append(nums, strconv.Itoa(r))
-		}
-		out = append(out, fmt.Sprintf("%s: %s %s", t, word, strings.Join(nums, ", ")))
-	}
-	return strings.Join(out, "; ")
 }

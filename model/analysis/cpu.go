@@ -1,4 +1,4 @@
-package analyze
+package analysis
 
 import (
 	"cmp"
@@ -8,19 +8,22 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wra-bench/wra/report"
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/stats"
 )
 
 // cpuRun is one pass with its CPU per successful response.
 type cpuRun struct {
 	stackUS, userUS, kernelUS, dbUS float64
-	p50MS, p99MS                    float64
-	failed                          int64
+	// totalUS is the stack's + the database's (cpu_per_request's
+	// cpu_total_us_per_req)
+	totalUS      float64
+	p50MS, p99MS float64
+	failed       int64
 	// fromRequests: the record has no 2xx count; the divisor is
 	// requests - non_2xx - errors
 	fromRequests bool
-	source       report.Source
+	source       model.Source
 	// block is the run's block (its trial), "" where it has none
 	block string
 }
@@ -38,9 +41,8 @@ type cpuGroup struct {
 }
 
 // total is the stack + database CPU of a pass, µs per successful
-// response (the database's counted 0 where not measured), as run_medians
-// and run_figures define it.
-func (r cpuRun) total() float64 { return r.stackUS + zeroIfNaN(r.dbUS) }
+// response, as the store defines it (cpu_per_request).
+func (r cpuRun) total() float64 { return r.totalUS }
 
 // totals are the total CPU of each pass.
 func (g *cpuGroup) totals() []float64 { return g.values(cpuRun.total) }
@@ -70,6 +72,15 @@ func (g *cpuGroup) values(get func(cpuRun) float64) []float64 {
 	return out
 }
 
+// sources are where the group's passes were read.
+func (g *cpuGroup) sources() []model.Source {
+	var out []model.Source
+	for _, r := range g.runs {
+		out = append(out, r.source)
+	}
+	return out
+}
+
 // cpuGroups reads the runs of the view cpu_per_request (the one
 // definition of CPU per successful response) and groups the passes of one
 // (test, rate, server, database) for fixed-rate runs, or of one (test,
@@ -85,10 +96,7 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 		r := rows[i]
 		return fmt.Sprint(r.Test, "\x00", r.Server, "\x00", r.Database, "\x00", r.Connections, "\x00", r.TargetRPS)
 	}, func(i int) string { return rows[i].Test })
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
-	}
+	order := identity(len(rows))
 	slices.SortStableFunc(order, func(x, y int) int { return cmp.Or(cmp.Compare(rows[x].Test, rows[y].Test), cmp.Compare(vs[x], vs[y])) })
 	var groups []cpuGroup
 	for _, i := range order {
@@ -98,7 +106,7 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 		}
 		test := r.Test
 		if vs[i] != "" {
-			test = orDash(test) + ", " + vs[i]
+			test = OrDash(test) + ", " + vs[i]
 		}
 		g := cpuGroup{id: r.GroupID, test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database}
 		if !fixedRate {
@@ -114,20 +122,12 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 			slices.Sort(groups[n-1].tools)
 		}
 		groups[n-1].runs = append(groups[n-1].runs, cpuRun{
-			stackUS: r.StackUS, userUS: r.UserUS, kernelUS: r.KernelUS, dbUS: r.DBUS,
+			stackUS: r.StackUS, userUS: r.UserUS, kernelUS: r.KernelUS, dbUS: r.DBUS, totalUS: r.TotalUS,
 			p50MS: r.P50MS, p99MS: r.P99MS, failed: r.Failed, fromRequests: r.DivisorFrom == "requests",
-			source: report.Source{File: r.Source, Line: r.Line}, block: r.Block,
+			source: model.Source{File: r.Source, Line: r.Line}, block: r.Block,
 		})
 	}
 	return groups, split, nil
-}
-
-// times formats a ratio for people: ×1.23.
-func times(v any) string {
-	if x := f(v); !math.IsNaN(x) {
-		return "×" + Sig(x)
-	}
-	return s(v)
 }
 
 // pairedTotals compares the total CPU per request of g with base's within
@@ -180,9 +180,6 @@ func pairedBlocks(base, vs map[string][]float64) *stats.Paired {
 	return &p
 }
 
-// name is the group's row in a table of its test and load.
-func (g *cpuGroup) name() string { return rowName(g.server, g.database, "") }
-
 // median is the median of the values get gives of the group's passes,
 // NaN where none has one.
 func (g *cpuGroup) median(get func(cpuRun) float64) float64 {
@@ -193,10 +190,57 @@ func (g *cpuGroup) median(get func(cpuRun) float64) float64 {
 	return stats.Median(v)
 }
 
+// A Bar is one group of a bar plot: its category (a server), its series
+// (test, tools, load), the figure of each of its passes and their
+// median, the bar's height; the whisker is their range.
+type Bar struct {
+	Label, Series string
+	Values        []float64
+	Median        float64
+}
+
+// newBar is the bar of a group's passes.
+func newBar(label, series string, values []float64) Bar {
+	return Bar{Label: label, Series: series, Values: values, Median: stats.Median(values)}
+}
+
+// CPUSection is the CPU per request at a fixed rate: one table per
+// (test, rate), sorted by total CPU, and a bar per group.
+type CPUSection struct {
+	Skipped string
+	Tables  []CPUTable
+	Bars    []Bar
+}
+
+// CPUTable is the groups of one test (with its variant) at one rate.
+type CPUTable struct {
+	Test    string // the test, with the variant that tells it apart
+	RateRPS float64
+	Rows    []CPURow
+	Notes   []string
+}
+
+// CPURow is one group's CPU per successful response, µs: the stack's
+// median of passes with its interval (± percent of the median) and
+// range, the database's, the total's (the median of the passes'
+// totals), the p99 median and the failed requests summed; VsLowest is
+// the paired ratio to the table's lowest total within trials (nil where
+// the two share fewer than two trials, and for the lowest itself).
+type CPURow struct {
+	Server, Database                string
+	Passes                          int64
+	StackUS, StackMinUS, StackMaxUS float64
+	StackCIPct                      float64
+	DBUS, TotalUS, P99MS            float64
+	Failed                          int64
+	VsLowest                        *stats.Paired
+	Sources                         []model.Source
+}
+
 // cpuFixedRate is the table of CPU per request at a fixed rate: one table
 // per (test, rate), sorted by total CPU.
-func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
-	sec := &Section{ID: "cpu-per-request", Title: "CPU per request at a fixed rate"}
+func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) CPUSection {
+	var sec CPUSection
 	if len(groups) == 0 {
 		sec.Skipped = "no runs with a target rate and CPU figures (harness records of fixed-rate passes)"
 		return sec
@@ -214,43 +258,23 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 		}
 		byKey[k] = append(byKey[k], g)
 	}
-	var bars []report.BarGroup
 	for _, k := range order {
 		series := cpuSeries(k.test, byKey[k], Sig(k.rate)+" requests/s")
 		n := &notes{}
-		d := &report.Data{
-			Title: fmt.Sprintf("CPU per request: %s at %s requests/s (µs per successful response)", orDash(k.test), Sig(k.rate)),
-			Name:  testName(k.test) + " " + rateName(k.rate),
-			Columns: []report.Column{
-				col("server", "server", nil), col("database", "database", nil), col("passes", "passes", nil),
-				col("stack_cpu_us", "stack CPU µs", Sig), col("stack_cpu_ci_pct", "±", pm),
-				col("stack_cpu_min_us", "min", Sig), col("stack_cpu_max_us", "max", Sig),
-				col("db_cpu_us", "database CPU µs", Sig), col("total_cpu_us", "total µs", Sig),
-				col("p99_ms", "p99 ms", Sig), col("failed", "failed", nil),
-				col("vs_lowest_ratio", "vs lowest, within trials", times), col("vs_lowest_low", "low", Sig),
-				col("vs_lowest_high", "high", Sig), {Name: "vs_lowest_coverage", Machine: true}, {Name: "vs_lowest_trials", Machine: true},
-			},
-		}
+		t := CPUTable{Test: k.test, RateRPS: k.rate}
 		type row struct {
-			cells []any
-			total float64
-			srcs  []report.Source
-			g     cpuGroup
+			CPURow
+			g cpuGroup
 		}
 		var rows []row
 		cv := a.newCaveats()
 		for _, g := range byKey[k] {
 			stack := stats.Summarize(g.values(func(r cpuRun) float64 { return r.stackUS }))
-			dbMed := g.median(func(r cpuRun) float64 { return r.dbUS })
-			total := g.median(cpuRun.total)
-			p99Med := g.median(func(r cpuRun) float64 { return r.p99MS })
 			cv.add(a.rowName(g.server, g.database, ""), []string{g.id})
 			var failed int64
-			var srcs []report.Source
 			fromRequests := false
 			for _, r := range g.runs {
 				failed += r.failed
-				srcs = append(srcs, r.source)
 				fromRequests = fromRequests || r.fromRequests
 			}
 			summaryNotes(n, "stack CPU", stack)
@@ -260,143 +284,115 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) *Section {
 			if failed > 0 {
 				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, failed, len(g.runs)))
 			}
-			rows = append(rows, row{cells: []any{g.server, nullIfEmpty(g.database), int64(stack.N), rounded(stack.Median, stack.Min, stack.Max), num(ciPct(stack)),
-				rounded(stack.Min, stack.Min, stack.Max), rounded(stack.Max, stack.Min, stack.Max), num(dbMed), num(total), num(p99Med), failed}, total: total, srcs: srcs, g: g})
-			bars = append(bars, report.BarGroup{Label: g.server, Series: series, Values: g.totals()})
+			rows = append(rows, row{CPURow: CPURow{Server: g.server, Database: g.database, Passes: int64(stack.N),
+				StackUS: stack.Median, StackMinUS: stack.Min, StackMaxUS: stack.Max, StackCIPct: ciPct(stack),
+				DBUS: g.median(func(r cpuRun) float64 { return r.dbUS }), TotalUS: g.median(cpuRun.total),
+				P99MS: g.median(func(r cpuRun) float64 { return r.p99MS }), Failed: failed, Sources: g.sources()}, g: g})
+			sec.Bars = append(sec.Bars, newBar(g.server, series, g.totals()))
 		}
-		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.total, y.total) })
+		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.TotalUS, y.TotalUS) })
 		paired := false
 		for i, r := range rows {
 			// Within trials, each row against the lowest total: the
 			// ratio of the two in each trial both ran in, where the runs
 			// carry trials (the paired figure, robust to a drift that a
 			// trial's runs share).
-			var cells []any
 			if p := pairedTotals(rows[0].g, r.g); i > 0 && p != nil {
 				paired = true
-				cells = []any{num(p.Median), num(p.Low), num(p.High), num(p.Coverage), int64(p.N)}
-			} else {
-				cells = []any{nil, nil, nil, nil, nil}
+				r.VsLowest = p
 			}
-			d.Rows = append(d.Rows, append(r.cells, cells...))
-			d.RowSources = append(d.RowSources, r.srcs)
+			t.Rows = append(t.Rows, r.CPURow)
 		}
+		t.Rows = byManifest(t.Rows, a.disp, func(r CPURow) string { return r.Server })
 		if paired {
 			n.add("vs lowest, within trials: the row's total CPU per request over the lowest row's, in each trial both ran in, median over the trials, low to high the sign test's distribution-free interval of the median ratio; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this compares rows where the medians alone are swamped by drift")
 		}
-		d.DropEmpty("database", "db_cpu_us", "p99_ms", "stack_cpu_ci_pct", "vs_lowest_ratio", "vs_lowest_low", "vs_lowest_high", "vs_lowest_coverage", "vs_lowest_trials")
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval; total is the median of the passes' server + database CPU")
 		cv.to(n)
 		if len(split) > 0 {
 			n.add(splitNote(split))
 		}
-		d.Notes = n.list
-		sec.Tables = append(sec.Tables, d)
+		t.Notes = n.list
+		sec.Tables = append(sec.Tables, t)
 	}
-	sec.Figures = append(sec.Figures, Figure{Name: "cpu-per-request", Caption: "Stack + database CPU per request at a fixed rate: median bar, min–max whisker, each pass a dot",
-		Figure: &report.BarChart{Title: "CPU per request at a fixed rate", XLabel: "server", YLabel: "CPU per request (µs)", Groups: bars}})
 	return sec
+}
+
+// CPUSplitSection is CPU per request split into user, kernel and
+// database: one table per test over every group with CPU figures, and
+// the bars of the groups at full speed.
+type CPUSplitSection struct {
+	Skipped string
+	Tables  []CPUSplitTable
+	// FullSpeed are the bars of the groups at full speed, a series per
+	// test and connections; empty where there are none.
+	FullSpeed []Bar
+}
+
+// CPUSplitTable is the groups of one test.
+type CPUSplitTable struct {
+	Test  string
+	Rows  []CPUSplitRow
+	Notes []string
+}
+
+// CPUSplitRow is one group's medians of passes, µs per successful
+// response: user, kernel, stack, database and total, each a median of its
+// own.
+type CPUSplitRow struct {
+	Server, Database, Load                   string
+	Passes                                   int64
+	UserUS, KernelUS, StackUS, DBUS, TotalUS float64
+	Sources                                  []model.Source
 }
 
 // cpuSplitTable is CPU per request split into user, kernel and database, per
 // test, over every run with CPU figures.
-func (a *analysis) cpuSplitTable(fixed, open []cpuGroup, split []string) *Section {
-	sec := &Section{ID: "cpu-split", Title: "CPU per request split: user, kernel, database"}
+func (a *analysis) cpuSplitTable(fixed, open []cpuGroup, split []string) CPUSplitSection {
+	var sec CPUSplitSection
 	all := append(slices.Clone(fixed), open...)
 	slices.SortStableFunc(all, func(x, y cpuGroup) int { return strings.Compare(x.test, y.test) })
 	if len(all) == 0 {
 		sec.Skipped = "no runs with CPU figures"
 		return sec
 	}
-	var d *report.Data
 	var cvs []*caveatNotes
 	for i, g := range all {
 		if i == 0 || g.test != all[i-1].test {
-			d = &report.Data{
-				Title: fmt.Sprintf("CPU per request split: %s (µs per successful response, median of passes)", orDash(g.test)),
-				Name:  testName(g.test),
-				Columns: []report.Column{
-					col("server", "server", nil), col("database", "database", nil), col("load", "load", nil), col("passes", "passes", nil),
-					col("user_us", "user µs", Sig), col("kernel_us", "kernel µs", Sig), col("stack_us", "stack µs", Sig),
-					col("db_us", "database µs", Sig), col("total_us", "total µs", Sig),
-				},
-				Notes: []string{"load is the target rate of a fixed-rate run, or the connections of a run at full speed; user and kernel are medians of their own, so they need not add up to the stack median; total is the median of the passes' server + database CPU"},
-			}
+			t := CPUSplitTable{Test: g.test, Notes: []string{"load is the target rate of a fixed-rate run, or the connections of a run at full speed; user and kernel are medians of their own, so they need not add up to the stack median; total is the median of the passes' server + database CPU"}}
 			cvs = append(cvs, a.newCaveats())
 			if len(split) > 0 {
-				d.Notes = append(d.Notes, splitNote(split))
+				t.Notes = append(t.Notes, splitNote(split))
 			}
-			sec.Tables = append(sec.Tables, d)
+			sec.Tables = append(sec.Tables, t)
 		}
+		t := &sec.Tables[len(sec.Tables)-1]
 		load := fmt.Sprintf("%s rps", Sig(g.targetRPS))
 		if math.IsNaN(g.targetRPS) {
 			load = fmt.Sprintf("%d conns", g.connections)
 		}
-		var srcs []report.Source
-		for _, r := range g.runs {
-			srcs = append(srcs, r.source)
-		}
 		cvs[len(sec.Tables)-1].add(a.rowName(g.server, g.database, "")+" at "+load, []string{g.id})
-		d.Rows = append(d.Rows, []any{g.server, nullIfEmpty(g.database), load, int64(len(g.runs)),
-			num(g.median(func(r cpuRun) float64 { return r.userUS })), num(g.median(func(r cpuRun) float64 { return r.kernelUS })),
-			num(g.median(func(r cpuRun) float64 { return r.stackUS })), num(g.median(func(r cpuRun) float64 { return r.dbUS })), num(g.median(cpuRun.total))})
-		d.RowSources = append(d.RowSources, srcs)
+		t.Rows = append(t.Rows, CPUSplitRow{Server: g.server, Database: g.database, Load: load, Passes: int64(len(g.runs)),
+			UserUS: g.median(func(r cpuRun) float64 { return r.userUS }), KernelUS: g.median(func(r cpuRun) float64 { return r.kernelUS }),
+			StackUS: g.median(func(r cpuRun) float64 { return r.stackUS }), DBUS: g.median(func(r cpuRun) float64 { return r.dbUS }),
+			TotalUS: g.median(cpuRun.total), Sources: g.sources()})
 	}
-	for i, t := range sec.Tables {
-		t.DropEmpty("database", "user_us", "kernel_us", "db_us")
+	for i := range sec.Tables {
+		t := &sec.Tables[i]
+		t.Rows = byManifest(t.Rows, a.disp, func(r CPUSplitRow) string { return r.Server })
 		n := &notes{list: t.Notes}
 		cvs[i].to(n)
 		t.Notes = n.list
 	}
-	if fig, ok := cpuFullSpeed(open); ok {
-		sec.Figures = append(sec.Figures, fig)
-	}
+	sec.FullSpeed = cpuFullSpeed(open)
 	return sec
 }
 
-func zeroIfNaN(v float64) float64 {
-	if math.IsNaN(v) {
-		return 0
-	}
-	return v
-}
-
-func nullIfEmpty(v string) any {
-	if v == "" {
-		return nil
-	}
-	return v
-}
-
-func orDash(v string) string {
-	if v == "" {
-		return "(no test label)"
-	}
-	return v
-}
-
-// cmpNaNLast orders numbers ascending with NaN last.
-func cmpNaNLast(x, y float64) int {
-	switch {
-	case math.IsNaN(x) && math.IsNaN(y):
-		return 0
-	case math.IsNaN(x):
-		return 1
-	case math.IsNaN(y):
-		return -1
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
-}
-
-// cpuFullSpeed plots the CPU per request of the runs at full speed, as
-// cpuFixedRate plots the fixed-rate ones: a bar per server, a series per
-// test and connections; false when there are no such runs.
-func cpuFullSpeed(groups []cpuGroup) (Figure, bool) {
-	var bars []report.BarGroup
+// cpuFullSpeed are the bars of the CPU per request of the runs at full
+// speed, as the fixed-rate ones: a bar per server, a series per test and
+// connections.
+func cpuFullSpeed(groups []cpuGroup) []Bar {
+	var bars []Bar
 	for i := 0; i < len(groups); {
 		// Groups are by test, then server: the series of one test are
 		// its connections.
@@ -416,13 +412,9 @@ func cpuFullSpeed(groups []cpuGroup) (Figure, bool) {
 			if g.connections >= 0 {
 				load = fmt.Sprintf("%d connections", g.connections)
 			}
-			bars = append(bars, report.BarGroup{Label: g.server, Series: cpuSeries(g.test, byConns[g.connections], load), Values: g.totals()})
+			bars = append(bars, newBar(g.server, cpuSeries(g.test, byConns[g.connections], load), g.totals()))
 		}
 		i = j
 	}
-	if len(bars) == 0 {
-		return Figure{}, false
-	}
-	return Figure{Name: "cpu-per-request-full-speed", Caption: "Stack + database CPU per request at full speed, per test and connections: median bar, min–max whisker, each pass a dot",
-		Figure: &report.BarChart{Title: "CPU per request at full speed", XLabel: "server", YLabel: "CPU per request (µs)", Groups: bars}}, true
+	return bars
 }
