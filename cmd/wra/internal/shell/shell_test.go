@@ -92,7 +92,7 @@ source_line,INTEGER,the line of the file the row was read from
 --   source_line  INTEGER    the line of the file the row was read from
 CREATE TABLE calibration("source" VARCHAR NOT NULL, phase VARCHAR NOT NULL, utc TIMESTAMP, processes BIGINT NOT NULL, ms DOUBLE NOT NULL, source_line INTEGER);
 name,kind,columns,parameters,comment
-calibration_drift,view,11,,"calibration drift per pair and process count, flagged beyond 5%"
+calibration_drift,view,13,,"calibration drift per pair and process count, flagged beyond 5%"
 calibration_drift,table macro,,tolerance,"calibration drift per pair and process count, flagged beyond the tolerance given"
 `
 	if out.String() != wantOut {
