@@ -52,6 +52,11 @@ type Bullet struct {
 	Lead, Text string
 	Lines      []string
 	Notes      []string
+	// Details are paragraphs of evidence, folded under the bullet (a
+	// <details> element on the page) until the reader opens them.
+	Details []string
+	// Plots draw the bullet, beside its text.
+	Plots []PagePlot
 }
 
 // Untitled is d without its title when the title only repeats its
@@ -83,6 +88,7 @@ h1 { font-size: 1.6em; margin: 0.4em 0; }
 h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
 nav ol { columns: 2; padding-left: 1.4em; }
 nav { font-size: 0.9em; }
+nav ol ul { padding-left: 1.2em; margin: 0.1em 0 0.3em; list-style: circle; font-size: 0.92em; }
 ul.bullets { padding-left: 1.2em; margin: 0.4em 0; font-size: 0.95em; }
 ul.bullets li { margin: 0.25em 0; }
 ul.bullets ul { padding-left: 1.2em; margin: 0.1em 0; list-style: circle; }
@@ -100,9 +106,14 @@ td.num { text-align: right; white-space: nowrap; }
 td.src { font-size: 0.85em; }
 td.src ul { margin: 0.2em 0; padding-left: 1.2em; }
 details summary { cursor: pointer; color: #0072B2; }
+ul.bullets details { font-size: 0.85em; color: #444; margin: 0.1em 0 0.4em; }
+ul.bullets details p { margin: 0.2em 0; }
 ol.notes { font-size: 0.9em; color: #444; margin: 0.4em 0 0; }
 figure { margin: 1.5em 0; }
 figure svg { display: block; width: 100%; max-width: 900px; height: auto; }
+div.charts { display: flex; flex-wrap: wrap; gap: 0 1.5em; }
+div.charts figure { margin: 0.4em 0 0.8em; flex: 0 1 500px; }
+div.charts figcaption { font-size: 0.8em; }
 figcaption { font-size: 0.9em; color: #444; margin-top: 0.3em; }
 footer { margin-top: 3em; font-size: 0.9em; }
 `
@@ -154,7 +165,20 @@ func WritePage(w io.Writer, p *Page) error {
 	if len(rest) > 1 {
 		b.WriteString("<nav>\n<h2>Contents</h2>\n<ol>\n")
 		for _, i := range rest {
-			fmt.Fprintf(&b, "<li><a href=\"#s%d\">%s</a></li>\n", i+1, html.EscapeString(p.Sections[i].Title))
+			fmt.Fprintf(&b, "<li><a href=\"#s%d\">%s</a>", i+1, html.EscapeString(p.Sections[i].Title))
+			// The section's charts, each by its caption's subject.
+			if plots := p.Sections[i].Plots; len(plots) > 0 {
+				b.WriteString("<ul>")
+				for j, pl := range plots {
+					name, _, _ := strings.Cut(pl.Caption, ":")
+					if name == "" {
+						name = fmt.Sprintf("plot %d", j+1)
+					}
+					fmt.Fprintf(&b, "<li><a href=\"#s%d-p%d\">%s</a></li>", i+1, j+1, html.EscapeString(name))
+				}
+				b.WriteString("</ul>")
+			}
+			b.WriteString("</li>\n")
 		}
 		b.WriteString("</ol>\n</nav>\n")
 	}
@@ -185,7 +209,7 @@ func writeSection(b *strings.Builder, i int, s Section, link bool) error {
 	writeParagraphs(b, s.Intro)
 	if len(s.Bullets) > 0 {
 		b.WriteString("<ul class=\"bullets\">\n")
-		for _, it := range s.Bullets {
+		for k, it := range s.Bullets {
 			b.WriteString("<li>")
 			if it.Lead != "" {
 				fmt.Fprintf(b, "<strong>%s.</strong>", html.EscapeString(it.Lead))
@@ -203,6 +227,22 @@ func writeSection(b *strings.Builder, i int, s Section, link bool) error {
 			}
 			for _, n := range it.Notes {
 				fmt.Fprintf(b, "\n<span class=\"caveat\">%s</span>", html.EscapeString(n))
+			}
+			if len(it.Details) > 0 {
+				b.WriteString("\n<details><summary>evidence</summary>")
+				for _, d := range it.Details {
+					fmt.Fprintf(b, "<p>%s</p>", html.EscapeString(d))
+				}
+				b.WriteString("</details>")
+			}
+			if len(it.Plots) > 0 {
+				b.WriteString("\n<div class=\"charts\">\n")
+				for j, pl := range it.Plots {
+					if err := writePlot(b, fmt.Sprintf("%s-b%d-p%d", id, k+1, j+1), fmt.Sprintf("bullet %d: plot %d", k+1, j+1), pl, link); err != nil {
+						return fmt.Errorf("page section %q: %w", s.Title, err)
+					}
+				}
+				b.WriteString("</div>")
 			}
 			b.WriteString("</li>\n")
 		}
@@ -222,25 +262,34 @@ func writeSection(b *strings.Builder, i int, s Section, link bool) error {
 		b.WriteString("</div>\n")
 	}
 	for j, pl := range s.Plots {
-		fmt.Fprintf(b, "<figure id=\"%s-p%d\">\n", id, j+1)
-		var err error
-		if link {
-			err = writeLinkedPlot(b, pl)
-		} else {
-			var svg []byte
-			if svg, err = sanitizeSVG(pl.SVG, pl.Caption); err == nil {
-				b.Write(svg)
-			}
+		if err := writePlot(b, fmt.Sprintf("%s-p%d", id, j+1), fmt.Sprintf("plot %d", j+1), pl, link); err != nil {
+			return fmt.Errorf("page section %q: %w", s.Title, err)
 		}
-		if err != nil {
-			return fmt.Errorf("page section %q: plot %d (%q): %w", s.Title, j+1, pl.Caption, err)
-		}
-		if pl.Caption != "" {
-			fmt.Fprintf(b, "<figcaption>%s</figcaption>\n", html.EscapeString(pl.Caption))
-		}
-		b.WriteString("</figure>\n")
 	}
 	b.WriteString("</section>\n")
+	return nil
+}
+
+// writePlot writes a plot as a <figure> with its id and caption, its
+// SVG inline or, with link, linked; what names it in an error.
+func writePlot(b *strings.Builder, id, what string, pl PagePlot, link bool) error {
+	fmt.Fprintf(b, "<figure id=\"%s\">\n", id)
+	var err error
+	if link {
+		err = writeLinkedPlot(b, pl)
+	} else {
+		var svg []byte
+		if svg, err = sanitizeSVG(pl.SVG, pl.Caption); err == nil {
+			b.Write(svg)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s (%q): %w", what, pl.Caption, err)
+	}
+	if pl.Caption != "" {
+		fmt.Fprintf(b, "<figcaption>%s</figcaption>\n", html.EscapeString(pl.Caption))
+	}
+	b.WriteString("</figure>\n")
 	return nil
 }
 

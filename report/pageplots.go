@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -58,7 +59,11 @@ func ParseInlinePlots(s string) (InlinePlots, error) {
 func (p *Page) linksPlots() (link, large bool, err error) {
 	total, files := 0, true
 	for _, s := range p.Sections {
-		for j, pl := range s.Plots {
+		plots := slices.Clone(s.Plots)
+		for _, b := range s.Bullets {
+			plots = append(plots, b.Plots...)
+		}
+		for j, pl := range plots {
 			total += len(pl.SVG)
 			if pl.File == "" {
 				if p.Inline == InlineNever {

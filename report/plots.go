@@ -52,6 +52,9 @@ type figure struct {
 	// minHeight is the height the plot's categories need to stay
 	// apart, when it exceeds FigureHeight.
 	minHeight vg.Length
+	// width and height, where set, are a compact figure's own size in
+	// place of FigureWidth and FigureHeight.
+	width, height vg.Length
 }
 
 type legendEntry struct {
@@ -148,8 +151,11 @@ type figureLayout struct {
 // height, so that the plot keeps its size whatever the number of series.
 func (fg *figure) layout() figureLayout {
 	fg.legend = shortenLegend(fg.legend)
-	plotHeight := max(FigureHeight, fg.minHeight)
-	lay := figureLayout{width: FigureWidth, height: plotHeight, plotHeight: plotHeight}
+	plotHeight, width := max(FigureHeight, fg.minHeight), FigureWidth
+	if fg.height > 0 {
+		plotHeight, width = fg.height, fg.width
+	}
+	lay := figureLayout{width: width, height: plotHeight, plotHeight: plotHeight}
 	if len(fg.legend) == 0 {
 		return lay
 	}
@@ -273,7 +279,13 @@ func (fg *figure) draw(c draw.Canvas, lay figureLayout) {
 	// One white background under the plot and its legend.
 	c.FillPolygon(color.White, rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y))
 	fg.p.BackgroundColor = nil
-	fg.drawPlot(lay.plotCanvas(c))
+	pc := lay.plotCanvas(c)
+	if fg.height > 0 {
+		// A compact figure's names stand at its left edge: a margin
+		// keeps their first letter in.
+		pc = draw.Crop(pc, vg.Points(8), 0, 0, 0)
+	}
+	fg.drawPlot(pc)
 	if lay.beside {
 		l := newLegend(fg.legend)
 		l.Draw(draw.Crop(c, c.Size().X-lay.legendWidth+legendGap, -legendGap, 0, -fg.titleHeight()-legendGap))

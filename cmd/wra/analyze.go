@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +29,7 @@ type analyzeOptions struct {
 	labels   []string
 	noIngest bool
 	open     bool
+	tables   bool
 	alpha    float64
 	tie      float64
 	find     findingFlags
@@ -57,6 +57,7 @@ func (o *analyzeOptions) AddFlags(cmd *cobra.Command) {
 	f.Var(inlinePlots{&o.inline}, "inline-plots", fmt.Sprintf("the page's plots: auto (inline up to %d MiB of SVG, linked files of plots/ above), always (inline) or never (linked)", report.InlinePlotsLimitBytes>>20))
 	o.find.AddFlags(cmd)
 	f.BoolVar(&o.open, "open", false, "open the report page in the default browser ($BROWSER, xdg-open, open)")
+	f.BoolVar(&o.tables, "tables", false, "print every table on stdout, as on a pipe (on a terminal, without --format, wra analyze prints the summary and the findings' headlines)")
 }
 
 func newAnalyzeCmd(e *env, g *globals) *cobra.Command {
@@ -68,7 +69,8 @@ func newAnalyzeCmd(e *env, g *globals) *cobra.Command {
 benchmarker publishes into --out: the report page index.html (its plots
 inline, or linked when large: --inline-plots), report.md, every table as
 CSV, JSON and Markdown under tables/, every plot as SVG and PNG under
-plots/. The headline tables are printed on stdout.
+plots/. On a terminal, stdout gets the summary and the findings'
+headlines; on a pipe, with --format or with --tables, every table.
 
 The page, report.md and stdout open with the Summary (per test and
 load, who leads each comparison and by how much, the within-trial ratio
@@ -155,13 +157,18 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if err != nil {
 		return err
 	}
-	if cached, ok := readCache(o.out, key, format); ok {
+	shown := string(format)
+	if e.stdoutTTY && g.format == "" && !o.tables {
+		shown = briefStdout
+	}
+	if cached, ok := readCache(o.out, key, shown); ok {
 		if _, err := io.WriteString(e.stdout, cached.stdout); err != nil {
 			return err
 		}
 		if !g.quiet {
 			io.WriteString(e.stderr, cached.notes)
 		}
+		tablesHint(e, o.out, shown)
 		reportWritten(e, g, o.out, o.open, true)
 		if failed > 0 {
 			return silentError{exitPartial}
@@ -175,36 +182,13 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 	if err := writeReport(o.out, res, key, opts.InlinePlots); err != nil {
 		return err
 	}
-	if err := printAnalysis(e.stdout, e.stderr, res, format); err != nil {
+	if err := printAnalysis(e.stdout, e.stderr, res, shown); err != nil {
 		return err
 	}
+	tablesHint(e, o.out, shown)
 	reportWritten(e, g, o.out, o.open, false)
 	if failed > 0 {
 		return silentError{exitPartial}
-	}
-	return nil
-}
-
-// printAnalysis prints every table on stdout and a note per skipped
-// section on stderr.
-func printAnalysis(stdout, stderr io.Writer, res *analyze.Result, format report.Format) error {
-	first := true
-	for _, sec := range res.Sections {
-		if sec.Skipped != "" {
-			fmt.Fprintf(stderr, "wra: skipped %s: %s\n", strings.ToLower(sec.Title), sec.Skipped)
-			continue
-		}
-		for _, t := range sec.Tables {
-			if !first {
-				if _, err := fmt.Fprintln(stdout); err != nil {
-					return err
-				}
-			}
-			first = false
-			if err := report.Write(stdout, t, format); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/model/store"
-	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
 )
 
@@ -24,7 +23,7 @@ const (
 	cacheNotes   = ".wra-analysis-notes"
 )
 
-func cacheStdoutFile(f report.Format) string { return ".wra-analysis-stdout." + string(f) }
+func cacheStdoutFile(shown string) string { return ".wra-analysis-stdout." + shown }
 
 // analysisKey identifies an analysis (analyze.CacheKey): the store's
 // fingerprint, the whole options, and this program (its size and
@@ -49,7 +48,7 @@ func analysisKey(ctx context.Context, st *store.Store, opts analyze.Options) (st
 type cached struct{ stdout, notes string }
 
 // readCache returns the cached output of an analysis with this key.
-func readCache(out, key string, f report.Format) (cached, bool) {
+func readCache(out, key string, shown string) (cached, bool) {
 	if key == "" {
 		return cached{}, false
 	}
@@ -60,7 +59,7 @@ func readCache(out, key string, f report.Format) (cached, bool) {
 	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
 		return cached{}, false
 	}
-	stdout, err := os.ReadFile(filepath.Join(out, cacheStdoutFile(f)))
+	stdout, err := os.ReadFile(filepath.Join(out, cacheStdoutFile(shown)))
 	if err != nil {
 		return cached{}, false
 	}
@@ -77,13 +76,13 @@ func writeCache(dir, key string, res *analyze.Result) error {
 		return nil
 	}
 	var notes bytes.Buffer
-	for _, f := range report.Formats {
+	for _, shown := range append(formatNames(), briefStdout) {
 		var b bytes.Buffer
 		notes.Reset()
-		if err := printAnalysis(&b, &notes, res, f); err != nil {
+		if err := printAnalysis(&b, &notes, res, shown); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, cacheStdoutFile(f)), b.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, cacheStdoutFile(shown)), b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}

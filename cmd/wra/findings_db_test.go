@@ -50,10 +50,14 @@ func TestFindingsSplitWithinDatabase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		col := map[string]int{}
+		for i, c := range rows[0] {
+			col[c] = i
+		}
 		var out []string
 		for _, row := range rows[1:] {
-			if row[1] == "split" {
-				out = append(out, row[2])
+			if row[col["rule_id"]] == "split" {
+				out = append(out, row[col["finding"]])
 			}
 		}
 		return out

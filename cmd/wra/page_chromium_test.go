@@ -122,3 +122,41 @@ func TestAnalyzePageLinkedPlotsInChromium(t *testing.T) {
 	}
 	t.Logf("inked samples %d; linked differs at %d, without plots/ at %d", ink, d, missing)
 }
+
+// TestAnalyzeFirstScreenInChromium loads the page of data/ in headless
+// Chromium at 1400 × 1000, as a reader opens it: a chart of a plot is in
+// view on the first screen, no more than one screen of text stands
+// above it, and the findings' headlines (their evidence folded) fit in
+// one screen.
+func TestAnalyzeFirstScreenInChromium(t *testing.T) {
+	bin := chromiumtest.Find(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rep")
+	if r := wra(t, filepath.Join(dir, "d.duckdb"), "--quiet", "analyze", "--out", out, "../../data/"); r.code != 0 {
+		t.Fatalf("analyze: exit %d: %s", r.code, r.stderr)
+	}
+	const script = `(() => {
+		const h = window.innerHeight;
+		const plots = [...document.querySelectorAll('figure svg, figure img')];
+		const first = plots.map(p => p.getBoundingClientRect()).find(r => r.height > 0);
+		const heads = [...document.querySelectorAll('section')].find(s => s.querySelector('h2').textContent === 'Findings');
+		const list = heads ? heads.querySelector('ul.bullets').getBoundingClientRect() : null;
+		return {viewport: h, plots: plots.length, firstTop: first ? first.top : -1, firstBottom: first ? first.bottom : -1,
+			findings: heads ? heads.querySelectorAll('ul.bullets > li').length : 0, findingsHeight: list ? list.height : -1};
+	})()`
+	var m struct {
+		Viewport, FirstTop, FirstBottom, FindingsHeight float64
+		Plots, Findings                                 int
+	}
+	chromiumtest.Measure(t, bin, dir, filepath.Join(out, "index.html"), 1400, 1000, script, &m)
+	t.Logf("viewport %v px: %d plots, the first from %v to %v px; %d findings in %v px", m.Viewport, m.Plots, m.FirstTop, m.FirstBottom, m.Findings, m.FindingsHeight)
+	if m.Viewport != 1000 {
+		t.Fatalf("viewport %v px high, want 1000", m.Viewport)
+	}
+	if m.Plots == 0 || m.FirstTop < 0 || m.FirstTop >= m.Viewport {
+		t.Errorf("no plot in view on the first screen (the first plot's top at %v px of %v)", m.FirstTop, m.Viewport)
+	}
+	if m.Findings == 0 || m.FindingsHeight <= 0 || m.FindingsHeight > m.Viewport {
+		t.Errorf("%d findings' headlines take %v px, want at most one screen (%v px)", m.Findings, m.FindingsHeight, m.Viewport)
+	}
+}

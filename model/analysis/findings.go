@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/stats"
@@ -18,7 +19,9 @@ import (
 
 // A found is one finding before it becomes a row.
 type found struct {
-	rule, text string
+	// headline is the effect, its size and where (fit bounds it); text
+	// the evidence.
+	rule, headline, text string
 	// p is the p-value of the rule's test, where it makes one (hasP).
 	p    float64
 	hasP bool
@@ -67,14 +70,15 @@ type Findings struct {
 }
 
 // Finding is one finding: Rule names its rule for people, RuleID for
-// programs; P is its test's p-value where it makes one (HasP); Section
+// programs; Headline says its effect, size and where in at most
+// MaxHeadline characters, Text its evidence; P is its test's p-value where it makes one (HasP); Section
 // is the ID of the section whose rows are behind it (empty for any).
 type Finding struct {
-	Rule, RuleID, Text string
-	P                  float64
-	HasP               bool
-	Section            string
-	Sources            []model.Source
+	Rule, RuleID, Headline, Text string
+	P                            float64
+	HasP                         bool
+	Section                      string
+	Sources                      []model.Source
 }
 
 // MaxFindingFiles is how many files a finding's runs name for people.
@@ -122,7 +126,7 @@ func (a *analysis) findings(sh *shared, ladders []ladderRuns, groupOf map[model.
 		}) {
 			robust = append(robust, strconv.Itoa(i+1))
 		}
-		out.List = append(out.List, Finding{Rule: f.rule, RuleID: ruleIDs[f.rule], Text: f.text, P: f.p, HasP: f.hasP, Section: f.section, Sources: f.srcs})
+		out.List = append(out.List, Finding{Rule: f.rule, RuleID: ruleIDs[f.rule], Headline: fit(f.headline), Text: f.text, P: f.p, HasP: f.hasP, Section: f.section, Sources: f.srcs})
 	}
 	var list []string
 	if len(all) == 0 {
@@ -211,7 +215,13 @@ func (a *analysis) idleCosts(sh *shared, r stats.FindingRules, t tested) []found
 			if pr := pairedCPU(gs[0], gs[len(gs)-1], fig.get); pr != nil {
 				within = fmt.Sprintf("; within trials, the highest rate's over the lowest's is %s (%s–%s, %d trials)", times(pr.Median), Sig(pr.Low), Sig(pr.High), pr.N)
 			}
-			out = append(out, found{rule: ruleIdleCost, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: within != "", text: fmt.Sprintf(
+			where := OrDash(k.test)
+			if k.database != "" {
+				where += ", " + k.database
+			}
+			headline := fmt.Sprintf("%s's %s per request falls %s from %s to %s requests/s (%s)",
+				a.serverName(k.server), fig.name, pct(res.FallFrac), rates[0], rates[len(rates)-1], where)
+			out = append(out, found{rule: ruleIdleCost, headline: headline, p: res.Trend.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: within != "", text: fmt.Sprintf(
 				"%s's %s per request on %s falls from %s µs as the rate rises from %s requests/s (%s passes at each rate): a fall of %s, larger than the spread of the passes at any rate (%s µs), Jonckheere–Terpstra %s%s; part of the CPU is spent whether requests come or not, and a higher rate spreads it over more of them.",
 				a.serverName(k.server), fig.name, OrDash(k.test), strings.Join(meds, " to "), strings.Join(rates, " to "), passCount(passes),
 				pct(res.FallFrac), Sig(res.MaxSpread), pValue(res.Trend.P), within)})
@@ -279,7 +289,8 @@ func (a *analysis) splits(sh *shared, r stats.FindingRules, t tested) []found {
 			gs, ns := loads[l], names[l]
 			lo, hi := res.Groups[0][0], res.Groups[len(res.Groups)-1][len(res.Groups[len(res.Groups)-1])-1]
 			w := withinText(gs[lo], gs[hi], fig)
-			out = append(out, found{rule: ruleSplit, p: res.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: w != "", text: fmt.Sprintf(
+			headline := fmt.Sprintf("%s uses %s× %s's %s per request at %s", ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo], fig.name, splitLoad(gs))
+			out = append(out, found{rule: ruleSplit, headline: headline, p: res.P, hasP: true, section: "cpu-per-request", srcs: groupSources(gs...), paired: w != "", text: fmt.Sprintf(
 				"At %s, %s per request splits the servers into %d groups: %s; %s, larger than the spread of medians within any group (%s µs); Mann–Whitney %s taken alone, and %s for the partition, allowing for its choice among all (%d permutations); the dearest, %s, costs %s times what the cheapest, %s, does%s.",
 				splitLoad(gs), fig.name, len(res.Groups), groupsText(res, ns), gapsText(res), Sig(res.Cuts[0].Within),
 				pList(res.Cuts), pValue(res.P), stats.SplitPermutations, ns[hi], Sig(res.Medians[hi]/res.Medians[lo]), ns[lo], w)})
@@ -351,7 +362,27 @@ func replicatedSplit(fig figure, rep stats.Replication, loads [][]cpuGroup, name
 	if ratioHi > ratioLo && Sig(ratioHi) != ratio {
 		ratio += "–" + Sig(ratioHi)
 	}
-	return found{rule: ruleSplit, section: "cpu-per-request", srcs: srcs, paired: len(withins) > 0, text: fmt.Sprintf(
+	// The loads by test: "one at 100, 500; page at 250".
+	var tests, dbs []string
+	rates := map[string][]string{}
+	for _, l := range rep.Loads {
+		g := loads[l][0]
+		if _, ok := rates[OrDash(g.test)]; !ok {
+			tests = append(tests, OrDash(g.test))
+		}
+		rates[OrDash(g.test)] = append(rates[OrDash(g.test)], Sig(g.targetRPS))
+		dbs = append(dbs, g.database)
+	}
+	var where []string
+	for _, t := range tests {
+		where = append(where, t+" at "+strings.Join(rates[t], ", "))
+	}
+	on := ""
+	if dbs = distinct(dbs); len(dbs) == 1 && dbs[0] != "" {
+		on = " on " + dbs[0]
+	}
+	headline := fmt.Sprintf("%s uses %s× %s's %s per request%s (%s requests/s)", dear, ratio, cheap, fig.name, on, strings.Join(where, "; "))
+	return found{rule: ruleSplit, headline: headline, section: "cpu-per-request", srcs: srcs, paired: len(withins) > 0, text: fmt.Sprintf(
 		"%s per request splits the servers into %s at %d loads: %s%s; each load's gap is larger than the spread of medians within its groups, and named at one load the groups split again on the independent passes of the others, so the split is no accident of one load's noise; %s costs %s times what %s does%s.",
 		upperFirst(fig.name), strings.Join(groups, " and "), len(rep.Loads), strings.Join(at, "; "), notText, dear, ratio, cheap, withinList(withins))}
 }
@@ -507,6 +538,8 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 	by := map[string]*found{}
 	at := map[string][]string{}
 	one := map[string]string{} // the sentence of a server's first load
+	oneHead := map[string]string{}
+	tests, tools := map[string][]string{}, map[string][]string{}
 	for _, g := range groupRuns(sh.rounds) {
 		var p99 [][]float64
 		for _, sv := range g.servers {
@@ -532,7 +565,10 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 				order = append(order, sv)
 			}
 			by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
+			tests[sv], tools[sv] = append(tests[sv], OrDash(g.test)), append(tools[sv], g.tool)
 			if len(at[sv]) == 0 {
+				oneHead[sv] = fmt.Sprintf("%s's p99, %s ms, stands out at %s: others %s–%s ms",
+					a.serverName(sv), Sig(tl.MedianMS), g.load(), Sig(slices.Min(peers)), Sig(slices.Max(peers)))
 				one[sv] = fmt.Sprintf("At %s, %s's p99 is %s ms where the other %d servers have %s–%s ms: even its lowest pass (%s ms) is above %s ms, their median plus %g times the median absolute deviation (%s ms).",
 					g.load(), a.serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
 					Sig(tl.LimitMS), r.TailMADs, Sig(tl.NoiseMS))
@@ -544,8 +580,10 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 	var out []found
 	for _, sv := range order {
 		fd := by[sv]
-		fd.text = one[sv]
+		fd.text, fd.headline = one[sv], oneHead[sv]
 		if n := len(at[sv]); n > 1 {
+			fd.headline = fmt.Sprintf("%s's p99 stands out at %d loads of %s (%s)",
+				a.serverName(sv), n, few(distinct(tests[sv])), few(distinct(tools[sv])))
 			fd.text = fmt.Sprintf("%s's p99 stands out at %d loads, even its lowest pass above the other servers' median plus %g times their median absolute deviation: at %s.",
 				a.serverName(sv), n, r.TailMADs, strings.Join(at[sv], "; at "))
 		}
@@ -568,7 +606,9 @@ func (a *analysis) slopes(sh *shared, r stats.FindingRules, t tested) []found {
 			t[ruleUnstableSlope]++
 		}
 		if res.Found {
-			out = append(out, found{rule: ruleUnstableSlope, p: res.P, hasP: true, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
+			headline := fmt.Sprintf("%s's memory growth varies between passes, %s to %s GiB per 1000 waiting requests (%d passes)",
+				a.rowName(m.server, m.database, ""), Sig(res.Min), Sig(res.Max), res.Passes)
+			out = append(out, found{rule: ruleUnstableSlope, headline: headline, p: res.P, hasP: true, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
 				"%s's memory growth moves between passes from %s to %s GiB per 1000 waiting requests (%d passes), more than their fits' standard errors allow (Cochran's Q = %s, %s): the median slope %s is not a property of the server alone.",
 				a.rowName(m.server, m.database, ""), Sig(res.Min), Sig(res.Max), res.Passes, Sig(res.Q), pValue(res.P), Sig(res.Median))})
 		}
@@ -581,7 +621,9 @@ func (a *analysis) slopes(sh *shared, r stats.FindingRules, t tested) []found {
 					why = append(why, w.Msg)
 				}
 			}
-			out = append(out, found{rule: ruleBentSlope, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
+			headline := fmt.Sprintf("%s's memory growth bends over %d points: do not extrapolate its %s GiB per 1000 waiting requests",
+				a.rowName(m.server, m.database, ""), m.pooled.Points, Sig(m.pooled.SlopeGiBPer1000))
+			out = append(out, found{rule: ruleBentSlope, headline: headline, section: "memory", srcs: m.srcs, text: fmt.Sprintf(
 				"%s's memory series bends (all passes pooled, %d points): %s; its slope of %s GiB per 1000 depends on the concurrency levels chosen and should not be extrapolated.",
 				a.rowName(m.server, m.database, ""), m.pooled.Points, strings.Join(why, "; "), Sig(m.pooled.SlopeGiBPer1000))})
 		}
@@ -641,6 +683,13 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 			stats.BrokenValues:       "values that cannot be right, stored as NULL and left out of their figures (%s): a CPU counter that fell or was read from the wrong process, or text where a number belongs",
 			stats.RateAboveTarget:    fmt.Sprintf("a rate more than %s above the one asked for (%%s): the tool did not hold the rate, or the target label is wrong", strings.ReplaceAll(pct(r.RateExcess), "%", "%%")),
 		}[k.problem]
+		short := map[stats.CounterProblem]string{
+			stats.NegativeCPU:        "negative CPU seconds, so its CPU per request is wrong",
+			stats.MoreOKThanRequests: "more successful responses than requests",
+			stats.BrokenValues:       "values that cannot be right, left out of its figures",
+			stats.RateAboveTarget:    "a rate above the one asked for",
+		}[k.problem]
+		fd.headline = fmt.Sprintf("%s's %s on %s: %s", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), OrDash(k.test), short)
 		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), OrDash(k.test),
 			map[bool]string{true: "the run", false: "each"}[len(fd.srcs) == 1], fmt.Sprintf(what, strings.Join(detail[k], "; ")))
 		out = append(out, *fd)
@@ -663,6 +712,8 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 	by := map[string]*found{}
 	at := map[string][]string{}
 	first := map[string]string{} // the sentence of a server's first load
+	firstHead := map[string]string{}
+	tests := map[string][]string{}
 	for _, g := range groupRuns(sh.rounds, sh.singles) {
 		var failed [][]int64
 		for _, sv := range g.servers {
@@ -685,17 +736,20 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 		if by[sv] == nil {
 			by[sv] = &found{rule: ruleErrorsInOne}
 			order = append(order, sv)
+			firstHead[sv] = fmt.Sprintf("Only %s failed requests at %s: %d of %d", a.serverName(sv), g.load(), nFailed, nReq)
 			first[sv] = fmt.Sprintf("At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
 				g.load(), a.serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)
 		}
 		by[sv].srcs = append(by[sv].srcs, runSources(g.runs[sv])...)
+		tests[sv] = append(tests[sv], OrDash(g.test))
 		at[sv] = append(at[sv], fmt.Sprintf("%s, %d of %d over %s, the other %d servers none", g.load(), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1))
 	}
 	var out []found
 	for _, sv := range order {
 		fd := by[sv]
-		fd.text = first[sv]
+		fd.text, fd.headline = first[sv], firstHead[sv]
 		if n := len(at[sv]); n > 1 {
+			fd.headline = fmt.Sprintf("Only %s failed requests, at %d loads of %s", a.serverName(sv), n, few(distinct(tests[sv])))
 			fd.text = fmt.Sprintf("Only %s failed requests at %d loads: at %s: a fault of that server, not of the load.", a.serverName(sv), n, strings.Join(at[sv], "; at "))
 		}
 		out = append(out, *fd)
@@ -768,7 +822,9 @@ func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []fo
 		for i, sv := range servers {
 			names[i] = a.serverName(sv)
 		}
-		out = append(out, found{rule: ruleSharedLimit, section: "rounds", srcs: srcs, text: fmt.Sprintf(
+		headline := fmt.Sprintf("%s reach the same %s–%s requests/s at %s (%s): a limit they share, not their own CPU",
+			few(names), Sig(slices.Min(res.BestMedians)), Sig(slices.Max(res.BestMedians)), OrDash(k.test), k.tool)
+		out = append(out, found{rule: ruleSharedLimit, headline: headline, section: "rounds", srcs: srcs, text: fmt.Sprintf(
 			"At %s (%s), every server reaches the same throughput at its best, %s–%s requests/s (within %s, no more than the spread of one server's passes), while their CPU per request (stack and database) differs: %s; the limit is something they share (the database, the load generator, the network), not their own CPU.",
 			OrDash(k.test), k.tool, Sig(slices.Min(res.BestMedians)), Sig(slices.Max(res.BestMedians)), pct(res.Spread), groupsText(res.CPU, names))})
 	}
@@ -784,10 +840,12 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 		j := i
 		var ratios []string
 		var srcs []model.Source
+		worst := 0.0 // the largest drift, |after/before − 1|
 		for ; j < len(sh.drifts) && sh.drifts[j].pair == sh.drifts[i].pair; j++ {
 			d := sh.drifts[j]
 			if d.result.Flagged && !math.IsNaN(d.result.Ratio) {
 				ratios = append(ratios, fmt.Sprintf("%s with %d %s", Sig(d.result.Ratio), d.processes, map[bool]string{true: "process", false: "processes"}[d.processes == 1]))
+				worst = math.Max(worst, math.Abs(d.result.Ratio-1))
 				srcs = append(srcs, d.before...)
 				srcs = append(srcs, d.after...)
 			}
@@ -798,6 +856,7 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 			continue
 		}
 		covered := "the runs between them are suspect"
+		suspect := "the runs between are suspect"
 		if !d.from.IsZero() && !d.to.IsZero() && d.to.After(d.from) {
 			rows, err := a.st.RunsStartedBetween(a.ctx, d.from, d.to)
 			if err != nil {
@@ -816,9 +875,14 @@ func (a *analysis) driftFindings(sh *shared) ([]found, error) {
 				covered = fmt.Sprintf("no run with a start time began %s; the runs between them are suspect", span)
 			default:
 				covered = fmt.Sprintf("the %d runs that started %s (%s) are suspect", len(rows), span, listed(servers))
+				suspect = fmt.Sprintf("%d runs of %s are suspect", len(rows), few(servers))
 			}
 		}
-		out = append(out, found{rule: ruleDrift, section: "calibration", srcs: srcs, text: fmt.Sprintf(
+		headline := fmt.Sprintf("The machine's speed moved by up to %s between calibrations: %s", pct(worst), suspect)
+		if h := headline + " (" + d.pair + ")"; utf8.RuneCountInString(h) <= MaxHeadline {
+			headline = h // the pair's name where it fits
+		}
+		out = append(out, found{rule: ruleDrift, headline: headline, section: "calibration", srcs: srcs, text: fmt.Sprintf(
 			"Calibration %s: the fixed CPU job's time after the series over its time before was %s (tolerance %s): the machine's speed changed while the series ran, and %s.",
 			d.pair, strings.Join(ratios, " and "), pct(d.result.Tolerance), covered)})
 	}
@@ -831,6 +895,7 @@ func (a *analysis) ladderFindings(ladders []ladderRuns) []found {
 	var order []string
 	by := map[string]*found{}
 	at := map[string][]string{}
+	heads := map[string][]string{}
 	var rule stats.LadderRule
 	for _, l := range ladders {
 		var failed []string
@@ -865,6 +930,7 @@ func (a *analysis) ladderFindings(ladders []ladderRuns) []found {
 			order = append(order, l.server)
 		}
 		by[l.server].srcs = append(by[l.server].srcs, srcs...)
+		heads[l.server] = append(heads[l.server], fmt.Sprintf("%s at %s requests/s", l.what, Sig(first)))
 		at[l.server] = append(at[l.server], fmt.Sprintf("%s: the first step (%s requests/s) already failed in %d of %d runs%s", l.what, Sig(first), len(failed), len(l.results), p))
 	}
 	var out []found
@@ -873,6 +939,10 @@ func (a *analysis) ladderFindings(ladders []ladderRuns) []found {
 		which := at[sv][0]
 		if len(at[sv]) > 1 {
 			which = fmt.Sprintf("in %d ladders: %s", len(at[sv]), strings.Join(at[sv], "; "))
+		}
+		fd.headline = fmt.Sprintf("%s failed the first step of %s", ServerName(a.disp.Name("server", sv)), heads[sv][0])
+		if len(heads[sv]) > 1 {
+			fd.headline = fmt.Sprintf("%s failed the first step of %d ladders", ServerName(a.disp.Name("server", sv)), len(heads[sv]))
 		}
 		fd.text = fmt.Sprintf("%s, %s (rule: p95 < %g ms and errors < %g%%): the load was never below capacity, so these runs say nothing about the highest rate held.",
 			ServerName(a.disp.Name("server", sv)), which, rule.P95MS, rule.MaxErrorRate*100)

@@ -140,26 +140,14 @@ func ratioText(v versus) string {
 // tie whose figures are all the same); the caller writes it once per
 // bullet.
 func (k contest) sentence() (text, how string, paired, tie, ok bool) {
-	var cs []contender
-	for _, c := range k.cs {
-		if !math.IsNaN(c.value) {
-			cs = append(cs, c)
-		}
-	}
+	cs, vs := k.ranked()
 	if len(cs) < 2 {
 		return "", "", false, false, false
 	}
-	slices.SortStableFunc(cs, func(x, y contender) int {
-		if k.lower {
-			return cmpNaNLast(x.value, y.value)
-		}
-		return cmpNaNLast(y.value, x.value)
-	})
 	leader := cs[0]
 	var tied, rest []versus
 	trials, ranged, single := 0, false, false
-	for _, c := range cs[1:] {
-		v := k.against(leader, c)
+	for _, v := range vs {
 		if v.paired {
 			paired, trials = true, max(trials, v.trials)
 		}
@@ -219,6 +207,92 @@ func (k contest) sentence() (text, how string, paired, tie, ok bool) {
 	return b.String(), how, paired, len(rest) == 0, true
 }
 
+// ranked is the contest's contenders with a figure, the leader first,
+// and each of the others against it (vs[i] is cs[i+1]'s).
+func (k contest) ranked() (cs []contender, vs []versus) {
+	for _, c := range k.cs {
+		if !math.IsNaN(c.value) {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortStableFunc(cs, func(x, y contender) int {
+		if k.lower {
+			return cmpNaNLast(x.value, y.value)
+		}
+		return cmpNaNLast(y.value, x.value)
+	})
+	if len(cs) < 2 {
+		return cs, nil
+	}
+	for _, c := range cs[1:] {
+		vs = append(vs, k.against(cs[0], c))
+	}
+	return cs, vs
+}
+
+// SummaryChart is one comparison drawn: its contenders in the order of
+// its sentence, the leader first, each a point with its interval. Ratio
+// says the points are the ratios of the sentence (the worse figure over
+// the better, the leader at 1, an interval where they are within
+// trials); else they are the figures, with the range of their passes.
+type SummaryChart struct {
+	// Title names its part of the bullet (the lead where it has one
+	// part); Lead is the bullet's comparison.
+	Title, Lead, Unit string
+	Ratio             bool
+	Points            []SummaryPoint
+}
+
+// SummaryPoint is one contender of a SummaryChart; Lo and Hi are NaN
+// where it has no interval.
+type SummaryPoint struct {
+	Name          string
+	Value, Lo, Hi float64
+	Leader, Tied  bool
+	// Plus marks a lower bound: a ladder whose last step still held.
+	Plus bool
+}
+
+// chart is the contest drawn (SummaryChart); ok false where its
+// sentence has nothing to compare.
+func (k contest) chart(title string) (SummaryChart, bool) {
+	cs, vs := k.ranked()
+	if len(cs) < 2 {
+		return SummaryChart{}, false
+	}
+	ch := SummaryChart{Title: title, Lead: k.lead, Unit: strings.TrimSpace(k.unit)}
+	if k.money {
+		ch.Unit = "$ a month"
+	}
+	for _, v := range vs {
+		ch.Ratio = ch.Ratio || v.paired
+	}
+	nan := math.NaN()
+	if ch.Ratio {
+		ch.Points = append(ch.Points, SummaryPoint{Name: cs[0].name, Value: 1, Lo: nan, Hi: nan, Leader: true})
+		for _, v := range vs {
+			pt := SummaryPoint{Name: v.c.name, Value: v.ratio, Lo: nan, Hi: nan, Tied: v.tied}
+			if v.paired {
+				pt.Lo, pt.Hi = v.lo, v.hi
+			}
+			ch.Points = append(ch.Points, pt)
+		}
+		return ch, true
+	}
+	tied := map[int]bool{}
+	for i, v := range vs {
+		tied[i+1] = v.tied
+	}
+	for i, c := range cs {
+		pt := SummaryPoint{Name: c.name, Value: c.value, Lo: nan, Hi: nan, Leader: i == 0, Tied: tied[i], Plus: c.plus}
+		if len(c.values) > 1 {
+			pt.Lo, pt.Hi = slices.Min(c.values), slices.Max(c.values)
+		}
+		ch.Points = append(ch.Points, pt)
+	}
+	return ch, true
+}
+
 // Summary is the answer first: for each comparison the records support
 // (per test and load: CPU per request, database CPU, throughput, held
 // rate, memory growth, cost), who leads and by how much, one bullet each,
@@ -240,6 +314,8 @@ type SummaryBullet struct {
 	Lines      []string
 	Sentence   string
 	Notes      []string
+	// Charts draw its comparisons, one for each part.
+	Charts []SummaryChart
 }
 
 // summary writes the Summary from the shared figures, the ladder rows
@@ -266,11 +342,20 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		var parts []string
 		anyPaired, allTied := false, true
 		var hows []string
+		var charts []SummaryChart
 		note := ""
 		for _, k := range contests[i:j] {
 			text, how, paired, tie, ok := k.sentence()
 			if !ok {
 				continue
+			}
+			// The bullet's lead stands above its charts: each names its part.
+			title := k.lead
+			if k.part != "" {
+				title = upperFirst(k.part)
+			}
+			if ch, ok := k.chart(title); ok {
+				charts = append(charts, ch)
 			}
 			if k.part != "" {
 				text = k.part + ": " + text
@@ -312,7 +397,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		if strings.HasPrefix(text, "a tie") || strings.HasPrefix(text, "the ") {
 			text = upperFirst(text) // a sentence of wra's words, not a stack's name
 		}
-		bullet := SummaryBullet{Lead: lead, Text: text}
+		bullet := SummaryBullet{Lead: lead, Text: text, Charts: charts}
 		if len(parts) > 1 && !allTied {
 			// One line per part: "stack + database: …", "database CPU
 			// on mariadb: …".

@@ -67,6 +67,9 @@ type Figure struct {
 	Name    string // file name without extension, e.g. "cpu-per-request"
 	Caption string
 	Figure  report.Figure
+	// Bullet, where above 0, is the section's bullet (counted from 1)
+	// the figure draws: the page shows it beside that bullet.
+	Bullet int
 }
 
 // Section is one published table kind: its tables (one per test, rate …)

@@ -3,10 +3,13 @@ package analyze
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/text"
 
 	"github.com/wra-bench/wra/report"
 )
@@ -32,9 +35,17 @@ func WriteFiles(dir string, res *Result, inline report.InlinePlots) error {
 			skipped = append(skipped, fmt.Sprintf("%s: skipped, %s.", sec.Title, sec.Skipped))
 			continue
 		}
-		ps := report.Section{Title: sec.Title, Bullets: sec.Bullets, Remarks: sec.Remarks, Opening: sec.Opening}
+		ps := report.Section{Title: sec.Title, Bullets: slices.Clone(sec.Bullets), Remarks: sec.Remarks, Opening: sec.Opening}
 		fmt.Fprintf(&md, "## %s\n\n", report.EscapeMarkdown(sec.Title))
-		writeBullets(&md, sec.Bullets, sec.Remarks)
+		// A bullet's charts stand under it in report.md, as beside it on
+		// the page.
+		charts := map[int][]string{}
+		for _, fig := range sec.Figures {
+			if fig.Bullet > 0 {
+				charts[fig.Bullet-1] = append(charts[fig.Bullet-1], fmt.Sprintf("![%s](plots/%s.svg)", report.EscapeMarkdown(fig.Caption), fig.Name))
+			}
+		}
+		writeBullets(&md, sec.Bullets, sec.Remarks, charts)
 		for _, t := range sec.Tables {
 			base := files[t]
 			for _, f := range []report.Format{report.CSV, report.JSON, report.Markdown} {
@@ -71,8 +82,13 @@ func WriteFiles(dir string, res *Result, inline report.InlinePlots) error {
 			if err := os.WriteFile(filepath.Join(dir, "plots", fig.Name+".png"), png.Bytes(), 0o644); err != nil {
 				return err
 			}
+			pl := report.PagePlot{Caption: fig.Caption, SVG: svg, File: "plots/" + fig.Name + ".svg"}
+			if fig.Bullet > 0 && fig.Bullet <= len(ps.Bullets) {
+				ps.Bullets[fig.Bullet-1].Plots = append(ps.Bullets[fig.Bullet-1].Plots, pl)
+				continue
+			}
 			fmt.Fprintf(&md, "![%s](plots/%s.svg)\n\n", report.EscapeMarkdown(fig.Caption), fig.Name)
-			ps.Plots = append(ps.Plots, report.PagePlot{Caption: fig.Caption, SVG: svg, File: "plots/" + fig.Name + ".svg"})
+			ps.Plots = append(ps.Plots, pl)
 		}
 		page.Sections = append(page.Sections, ps)
 	}
@@ -96,9 +112,10 @@ func WriteFiles(dir string, res *Result, inline report.InlinePlots) error {
 }
 
 // writeBullets writes a section's list and remarks as Markdown: the lead
-// in bold, each note on a line of its own in italics.
-func writeBullets(md *bytes.Buffer, bullets []report.Bullet, remarks []string) {
-	for _, b := range bullets {
+// in bold, each note on a line of its own in italics, the details and
+// the bullet's charts (images by bullet) beneath it.
+func writeBullets(md *bytes.Buffer, bullets []report.Bullet, remarks []string, charts map[int][]string) {
+	for i, b := range bullets {
 		md.WriteString("- ")
 		if b.Lead != "" {
 			fmt.Fprintf(md, "**%s.**", report.EscapeMarkdown(b.Lead))
@@ -112,6 +129,15 @@ func writeBullets(md *bytes.Buffer, bullets []report.Bullet, remarks []string) {
 		}
 		for _, n := range b.Notes {
 			fmt.Fprintf(md, "  \n  *%s*", report.EscapeMarkdown(n))
+		}
+		for _, d := range b.Details {
+			fmt.Fprintf(md, "\n\n  %s", report.EscapeMarkdown(d))
+		}
+		for _, c := range charts[i] {
+			fmt.Fprintf(md, "\n\n  %s", c)
+		}
+		if len(b.Details) > 0 || len(charts[i]) > 0 {
+			md.WriteString("\n")
 		}
 		md.WriteString("\n")
 	}
@@ -159,4 +185,45 @@ func (r *Result) Skipped() []string {
 		}
 	}
 	return out
+}
+
+// BriefWidth is the width the brief summary wraps its lines at.
+const BriefWidth = 100
+
+// WriteBrief writes what a terminal shows of an analysis: the summary's
+// sentences and the findings' headlines, wrapped at BriefWidth, in place
+// of every table (which the report's files and a pipe still get).
+func WriteBrief(w io.Writer, res *Result) error {
+	var b strings.Builder
+	item := func(first, rest, s string) {
+		for i, l := range strings.Split(text.WrapSoft(s, BriefWidth-len(first)), "\n") {
+			l = strings.TrimRight(l, " ")
+			if i == 0 {
+				b.WriteString(first + l + "\n")
+			} else {
+				b.WriteString(rest + l + "\n")
+			}
+		}
+	}
+	for _, sec := range res.Sections {
+		if sec.Skipped != "" || (sec.ID != "summary" && sec.ID != "findings") {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(sec.Title + "\n")
+		for _, bl := range sec.Bullets {
+			lead := bl.Lead
+			if sec.ID == "summary" {
+				lead = "- " + lead + "."
+			}
+			item("", "  ", strings.TrimSpace(lead+" "+bl.Text))
+			for _, l := range bl.Lines {
+				item("    ", "      ", l)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/wra-bench/wra/model"
@@ -347,14 +348,60 @@ func summarySection(sm analysis.Summary) *Section {
 			{Name: "caveats", Title: "caveats", Wrap: 48}},
 		Notes: sm.Remarks,
 	}
-	for _, b := range sm.Bullets {
+	for i, b := range sm.Bullets {
 		sec.Bullets = append(sec.Bullets, report.Bullet{Lead: b.Lead, Text: b.Text, Lines: b.Lines, Notes: b.Notes})
 		d.Rows = append(d.Rows, []any{b.Lead, b.Sentence, nullIfEmpty(strings.Join(b.Notes, "; "))})
+		for j, ch := range b.Charts {
+			sec.Figures = append(sec.Figures, summaryFigure(ch, i+1, j+1))
+		}
 	}
 	d.DropEmpty("caveats")
 	sec.Remarks = sm.Remarks
 	sec.Tables = []*report.Data{d}
 	return sec
+}
+
+// summaryFigure is the chart of a summary comparison: the j-th of the
+// i-th bullet, drawn beside it.
+func summaryFigure(ch analysis.SummaryChart, i, j int) Figure {
+	ic := &report.IntervalChart{Title: ch.Title}
+	what := ch.Lead
+	if ch.Title != ch.Lead {
+		what += ", " + strings.ToLower(ch.Title[:1]) + ch.Title[1:]
+	}
+	caption := what + ": each stack's figure"
+	switch {
+	case ch.Ratio:
+		ic.XLabel, ic.Reference = "× the leader (worse over better)", 1
+		caption = what + ": each stack against the leader, the worse figure over the better, with its within-trial interval where it has one"
+	default:
+		ic.XLabel, ic.FromZero = ch.Unit, true
+		if ch.Unit != "" {
+			caption += " (" + ch.Unit + ")"
+		}
+		if slices.ContainsFunc(ch.Points, func(p analysis.SummaryPoint) bool { return !math.IsNaN(p.Lo) }) {
+			caption += ", median of its passes with their range"
+		}
+	}
+	plus := false
+	for _, pt := range ch.Points {
+		name := pt.Name
+		if pt.Plus {
+			name, plus = name+" +", true
+		}
+		mark := report.Behind
+		switch {
+		case pt.Leader:
+			mark = report.Leader
+		case pt.Tied:
+			mark = report.Tied
+		}
+		ic.Rows = append(ic.Rows, report.IntervalRow{Label: name, X: pt.Value, Lo: pt.Lo, Hi: pt.Hi, Mark: mark})
+	}
+	if plus {
+		caption += "; + after a name: its last step still held, so its limit is higher"
+	}
+	return Figure{Name: fmt.Sprintf("summary-%d-%d", i, j), Caption: caption, Figure: ic, Bullet: i}
 }
 
 // contextSection is the context block, and what the report leaves out
@@ -386,28 +433,41 @@ func contextSection(c analysis.Context, sections []*Section) *Section {
 	return sec
 }
 
-// findingsSection is the Findings table; the rows behind each finding
-// are those of the tables of res (laid out before it) that hold its runs.
+// findingsSection is the Findings table, and its list for the page and
+// report.md: each finding's headline, its evidence beneath (the text,
+// the rows and the runs). The rows behind each finding are those of the
+// tables of res (laid out before it) that hold its runs.
 func findingsSection(fs analysis.Findings, res *Result) *Section {
 	d := &report.Data{
 		Title: "Findings",
-		Columns: []report.Column{col("rule", "rule", nil), {Name: "rule_id", Machine: true}, {Name: "finding", Wrap: 72},
-			{Name: "p_value", Machine: true}, {Name: "rows", Title: "rows behind it", Wrap: 36},
+		Columns: []report.Column{col("rule", "rule", nil), {Name: "rule_id", Machine: true}, {Name: "headline", Wrap: 48},
+			{Name: "finding", Wrap: 72}, {Name: "p_value", Machine: true}, {Name: "rows", Title: "rows behind it", Wrap: 36},
 			{Name: "runs_shown", Title: "runs", Wrap: 40, People: true}, {Name: "runs", Machine: true}},
 		Notes: fs.Notes,
 	}
+	sec := &Section{ID: "findings", Title: "Findings", Single: true, Remarks: fs.Notes}
 	// The runs column lists the runs in every format, so the table has
 	// no RowSources: the page would list them twice.
 	rows := rowIndex(res)
-	for _, f := range fs.List {
+	for i, f := range fs.List {
 		var p any
 		if f.HasP {
 			p = num(f.P)
 		}
-		d.Rows = append(d.Rows, []any{f.Rule, f.RuleID, f.Text, p, nullIfEmpty(rows.behind(f.Section, f.Sources)),
-			nullIfEmpty(boundedSources(f.Sources, analysis.MaxFindingFiles)), nullIfEmpty(sourcesText(f.Sources))})
+		behind, runs := rows.behind(f.Section, f.Sources), boundedSources(f.Sources, analysis.MaxFindingFiles)
+		d.Rows = append(d.Rows, []any{f.Rule, f.RuleID, f.Headline, f.Text, p, nullIfEmpty(behind),
+			nullIfEmpty(runs), nullIfEmpty(sourcesText(f.Sources))})
+		evidence := []string{f.Rule + ": " + f.Text}
+		if behind != "" {
+			evidence = append(evidence, "Rows behind it: "+behind)
+		}
+		if runs != "" {
+			evidence = append(evidence, "Runs: "+runs)
+		}
+		sec.Bullets = append(sec.Bullets, report.Bullet{Lead: fmt.Sprintf("%d. %s", i+1, f.Headline), Details: evidence})
 	}
-	return &Section{ID: "findings", Title: "Findings", Tables: []*report.Data{d}, Single: true}
+	sec.Tables = []*report.Data{d}
+	return sec
 }
 
 // costSection is the cost table (costs.Monthly's, wra cost's) and its
