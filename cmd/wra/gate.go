@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -96,7 +97,7 @@ func runGate(ctx context.Context, e *env, g *globals, o *gateOptions, args []str
 			format = "table"
 		}
 	}
-	if !contains(gateFormats, format) {
+	if !slices.Contains(gateFormats, format) {
 		return usagef("--format must be one of %s, not %q", strings.Join(gateFormats, ", "), format)
 	}
 	var runs []*model.CompareRun
@@ -151,13 +152,4 @@ func writeGate(e *env, g *globals, format string, gt compare.Gate) error {
 		return usageError{err}
 	}
 	return writeTable(e, g, f, compare.GateTable(gt))
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
