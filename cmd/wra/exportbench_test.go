@@ -133,7 +133,9 @@ func TestExportBenchmarkFormats(t *testing.T) {
 			t.Errorf("smaller-is-better holds %s", e.Name)
 		}
 	}
-	if !slices.ContainsFunc(smaller, func(e entry) bool { return e.Name == name("go-pq")+" - latency_p99_ms_median" && e.Value == meds["go-pq"].p99 }) {
+	if !slices.ContainsFunc(smaller, func(e entry) bool {
+		return e.Name == name("go-pq")+" - latency_p99_ms_median" && e.Value == meds["go-pq"].p99
+	}) {
 		t.Errorf("smaller-is-better lacks go-pq's p99 %v: %+v", meds["go-pq"].p99, smaller)
 	}
 
