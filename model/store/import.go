@@ -20,7 +20,9 @@ func IsExport(dir string) bool {
 // ImportExport loads the tables of a Parquet export (wra export
 // --parquet) into the store, which must hold no runs: each table by its
 // columns' names, the hive partition columns of a partitioned one left
-// out (they are its run's, in runs). The views are the store's own,
+// out (they are its run's, in runs); the store's own bookkeeping (the
+// wra_ tables: migrations, generation, definitions) and its prices stay
+// its own, and its generation is raised. The views are the store's own,
 // computed from the tables as for any store. A CSV export is refused:
 // its text cells may carry the apostrophe that keeps spreadsheets from
 // running them, so it does not read back as stored.
@@ -39,8 +41,13 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 	if info.SchemaVersion > SchemaVersion() {
 		return fmt.Errorf("%s: an export of schema version %d, newer than this wra's %d", dir, info.SchemaVersion, SchemaVersion())
 	}
+	if n, err := s.scalar(ctx, `SELECT count(*) FROM runs`); err != nil {
+		return err
+	} else if integer(n) != 0 {
+		return fmt.Errorf("%s: the store already holds %d runs; import an export into an empty store", dir, integer(n))
+	}
 	for _, f := range info.Files {
-		if f.Kind != "table" || f.Name == "wra_migrations" || f.Name == "prices" {
+		if f.Kind != "table" || strings.HasPrefix(f.Name, "wra_") || f.Name == "prices" {
 			continue
 		}
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
@@ -64,5 +71,5 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 			return fmt.Errorf("%s: importing %s: %w", dir, f.Path, err)
 		}
 	}
-	return nil
+	return s.Bump(ctx)
 }
