@@ -68,8 +68,8 @@ lines, and on stderr for --bmf. See docs/export.md.`,
 		Example: `  wra export --parquet corpus.parquet
   wra sql "SELECT count(*) FROM read_parquet('corpus.parquet/samples/**/*.parquet', hive_partitioning = true)"
   wra export --csv corpus.csv --replace
-  wra export --bmf - | bencher run --adapter json
-  wra export --gobench new.txt && benchstat old.txt new.txt`,
+  wra export --bmf results.json
+  wra export --gobench new.txt --github-smaller smaller.json --github-bigger bigger.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExport(cmd.Context(), e, g, o)

@@ -63,7 +63,7 @@ error. --format markdown (a pull request comment or job summary), junit
 (JUnit XML), json, table, csv or html.`,
 		Example: `  wra gate --fail-on 'rps:-5%,latency_p99_ms:+10%,cpu_server_us_per_req:+5%' release.parquet results/
   wra gate --fail-on 'rps:-5%' --by server --base go-pgx --vs go-pq --format markdown
-  wra gate --fail-on 'latency_p99_ms:+10%' main.duckdb pr.duckdb --format junit > gate.xml`,
+  wra gate --fail-on 'latency_p99_ms:+10%' main.duckdb pr.duckdb --format junit`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGate(cmd.Context(), e, g, o, args)
