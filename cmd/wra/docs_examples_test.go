@@ -53,7 +53,7 @@ func TestReadmeExamples(t *testing.T) {
 		commands = append(commands, words[1])
 	}
 	sort.Strings(commands)
-	want := []string{"analyze", "compare", "cost", "export", "ingest", "notebook", "record", "sql", "table"}
+	want := []string{"analyze", "compare", "cost", "export", "gate", "ingest", "notebook", "record", "sql", "table"}
 	if !reflect.DeepEqual(commands, want) {
 		t.Errorf("README.md's section Commands shows an example of %v, want one each of %v", commands, want)
 	}

@@ -16,19 +16,21 @@ type exportOptions struct {
 	parquet string
 	csv     string
 	replace bool
+	bench   benchExport
 }
 
 func (o *exportOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.parquet, "parquet", "", "write Parquet files into this new folder")
 	cmd.Flags().StringVar(&o.csv, "csv", "", "write CSV files (with a header line) into this new folder")
-	cmd.Flags().BoolVar(&o.replace, "replace", false, "replace the folder when it holds an earlier wra export")
+	cmd.Flags().BoolVar(&o.replace, "replace", false, "replace the folder when it holds an earlier wra export, and a benchmark format's file")
+	o.bench.addFlags(cmd.Flags())
 }
 
 func newExportCmd(e *env, g *globals) *cobra.Command {
 	o := &exportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export (--parquet DIR | --csv DIR)",
-		Short: "Write every table and view of the store as Parquet or CSV files",
+		Use:   "export (--parquet DIR | --csv DIR | --bmf FILE | --github-smaller FILE | --github-bigger FILE | --gobench FILE)…",
+		Short: "Write every table and view of the store as Parquet or CSV files, or its groups for benchmark dashboards",
 		Long: `Write every table of the store, and every view as its own file, into a
 new folder that DuckDB, Spark, Trino, ClickHouse and pandas read as it is:
 
@@ -49,10 +51,25 @@ spreadsheet does not run them; Parquet keeps every value as stored.
 The folder is written beside DIR under a temporary name and renamed
 into place at the end: a failed export leaves no half folder. See
 docs/export.md for querying the files on Spark, Trino, ClickHouse
-and pandas.`,
+and pandas.
+
+For CI dashboards, the groups of the experiment's design (run_groups),
+with the figures of run_medians, each named by its test and factors
+("db/tool=wrk2/database=postgres/mode=fixed-rate/server=go-pgx/…"):
+
+    --bmf FILE             Bencher Metric Format: median, min and max per measure
+    --github-smaller FILE  github-action-benchmark, tool customSmallerIsBetter
+    --github-bigger FILE   github-action-benchmark, tool customBiggerIsBetter
+    --gobench FILE         Go's benchmark text format, a line per run (benchstat)
+
+Each file is written whole or not at all; - writes one to stdout. The
+groups' caveats are in the JSON's extra and the text's "# caveat"
+lines, and on stderr for --bmf. See docs/export.md.`,
 		Example: `  wra export --parquet corpus.parquet
   wra sql "SELECT count(*) FROM read_parquet('corpus.parquet/samples/**/*.parquet', hive_partitioning = true)"
-  wra export --csv corpus.csv --replace`,
+  wra export --csv corpus.csv --replace
+  wra export --bmf results.json
+  wra export --gobench new.txt --github-smaller smaller.json --github-bigger bigger.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExport(cmd.Context(), e, g, o)
@@ -69,10 +86,12 @@ func runExport(ctx context.Context, e *env, g *globals, o *exportOptions) error 
 		return usagef("give --parquet DIR or --csv DIR, not both")
 	case o.csv != "":
 		format, dir = "csv", o.csv
-	case o.parquet == "":
-		return usagef("give --parquet DIR or --csv DIR")
+	case o.parquet == "" && len(o.bench.files()) == 0:
+		return usagef("give --parquet DIR, --csv DIR, or a benchmark format: --bmf, --github-smaller, --github-bigger or --gobench FILE")
 	}
-	dir = filepath.Clean(dir)
+	if err := o.bench.check(o.replace); err != nil {
+		return err
+	}
 	outFormat, err := g.outputFormat(e)
 	if err != nil {
 		return err
@@ -82,21 +101,30 @@ func runExport(ctx context.Context, e *env, g *globals, o *exportOptions) error 
 		return err
 	}
 	defer st.Close()
-	info, err := st.Export(ctx, dir, format, o.replace)
-	if errors.Is(err, store.ErrEarlierExport) {
-		return usageError{err}
+	d := &report.Data{Columns: report.Columns("name", "kind", "rows", "path")}
+	if dir != "" {
+		dir = filepath.Clean(dir)
+		info, err := st.Export(ctx, dir, format, o.replace)
+		if errors.Is(err, store.ErrEarlierExport) {
+			return usageError{err}
+		}
+		if err != nil {
+			return err
+		}
+		var total int64
+		for _, f := range info.Files {
+			d.Rows = append(d.Rows, []any{f.Name, f.Kind, f.Rows, filepath.ToSlash(filepath.Join(dir, f.Path))})
+			total += f.Rows
+		}
+		if !g.quiet {
+			fmt.Fprintf(e.stderr, "wra: exported %d tables and views (%d rows) as %s to %s\n", len(info.Files), total, format, dir)
+		}
 	}
-	if err != nil {
+	if err := o.bench.write(ctx, e, st, g.quiet, d); err != nil {
 		return err
 	}
-	d := &report.Data{Columns: report.Columns("name", "kind", "rows", "path")}
-	var total int64
-	for _, f := range info.Files {
-		d.Rows = append(d.Rows, []any{f.Name, f.Kind, f.Rows, filepath.ToSlash(filepath.Join(dir, f.Path))})
-		total += f.Rows
-	}
-	if !g.quiet {
-		fmt.Fprintf(e.stderr, "wra: exported %d tables and views (%d rows) as %s to %s\n", len(info.Files), total, format, dir)
+	if o.bench.toStdout() {
+		return nil
 	}
 	return report.Write(e.stdout, d, outFormat)
 }

@@ -3,7 +3,8 @@
 // and harness records into a DuckDB store and computes from there.
 //
 // Exit codes: 0 ok, 1 error, 2 bad usage, 3 partial (some inputs failed,
-// the rest loaded), 130 interrupted.
+// the rest loaded), 4 a regression and 5 too few runs to tell (wra
+// gate), 130 interrupted.
 package main
 
 import (

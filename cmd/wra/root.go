@@ -18,6 +18,8 @@ const (
 	exitError       = 1
 	exitUsage       = 2
 	exitPartial     = 3
+	exitRegression  = 4 // wra gate: a metric got worse beyond its limit, significantly
+	exitTooFew      = 5 // wra gate: too few runs to tell
 	exitInterrupted = 130
 )
 
@@ -140,7 +142,8 @@ The store is a DuckDB file with a documented schema (see docs/store.md);
 query it with 'wra sql' or any DuckDB client.
 
 Exit codes: 0 ok, 1 error, 2 bad usage, 3 partial (some inputs failed,
-the rest loaded), 130 interrupted.`,
+the rest loaded), 4 a regression (wra gate), 5 too few runs to tell
+(wra gate), 130 interrupted.`,
 		Example: `  wra analyze data/                     # tables, plots and report page from a folder
   wra cost --rps 1000                   # monthly cost per stack at a load
   wra sql "SELECT server, count(*) FROM runs GROUP BY 1"
@@ -177,6 +180,7 @@ the rest loaded), 130 interrupted.`,
 		newSQLCmd(e, g),
 		newTableCmd(e, g),
 		newCompareCmd(e, g),
+		newGateCmd(e, g),
 		newCostCmd(e, g),
 		newNotebookCmd(e, g),
 		newExportCmd(e, g),

@@ -74,11 +74,14 @@ type CompareSides struct {
 	Folders  bool
 	By       string
 	Base, Vs string
+	// All, when "base" or "vs", makes every run of the store that side:
+	// a gate whose two sides are two stores reads each whole.
+	All string
 }
 
 // Keys are the labels that match runs of the two sides: CompareKeys but By.
 func (s CompareSides) Keys() []string {
-	if s.Folders {
+	if s.Folders || s.All != "" {
 		return CompareKeys
 	}
 	var keys []string
@@ -93,6 +96,9 @@ func (s CompareSides) Keys() []string {
 // sql is the expression giving 'base', 'vs' or NULL for a run r, and its
 // arguments.
 func (s CompareSides) sql() (string, []any, error) {
+	if s.All == "base" || s.All == "vs" {
+		return "'" + s.All + "'", nil, nil
+	}
 	if s.Folders {
 		// Sources are stored from the ingested folder's name down, so a
 		// folder given with its parents also matches by its last element.
@@ -139,21 +145,8 @@ func (s *Store) CompareServers(ctx context.Context, sides CompareSides) (*Server
 	return servers, nil
 }
 
-// CompareRun is one run of a side: its id, its side ("base" or "vs"),
-// the values of the sides' Keys (nil for NULL), and its metrics by name,
-// those it has.
-type CompareRun struct {
-	ID, Side string
-	Key      []any
-	Values   map[string]float64
-	// Block is the run's block of the experiment's design
-	// (run_groups.block: its trial), "" where it has none.
-	Block string
-	// Source and Line are where the run was read (runs.source and
-	// runs.source_line, 0 when unknown): how a table cites it.
-	Source string
-	Line   int
-}
+// CompareRun is one run of a side (model.CompareRun).
+type CompareRun = model.CompareRun
 
 // CompareRuns reads the runs of both sides with their metrics, ordered by
 // run id: the runs of run_groups, each counted once (a k6 stream and its
@@ -173,7 +166,7 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Se
 			// the factors beside the columns, but the one the sides
 			// are told apart by
 			by := ""
-			if !sides.Folders {
+			if !sides.Folders && sides.All == "" {
 				by = sides.By
 			}
 			colArgs = append(colArgs, by)

@@ -8,14 +8,13 @@
 package compare
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"maps"
-	"math"
 	"slices"
 	"strings"
 
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/analysis"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/analyze"
@@ -49,6 +48,36 @@ type Options struct {
 	Machine bool
 }
 
+// Source is what a comparison reads of a store: the sides' servers, their
+// runs, and the ladders of those servers (model/store implements it).
+type Source interface {
+	CompareServers(ctx context.Context, sides store.CompareSides) (*store.Servers, error)
+	CompareRuns(ctx context.Context, sides store.CompareSides, servers *store.Servers) ([]*store.CompareRun, error)
+	LadderStepsOf(ctx context.Context, rule stats.LadderRule, servers *store.Servers) ([]model.LadderStepRow, error)
+	LaddersOf(ctx context.Context, rule stats.LadderRule, servers *store.Servers) ([]model.LadderRow, error)
+}
+
+// Runs reads the runs of the sides with their metrics, a ladder run's
+// highest held step (under rule) among them, as Compare compares them.
+func Runs(ctx context.Context, st Source, sides store.CompareSides, rule stats.LadderRule) ([]*model.CompareRun, error) {
+	servers, err := st.CompareServers(ctx, sides)
+	if err != nil {
+		return nil, err
+	}
+	crs, err := st.CompareRuns(ctx, sides, servers)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*run, len(crs))
+	for i, r := range crs {
+		runs[i] = &run{CompareRun: r}
+	}
+	if _, _, err := loadLadders(ctx, st, runs, servers, rule); err != nil {
+		return nil, err
+	}
+	return crs, nil
+}
+
 // run is one selected run with its metrics.
 type run struct {
 	*store.CompareRun
@@ -58,7 +87,7 @@ type run struct {
 
 // Compare reads the runs of both sides from the store and lays out the
 // comparison, or the ladder steps with Ladders.
-func Compare(ctx context.Context, st *store.Store, o Options) (*report.Data, error) {
+func Compare(ctx context.Context, st Source, o Options) (*report.Data, error) {
 	if len(o.Metrics) == 0 {
 		o.Metrics = Metrics()
 	}
@@ -123,7 +152,7 @@ func sideName(s store.CompareSides, side string) string {
 // its result as wra analyze does (analyze.LadderRuns), and stores its
 // highest held step as the run's highest_held_rps. A k6 run whose steps
 // are tagged in its samples, or kept in its summary, is a ladder run.
-func loadLadders(ctx context.Context, st *store.Store, runs []*run, servers *store.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
+func loadLadders(ctx context.Context, st Source, runs []*run, servers *store.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
 	byID := map[string]*run{}
 	for _, r := range runs {
 		byID[r.ID] = r
@@ -181,7 +210,7 @@ func compareTable(runs []*run, o Options) *report.Data {
 			if !ok {
 				continue
 			}
-			k := keyString(r.Key)
+			k := model.CompareKeyString(r.Key)
 			gr := groups[k]
 			if gr == nil {
 				gr = &group{key: r.Key, baseBlocks: map[string][]float64{}, vsBlocks: map[string][]float64{}}
@@ -202,7 +231,7 @@ func compareTable(runs []*run, o Options) *report.Data {
 				}
 			}
 		}
-		slices.SortFunc(order, func(a, b string) int { return keysOrder(groups[a].key, groups[b].key) })
+		slices.SortFunc(order, func(a, b string) int { return model.CompareKeysOrder(groups[a].key, groups[b].key) })
 		for _, k := range order {
 			gr := groups[k]
 			if len(gr.base) == 0 || len(gr.vs) == 0 {
@@ -237,14 +266,8 @@ func compareTable(runs []*run, o Options) *report.Data {
 // stats.PairedRatios over the blocks; nil where fewer than two blocks
 // have both sides.
 func pairBlocks(base, vs map[string][]float64, confidence float64) *stats.Paired {
-	var b, v []float64
-	for _, block := range slices.Sorted(maps.Keys(base)) {
-		if w, ok := vs[block]; ok {
-			b = append(b, stats.Median(base[block]))
-			v = append(v, stats.Median(w))
-		}
-	}
-	if len(b) < 2 {
+	b, v := analysis.PairedByBlock(base, vs)
+	if b == nil {
 		return nil
 	}
 	p := stats.PairedRatios(b, v, confidence)
@@ -252,39 +275,4 @@ func pairBlocks(base, vs map[string][]float64, confidence float64) *stats.Paired
 		return nil // a base of 0 leaves too few ratios to compare
 	}
 	return &p
-}
-
-func keyString(key []any) string {
-	var b strings.Builder
-	for _, v := range key {
-		fmt.Fprintf(&b, "%T:%v|", v, v)
-	}
-	return b.String()
-}
-
-// keysOrder sorts matches by their labels, NULLs first, numbers as
-// numbers.
-func keysOrder(a, b []any) int {
-	for i := range a {
-		x, y := a[i], b[i]
-		switch {
-		case x == nil && y == nil:
-			continue
-		case x == nil:
-			return -1
-		case y == nil:
-			return 1
-		}
-		fx, fy := store.Float(x), store.Float(y)
-		if !math.IsNaN(fx) && !math.IsNaN(fy) {
-			if c := cmp.Compare(fx, fy); c != 0 {
-				return c
-			}
-			continue
-		}
-		if c := cmp.Compare(report.Exact(x), report.Exact(y)); c != 0 {
-			return c
-		}
-	}
-	return 0
 }
