@@ -503,6 +503,22 @@ func groupRuns(rows ...[]runRow) []*runGroup {
 	return out
 }
 
+// headLoad is load for a headline: a run without a test label is
+// named by its tool and load alone ("vegeta, 450 requests/s").
+func (g *runGroup) headLoad() string {
+	if g.test != "" || g.variant != "" {
+		return g.load()
+	}
+	parts := []string{g.tool}
+	if !math.IsNaN(g.targetRPS) {
+		parts = append(parts, Sig(g.targetRPS)+" requests/s")
+	}
+	if g.connections >= 0 {
+		parts = append(parts, fmt.Sprintf("%d connections", g.connections))
+	}
+	return strings.Join(parts, ", ")
+}
+
 func (g *runGroup) load() string {
 	var parts []string
 	if !math.IsNaN(g.targetRPS) {
@@ -568,7 +584,7 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 			tests[sv], tools[sv] = append(tests[sv], OrDash(g.test)), append(tools[sv], g.tool)
 			if len(at[sv]) == 0 {
 				oneHead[sv] = fmt.Sprintf("%s's p99, %s ms, stands out at %s: others %s–%s ms",
-					a.serverName(sv), Sig(tl.MedianMS), g.load(), Sig(slices.Min(peers)), Sig(slices.Max(peers)))
+					a.serverName(sv), Sig(tl.MedianMS), g.headLoad(), Sig(slices.Min(peers)), Sig(slices.Max(peers)))
 				one[sv] = fmt.Sprintf("At %s, %s's p99 is %s ms where the other %d servers have %s–%s ms: even its lowest pass (%s ms) is above %s ms, their median plus %g times the median absolute deviation (%s ms).",
 					g.load(), a.serverName(sv), Sig(tl.MedianMS), tl.Peers, Sig(slices.Min(peers)), Sig(slices.Max(peers)), Sig(tl.MinMS),
 					Sig(tl.LimitMS), r.TailMADs, Sig(tl.NoiseMS))
@@ -689,7 +705,10 @@ func (a *analysis) counters(sh *shared, r stats.FindingRules) ([]found, error) {
 			stats.BrokenValues:       "values that cannot be right, left out of its figures",
 			stats.RateAboveTarget:    "a rate above the one asked for",
 		}[k.problem]
-		fd.headline = fmt.Sprintf("%s's %s on %s: %s", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), OrDash(k.test), short)
+		fd.headline = fmt.Sprintf("%s's %s on %s: %s", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), k.test, short)
+		if k.test == "" {
+			fd.headline = fmt.Sprintf("%s's %s: %s", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), short)
+		}
 		fd.text = fmt.Sprintf("%s's %s on %s: %s has %s.", a.serverName(k.server), runsWord(len(fd.srcs), k.tool), OrDash(k.test),
 			map[bool]string{true: "the run", false: "each"}[len(fd.srcs) == 1], fmt.Sprintf(what, strings.Join(detail[k], "; ")))
 		out = append(out, *fd)
@@ -736,7 +755,7 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 		if by[sv] == nil {
 			by[sv] = &found{rule: ruleErrorsInOne}
 			order = append(order, sv)
-			firstHead[sv] = fmt.Sprintf("Only %s failed requests at %s: %d of %d", a.serverName(sv), g.load(), nFailed, nReq)
+			firstHead[sv] = fmt.Sprintf("Only %s failed requests at %s: %s of %s", a.serverName(sv), g.headLoad(), model.Thousands(strconv.FormatInt(nFailed, 10)), model.Thousands(strconv.FormatInt(nReq, 10)))
 			first[sv] = fmt.Sprintf("At %s, only %s failed requests: %d of %d over %s; the other %d servers failed none: a fault of that server, not of the load.",
 				g.load(), a.serverName(sv), nFailed, nReq, runsWord(len(g.runs[sv]), g.tool), len(g.servers)-1)
 		}
