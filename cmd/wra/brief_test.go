@@ -122,3 +122,11 @@ func checkHeadlines(t *testing.T, path string, stacks []string) {
 		}
 	}
 }
+
+// TestHeadlinesOfTestCorpora: the findings of the test corpora (the
+// published corpus of every rule, and the analyze corpus), as their
+// golden tables hold them, each have a headline that names a stack.
+func TestHeadlinesOfTestCorpora(t *testing.T) {
+	checkHeadlines(t, "testdata/findings/published.csv", []string{"aspnet", "go-net", "stack-", "ins-"})
+	checkHeadlines(t, "testdata/analyze/tables/findings.csv", []string{"go-gmp1", "go-gmp2", "nginx"})
+}
