@@ -97,6 +97,21 @@ func TestBulkBenchChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Printf("rows %d\n", n)
+	case "wra-folder":
+		res, err := ingest.Ingest(ctx, s, []string{file}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := res.Count(ingest.Failed); n > 0 {
+			t.Fatalf("%d files failed", n)
+		}
+		fmt.Printf("rows %d\n", res.Rows())
+	case "duckdb-folder":
+		n, err := store.ExecInTransaction(ctx, s, folderInsertSQL(t, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("rows %d\n", n)
 	default:
 		t.Fatalf("unknown mode %q", mode)
 	}

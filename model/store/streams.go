@@ -1,0 +1,231 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// LoadStreams implements ingest.StreamLoader: it loads several k6 NDJSON
+// point streams, each the one input of its file, in one transaction, with
+// one statement of DuckDB's scanner over all their files, which reads
+// several of them at once (one file of gzip is one thread's work), every
+// point in the run of its file. The points of every run are then
+// summarised in one query, and each stream's Finish is called, in order,
+// with a sink of its file's own and its summary, for the rest of the
+// file (its run row); the per-step figures of the runs follow, as for a
+// file loaded alone. Either every file is stored or none is: on an error
+// the transaction is rolled back and the caller loads the files one by
+// one, to learn which one failed and where. A file's rows are those that
+// Load stores for it alone.
+func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]int64, error) {
+	if len(streams) == 0 {
+		return nil, nil
+	}
+	first := streams[0].Input
+	ids := make([]string, len(streams))
+	files := make([]model.File, len(streams))
+	for i, st := range streams {
+		in := st.Input
+		if in.Format != "k6-ndjson" || in.Gzip != first.Gzip || in.Runs != nil ||
+			!slices.Equal(in.QuantileMetrics, first.QuantileMetrics) || !slices.Equal(in.Percentiles, first.Percentiles) {
+			return nil, fmt.Errorf("%s: a stream unlike the first of its group (%s)", in.Name, first.Name)
+		}
+		ids[i], files[i] = RunID(st.File.Source, st.Run), st.File
+	}
+	rows := make([]int64, len(streams))
+	err := s.inTransaction(ctx, func(c driver.Conn, exec execFunc) error {
+		stored, err := sourcesStored(ctx, c.(driver.QueryerContext), files)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if !stored[f.Source] {
+				continue
+			}
+			for _, q := range deleteSource {
+				if err := exec(q, driver.NamedValue{Ordinal: 1, Value: f.Source}); err != nil {
+					return err
+				}
+			}
+			s.deleted.Store(true)
+		}
+		sk, _ := newSink(c, model.File{})
+		sk.ctx, sk.reads = ctx, &s.reads
+		var ingested *duckdb.Appender
+		defer func() {
+			sk.close()
+			if ingested != nil {
+				ingested.Close()
+			}
+		}()
+		sums, err := sk.insertStreams(streams, ids)
+		if err != nil {
+			return err
+		}
+		now := s.opts.Now().UTC()
+		sampled := map[string]span{}
+		var total int64
+		for i, st := range streams {
+			res := sums[ids[i]]
+			if res == nil {
+				res = &model.BulkResult{}
+			}
+			sk.file, sk.rows = st.File, res.Rows
+			clear(sk.runSeen)
+			clear(sk.sampleRuns)
+			clear(sk.spans)
+			sk.sampleRuns[st.Run] = true
+			if res.Rows > 0 {
+				sp := span{}
+				sp.add(res.First)
+				sp.add(res.Last)
+				sk.spans[st.Run] = sp
+			}
+			if err := st.Finish(sk, res); err != nil {
+				return err
+			}
+			if err := sk.check(); err != nil {
+				return err
+			}
+			for id, sp := range sk.sampledRuns() {
+				sampled[id] = sp
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rows[i] = sk.rows
+			total += sk.rows
+			if ingested == nil {
+				if ingested, err = duckdb.NewAppenderFromConn(c, "", "ingested_files"); err != nil {
+					return err
+				}
+			}
+			sha, err := st.File.Hash()
+			if err != nil {
+				return fmt.Errorf("%s: %w", st.File.Source, err)
+			}
+			if err := ingested.AppendRow(st.File.Source, sha, st.File.Format, sk.rows, now); err != nil {
+				return fmt.Errorf("%s: %w", st.File.Source, err)
+			}
+		}
+		if err := sk.close(); err != nil {
+			return err
+		}
+		sk.runs, sk.pcts, sk.samples, sk.memory, sk.calib = nil, nil, nil, nil, nil
+		if err := storeSampleSteps(stepStmts(ctx, c, exec), sampled); err != nil {
+			return err
+		}
+		if ingested != nil {
+			err := ingested.Close()
+			ingested = nil
+			if err != nil {
+				return err
+			}
+		}
+		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
+			return err
+		}
+		return s.beforeCommit(ctx, Txn{Sources: sourcesOf(files), Bulk: true, Rows: total})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func sourcesOf(files []model.File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Source
+	}
+	return out
+}
+
+// insertStreams inserts the points of every stream in one statement over
+// all their files, with every input's check running beside it, and
+// returns the summary of each run, by id.
+func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[string]*model.BulkResult, error) {
+	first := streams[0].Input
+	paths := make([]string, len(streams))
+	pairs := make([]string, len(streams))
+	var checks []func(context.Context) error
+	for i, st := range streams {
+		paths[i] = sqlString(st.Input.Path)
+		pairs[i] = "(" + paths[i] + ", " + sqlString(ids[i]) + ")"
+		if st.Input.Check != nil {
+			checks = append(checks, st.Input.Check)
+		}
+	}
+	comp := "'uncompressed'"
+	if first.Gzip {
+		comp = "'gzip'"
+	}
+	q := ndjsonInsertSQL("f.run_id", "["+strings.Join(paths, ", ")+"]", comp, "filename = true, ",
+		" JOIN (VALUES "+strings.Join(pairs, ", ")+") AS f(path, run_id) ON filename = f.path")
+	// As for one stream (BulkSamples): no insertion order, the store's
+	// default memory limit.
+	restore, err := s.setForBulk(map[string]string{"preserve_insertion_order": "false", "memory_limit": DefaultMemoryLimit})
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
+	var unwatch []func()
+	for _, st := range streams {
+		stop, err := s.watchReads(st.Input.Path, st.Input.Progress)
+		if err != nil {
+			for _, u := range unwatch {
+				u()
+			}
+			return nil, err
+		}
+		unwatch = append(unwatch, stop)
+	}
+	_, err = s.execChecked(s.conn.(driver.ExecerContext), q, nil, allChecks(checks))
+	for _, u := range unwatch {
+		u()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.bulk = true
+	sums, err := s.bulkStatsOf(ids, first)
+	if err != nil {
+		return nil, fmt.Errorf("summarising the points of %s and the others of its group: %w", first.Name, err)
+	}
+	return sums, nil
+}
+
+// allChecks runs checks at once and returns the first error of one,
+// which cancels the others; nil for no checks.
+func allChecks(checks []func(context.Context) error) func(context.Context) error {
+	if len(checks) == 0 {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		var wg sync.WaitGroup
+		var once sync.Once
+		var first error
+		for _, c := range checks {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := c(ctx); err != nil {
+					once.Do(func() { first = err })
+					cancel(err)
+				}
+			}()
+		}
+		wg.Wait()
+		return first
+	}
+}
