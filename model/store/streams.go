@@ -141,6 +141,16 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 	return rows, nil
 }
 
+// streamsMemoryLimit is DuckDB's memory limit while it scans a group of
+// streams, whatever a user gave for queries: DuckDB keeps the blocks it
+// wrote in its buffers up to its limit, and its scan of several files
+// at once takes memory beyond it, so that the process grew with the
+// number of groups loaded. With 128 MiB instead of the store's 256, a
+// folder of 16 copies of data/ peaked at 404 MiB instead of 578, and
+// data/ladder at 240-277 MiB instead of 301-315, for 1-2 % more CPU
+// time (docs/performance.md).
+const streamsMemoryLimit = "128MiB"
+
 func sourcesOf(files []model.File) []string {
 	out := make([]string, len(files))
 	for i, f := range files {
@@ -170,9 +180,9 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 	}
 	q := ndjsonInsertSQL("f.run_id", "["+strings.Join(paths, ", ")+"]", comp, "filename = true, ",
 		" JOIN (VALUES "+strings.Join(pairs, ", ")+") AS f(path, run_id) ON filename = f.path")
-	// As for one stream (BulkSamples): no insertion order, the store's
-	// default memory limit.
-	restore, err := s.setForBulk(map[string]string{"preserve_insertion_order": "false", "memory_limit": DefaultMemoryLimit})
+	// As for one stream (BulkSamples), no insertion order; and a memory
+	// limit of its own (streamsMemoryLimit).
+	restore, err := s.setForBulk(map[string]string{"preserve_insertion_order": "false", "memory_limit": streamsMemoryLimit})
 	if err != nil {
 		return nil, err
 	}
