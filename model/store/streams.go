@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/duckdb/duckdb-go/v2"
-
 	"github.com/wra-bench/wra/model"
 )
 
@@ -40,105 +38,27 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 		}
 		ids[i], files[i] = RunID(st.File.Source, st.Run), st.File
 	}
-	rows := make([]int64, len(streams))
-	err := s.inTransaction(ctx, func(c driver.Conn, exec execFunc) error {
-		stored, err := sourcesStored(ctx, c.(driver.QueryerContext), files)
-		if err != nil {
-			return err
+	var sums map[string]*model.BulkResult
+	return s.loadFiles(ctx, files, true, func(sk *sink) error {
+		var err error
+		sums, err = sk.insertStreams(streams, ids)
+		return err
+	}, func(i int, sk *sink) error {
+		st := streams[i]
+		res := sums[ids[i]]
+		if res == nil {
+			res = &model.BulkResult{}
 		}
-		for _, f := range files {
-			if !stored[f.Source] {
-				continue
-			}
-			for _, q := range deleteSource {
-				if err := exec(q, driver.NamedValue{Ordinal: 1, Value: f.Source}); err != nil {
-					return err
-				}
-			}
-			s.deleted.Store(true)
+		sk.rows = res.Rows
+		sk.sampleRuns[st.Run] = true
+		if res.Rows > 0 {
+			sp := span{}
+			sp.add(res.First)
+			sp.add(res.Last)
+			sk.spans[st.Run] = sp
 		}
-		sk, _ := newSink(c, model.File{})
-		sk.ctx, sk.reads = ctx, &s.reads
-		var ingested *duckdb.Appender
-		defer func() {
-			sk.close()
-			if ingested != nil {
-				ingested.Close()
-			}
-		}()
-		sums, err := sk.insertStreams(streams, ids)
-		if err != nil {
-			return err
-		}
-		now := s.opts.Now().UTC()
-		sampled := map[string]span{}
-		var total int64
-		for i, st := range streams {
-			res := sums[ids[i]]
-			if res == nil {
-				res = &model.BulkResult{}
-			}
-			sk.file, sk.rows = st.File, res.Rows
-			clear(sk.runSeen)
-			clear(sk.sampleRuns)
-			clear(sk.spans)
-			sk.sampleRuns[st.Run] = true
-			if res.Rows > 0 {
-				sp := span{}
-				sp.add(res.First)
-				sp.add(res.Last)
-				sk.spans[st.Run] = sp
-			}
-			if err := st.Finish(sk, res); err != nil {
-				return err
-			}
-			if err := sk.check(); err != nil {
-				return err
-			}
-			for id, sp := range sk.sampledRuns() {
-				sampled[id] = sp
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			rows[i] = sk.rows
-			total += sk.rows
-			if ingested == nil {
-				if ingested, err = duckdb.NewAppenderFromConn(c, "", "ingested_files"); err != nil {
-					return err
-				}
-			}
-			sha, err := st.File.Hash()
-			if err != nil {
-				return fmt.Errorf("%s: %w", st.File.Source, err)
-			}
-			if err := ingested.AppendRow(st.File.Source, sha, st.File.Format, sk.rows, now); err != nil {
-				return fmt.Errorf("%s: %w", st.File.Source, err)
-			}
-		}
-		if err := sk.close(); err != nil {
-			return err
-		}
-		sk.runs, sk.pcts, sk.samples, sk.memory, sk.calib = nil, nil, nil, nil, nil
-		if err := storeSampleSteps(stepStmts(ctx, c, exec), sampled); err != nil {
-			return err
-		}
-		if ingested != nil {
-			err := ingested.Close()
-			ingested = nil
-			if err != nil {
-				return err
-			}
-		}
-		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
-			return err
-		}
-		return s.beforeCommit(ctx, Txn{Sources: sourcesOf(files), Bulk: true, Rows: total})
+		return st.Finish(sk, res)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
 }
 
 // streamsMemoryLimit is DuckDB's memory limit while it scans a group of
@@ -150,14 +70,6 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 // data/ladder at 240-277 MiB instead of 301-315, for 1-2 % more CPU
 // time (docs/performance.md).
 const streamsMemoryLimit = "128MiB"
-
-func sourcesOf(files []model.File) []string {
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.Source
-	}
-	return out
-}
 
 // insertStreams inserts the points of every stream in one statement over
 // all their files, with every input's check running beside it, and
