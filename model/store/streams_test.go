@@ -99,7 +99,8 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 	}
 	grouped, alone := open("grouped"), open("alone")
 	groups := map[bool][]int{} // the sizes of the groups stored and failed
-	gres, err := ingest.Ingest(ctx, countGroups{grouped, groups}, []string{dir}, ingest.Options{})
+	var seen []ingest.Progress
+	gres, err := ingest.Ingest(ctx, countGroups{grouped, groups}, []string{dir}, ingest.Options{Progress: func(p ingest.Progress) { seen = append(seen, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +113,20 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 	// by file.
 	if fmt.Sprint(groups) != "map[false:[3] true:[5]]" {
 		t.Errorf("groups by outcome (stored: true) and size: %v, want map[false:[3] true:[5]]", groups)
+	}
+	// The bar moves through a group as through a file, and ends full.
+	group := false
+	for i, p := range seen {
+		if i > 0 && (p.Bytes < seen[i-1].Bytes || p.Files < seen[i-1].Files) {
+			t.Fatalf("progress went back: %+v after %+v", p, seen[i-1])
+		}
+		group = group || strings.HasSuffix(p.Current, " and 4 more")
+	}
+	if last := seen[len(seen)-1]; last.Files != last.TotalFiles || last.Bytes != last.TotalBytes || last.TotalFiles != len(gres.Files) {
+		t.Errorf("progress ends at %+v, want every file and byte of %d files", last, len(gres.Files))
+	}
+	if !group {
+		t.Error("no progress named the group of five gzipped streams")
 	}
 	if got, want := describe(gres), describe(ares); got != want {
 		t.Errorf("results differ:\ngrouped:\n%s\none by one:\n%s", got, want)
