@@ -134,6 +134,50 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 	if want := "streams/c/bad.ndjson k6-ndjson failed rows 0 \"\" \"\" streams/c/bad.ndjson:4187: "; !strings.Contains(describe(ares), want) {
 		t.Errorf("the bad stream did not fail at its line: want %q in\n%s", want, describe(ares))
 	}
+	// Again, with two streams changed: their rows are replaced, in a
+	// group and file by file alike, the others unchanged.
+	for _, name := range []string{"b/ping.ndjson.gz", "d/err.ndjson"} {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, ".gz") {
+			zr, err := gzip.NewReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plain bytes.Buffer
+			plain.ReadFrom(zr)
+			lines := bytes.SplitAfter(plain.Bytes(), []byte("\n"))
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(bytes.Join(lines[:len(lines)/2], nil))
+			zw.Close()
+			b = buf.Bytes()
+		} else {
+			b = b[:bytes.LastIndexByte(b[:len(b)/2], '\n')+1]
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clear(groups)
+	if gres, err = ingest.Ingest(ctx, countGroups{grouped, groups}, []string{dir}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if ares, err = ingest.Ingest(ctx, oneByOne{alone}, []string{dir}, ingest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := describe(gres), describe(ares); got != want {
+		t.Errorf("results of the second ingest differ:\ngrouped:\n%s\none by one:\n%s", got, want)
+	}
+	if !strings.Contains(describe(gres), "streams/b/ping.ndjson.gz k6-ndjson replaced") || !strings.Contains(describe(gres), "streams/d/err.ndjson k6-ndjson replaced") {
+		t.Errorf("the changed streams were not replaced:\n%s", describe(gres))
+	}
+	if fmt.Sprint(groups) != "map[false:[2] true:[1]]" {
+		t.Errorf("second ingest, groups by outcome and size: %v, want map[false:[2] true:[1]] (the bad stream fails again with the changed plain one)", groups)
+	}
 	gpath, apath := grouped.Path(), alone.Path()
 	grouped.Close()
 	alone.Close()
