@@ -165,7 +165,11 @@ func (g *streamGroup) store(ctx context.Context, st Store, opts Options, items [
 	var rows []int64
 	err := fmt.Errorf("no stream handed over")
 	if len(streams) > 0 {
-		progress, done := opts.meter.group(fmt.Sprintf("%s and %d more", items[in[0]].j.source, len(streams)-1), sizes)
+		current := items[in[0]].j.source
+		if len(streams) > 1 {
+			current = fmt.Sprintf("%s and %d more", current, len(streams)-1)
+		}
+		progress, done := opts.meter.group(current, sizes)
 		for k := range streams {
 			streams[k].Input.Progress = progress[k]
 		}
