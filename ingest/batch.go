@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/wra-bench/wra/model"
 )
@@ -82,8 +83,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 		return ingestFile(ctx, st, j, opts)
 	}
 	t := &tape{}
-	labels := j.man.LabelsFor(j.rel)
-	err = f.Read(&o.Input, &guardSink{name: j.source, in: &o.Input, Sink: &labelSink{Sink: t, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}})
+	err = f.Read(&o.Input, readerSink(j, o, opts, t))
 	o.close()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -98,6 +98,7 @@ func (b *batch) ingest(ctx context.Context, st Store, res *Result, j job, opts O
 		fr.Status = Replaced
 	}
 	fr.Broken, fr.Warning, fr.Reason = o.broken, fileWarning(&o.Input), o.note
+	fr.pending = true
 	if b.sources == nil {
 		b.sources = map[string]bool{}
 	}
@@ -124,6 +125,7 @@ func (b *batch) flush(ctx context.Context, st Store, res *Result) error {
 	if err == nil {
 		for i, p := range items {
 			res.Files[p.idx].Rows = rows[i]
+			res.Files[p.idx].pending = false
 			if k, ok := st.(*knownHashes); ok {
 				k.hashes[p.file.Source] = p.file.SHA256
 			}
@@ -131,39 +133,28 @@ func (b *batch) flush(ctx context.Context, st Store, res *Result) error {
 		return nil
 	}
 	if ctx.Err() != nil {
-		dropPending(res, items)
 		return ctx.Err()
 	}
-	for i, p := range items {
+	for _, p := range items {
 		n, err := st.Load(ctx, p.file, p.tape.replay)
 		fr := &res.Files[p.idx]
 		if err != nil {
 			if ctx.Err() != nil {
-				dropPending(res, items[i:])
 				return ctx.Err()
 			}
 			fr.Status, fr.Err, fr.Rows = Failed, loadError(p.file.Source, err), 0
-			continue
+		} else {
+			fr.Rows = n
 		}
-		fr.Rows = n
+		fr.pending = false
 	}
 	return nil
 }
 
-// dropPending removes from the result the files of a batch that was not
-// stored.
-func dropPending(res *Result, items []pending) {
-	gone := make(map[int]bool, len(items))
-	for _, p := range items {
-		gone[p.idx] = true
-	}
-	kept := res.Files[:0]
-	for i, f := range res.Files {
-		if !gone[i] {
-			kept = append(kept, f)
-		}
-	}
-	res.Files = kept
+// dropPending removes from the result the files whose result is not
+// final: those of a batch or a group of streams that was not stored.
+func dropPending(res *Result) {
+	res.Files = slices.DeleteFunc(res.Files, func(f FileResult) bool { return f.pending })
 }
 
 // loadError is the error a file's result reports when the store refused

@@ -86,8 +86,10 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 	if errors.Is(err, model.ErrBulkUnsupported) {
 		return true, k6StreamPoints(in, sink, goScan)
 	}
-	if errors.Is(err, ErrTooLarge) {
-		return true, err // the check's, already placed at its line
+	if errors.Is(err, ErrTooLarge) || errors.Is(err, model.ErrBulkAbandoned) {
+		// The check's, already placed at its line; or no verdict on the
+		// file, which is read again alone.
+		return true, err
 	}
 	if err != nil {
 		if serr := goScan(in, nil); serr != nil {

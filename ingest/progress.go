@@ -51,16 +51,69 @@ func newMeter(report func(Progress), files int, total int64) *meter {
 	return &meter{report: report, p: Progress{TotalFiles: files, TotalBytes: total}, step: max(total/1000, minProgressStep)}
 }
 
-// start begins file i.
-func (m *meter) start(i int, j job) {
+// start begins file j.
+func (m *meter) start(j job) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.size, m.at, m.scanning = j.size, 0, false
-	m.p.Files, m.p.Current, m.p.Bytes = i, j.source, m.done
+	m.p.Current, m.p.Bytes = j.source, m.done
 	m.report(m.p)
+}
+
+// setAside ends the current file without counting it: a group of
+// streams reports it with the others (group).
+func (m *meter) setAside() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.size, m.at, m.scanning = 0, 0, false
+	m.p.Current = ""
+}
+
+// group begins files scanned at once, as one: current names them, and
+// each file's progress function reports how far into it the scanner is;
+// done ends them all.
+func (m *meter) group(current string, sizes []int64) (progress []func(int64), done func()) {
+	progress = make([]func(int64), len(sizes))
+	if m == nil {
+		return progress, func() {}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var total int64
+	for _, n := range sizes {
+		total += n
+	}
+	m.size, m.at, m.scanning = total, 0, true
+	m.p.Current, m.p.Bytes = current, m.done
+	m.report(m.p)
+	at := make([]int64, len(sizes))
+	var sum int64
+	for i := range sizes {
+		progress[i] = func(n int64) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			if n = min(n, sizes[i]); n > at[i] {
+				sum += n - at[i]
+				at[i] = n
+				m.advance(sum)
+			}
+		}
+	}
+	return progress, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.done += m.size
+		m.size, m.at, m.scanning = 0, 0, false
+		m.p.Files += len(sizes)
+		m.p.Bytes, m.p.Current = m.done, ""
+		m.report(m.p)
+	}
 }
 
 // finish ends the current file.

@@ -90,6 +90,11 @@ type FileResult struct {
 	// lines.
 	Warning string
 	Broken  []Broken
+
+	// pending is set while the file waits in a batch or a group of
+	// streams, its result not final: an ingest that stops then leaves it
+	// out of its result.
+	pending bool
 }
 
 // Options are the settings of one ingest.
@@ -105,7 +110,8 @@ type Options struct {
 	// all; one call at a time, from any goroutine.
 	Progress func(p Progress)
 
-	meter *meter // Progress's accounting, set by Ingest
+	meter   *meter       // Progress's accounting, set by Ingest
+	streams *streamGroup // the point streams read and not yet stored, set by Ingest
 }
 
 // Result is the outcome of an ingest.
@@ -168,6 +174,10 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 	if bl, ok := st.(BatchLoader); ok && len(jobs) > 1 {
 		bt = &batch{bl: bl}
 	}
+	res := &Result{}
+	if sl, ok := st.(StreamLoader); ok && len(jobs) > 1 {
+		opts.streams = &streamGroup{sl: sl, res: res}
+	}
 	if hl, ok := st.(HashLister); ok && len(jobs) > 1 {
 		hashes, err := hl.IngestedHashes(ctx)
 		if err != nil {
@@ -175,18 +185,20 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 		}
 		st = &knownHashes{Store: st, hashes: hashes}
 	}
-	res := &Result{}
 	opts.meter = newMeter(opts.Progress, len(jobs), total)
+	// stop ends the ingest early: the files still waiting are left out.
+	stop := func(err error) (*Result, error) {
+		opts.streams.drop()
+		dropPending(res)
+		return res, err
+	}
 	forced := map[string]bool{}
-	for i, j := range jobs {
+	for _, j := range jobs {
 		j.force = forced[filepath.Clean(j.path)]
 		if err := ctx.Err(); err != nil {
-			if bt != nil {
-				dropPending(res, bt.items)
-			}
-			return res, err
+			return stop(err)
 		}
-		opts.meter.start(i, j)
+		opts.meter.start(j)
 		var fr FileResult
 		var err error
 		if bt != nil && j.skip == "" && j.size <= batchFileMax {
@@ -194,12 +206,13 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 		} else {
 			fr, err = ingestFile(ctx, st, j, opts)
 		}
-		opts.meter.finish()
+		if opts.streams.holds(len(res.Files)) {
+			opts.meter.setAside() // the group reports it
+		} else {
+			opts.meter.finish()
+		}
 		if err != nil {
-			if bt != nil {
-				dropPending(res, bt.items)
-			}
-			return res, err
+			return stop(err)
 		}
 		res.Files = append(res.Files, fr)
 		if p := feeds(fr, j.path); p != "" {
@@ -207,13 +220,21 @@ func Ingest(ctx context.Context, st Store, paths []string, opts Options) (*Resul
 		}
 		if bt != nil && bt.full() {
 			if err := bt.flush(ctx, st, res); err != nil {
-				return res, err
+				return stop(err)
+			}
+		}
+		if opts.streams.full() {
+			if err := opts.streams.flush(ctx, st, opts); err != nil {
+				return stop(err)
 			}
 		}
 	}
+	if err := opts.streams.flush(ctx, st, opts); err != nil {
+		return stop(err)
+	}
 	if bt != nil {
 		if err := bt.flush(ctx, st, res); err != nil {
-			return res, err
+			return stop(err)
 		}
 	}
 	return res, nil
@@ -356,6 +377,12 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	if err != nil {
 		return fail(err)
 	}
+	kept := false // by a group of streams, which closes it
+	defer func() {
+		if !kept {
+			o.close()
+		}
+	}()
 	switch {
 	case known:
 	case o.sum != nil:
@@ -367,12 +394,15 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		// Any other is hashed beside the load, from a read of its own:
 		// DuckDB's scanner reads a point stream itself.
 		file.Sum = hashAlongside(j.path)
-		defer file.Sum()
+		defer func() {
+			if !kept {
+				file.Sum()
+			}
+		}()
 	}
 	o.R = &ctxReader{ctx: ctx, r: o.R}
 	o.Strict = opts.Strict
 	o.pos.m, o.meter = opts.meter, opts.meter
-	defer o.close()
 	f, err := detectOpened(o)
 	if err != nil {
 		return fail(err)
@@ -385,10 +415,16 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		return fr, nil
 	}
 	fr.Format = f.Name
-	labels := j.man.LabelsFor(j.rel)
 	file.Format = f.Name
+	if g := opts.streams; g.takes(f, o) {
+		if err := g.makeRoom(ctx, st, j, opts); err != nil {
+			return fr, err
+		}
+		kept = true
+		return g.add(j, o, f, file, known), nil
+	}
 	rows, err := st.Load(ctx, file, func(s model.Sink) error {
-		return f.Read(&o.Input, &guardSink{name: j.source, in: &o.Input, Sink: &labelSink{Sink: s, manifest: labels, override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}})
+		return f.Read(&o.Input, readerSink(j, o, opts, s))
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -408,6 +444,12 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 		fr.Status = Replaced
 	}
 	return fr, nil
+}
+
+// readerSink is the sink a reader of file j, opened as o, writes to: its
+// values checked (guardSink) and labelled (labelSink), then written to s.
+func readerSink(j job, o *opened, opts Options, s model.Sink) model.Sink {
+	return &guardSink{name: j.source, in: &o.Input, Sink: &labelSink{Sink: s, manifest: j.man.LabelsFor(j.rel), override: opts.Labels, design: j.man.design(), name: j.source, rel: j.rel}}
 }
 
 // describeUnknown says what a file of no known format looks like.

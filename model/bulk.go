@@ -106,3 +106,23 @@ type BulkSink interface {
 
 // ErrBulkUnsupported tells a reader to stream the file itself.
 var ErrBulkUnsupported = errors.New("sink has no bulk loader")
+
+// ErrBulkAbandoned tells a reader that the store gave its input up
+// without a verdict on it (a group of streams loaded at once failed as a
+// whole, see BulkStream): the reader returns it as it is, and the file is
+// read again alone.
+var ErrBulkAbandoned = errors.New("the bulk load was abandoned")
+
+// BulkStream is one file of a group of point streams that a store loads
+// at once, in one transaction and one scan of all their files: the
+// file, the run its points belong to and the input its reader handed
+// over. Finish is called once the points are stored and summarised, with
+// a sink of the file's own and the summary of its points: it writes the
+// rest of the file (its run), as the reader would have after
+// BulkSamples.
+type BulkStream struct {
+	File   File
+	Run    int
+	Input  *BulkInput
+	Finish func(Sink, *BulkResult) error
+}

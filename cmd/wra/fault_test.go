@@ -73,23 +73,25 @@ func bigCorpus(t *testing.T) (dir string, files int) {
 		b := bytes.Replace(rec, []byte("2026-11-29T18:56:57Z"), []byte(fmt.Sprintf("2026-11-29T17:%02d:%02dZ", i/60, i%60)), 1)
 		write(fmt.Sprintf("records/r%03d.csv", i), b)
 	}
-	for i := 0; i < 6; i++ {
-		write(fmt.Sprintf("k6/points%d.ndjson", i), append(append([]byte{}, nd...), []byte(fmt.Sprintf(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:52:%02d.000000000Z","value":1,"tags":{"status":"200"}}}`+"\n", i))...))
+	// Two groups of streams: one full (the walker's 32) and two more.
+	for i := 0; i < 34; i++ {
+		write(fmt.Sprintf("k6/points%02d.ndjson", i), append(append([]byte{}, nd...), []byte(fmt.Sprintf(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:52:%02d.000000000Z","value":1,"tags":{"status":"200"}}}`+"\n", i))...))
 	}
 	return dir, files
 }
 
 // TestFaultKilledMidIngest kills wra three times while a transaction is
-// open: the walker loads the point streams one by one and then the small
-// files in one batch, so the kills land in the third stream's bulk load,
-// in the second of those left, and in the batch. Each kill must find the child holding the transaction (a child that
+// open: the walker loads the point streams in groups of up to 32, each
+// in one transaction, and then the small files in one batch, so the
+// kills land in the second group's bulk load (the first stored), in the
+// group of those left, and in the batch. Each kill must find the child holding the transaction (a child that
 // finished first fails the test); the store must open, every file in it
 // must be whole, and the files of the transaction must be absent.
 func TestFaultKilledMidIngest(t *testing.T) {
 	faultTests(t)
 	dir, files := bigCorpus(t)
 	db := filepath.Join(t.TempDir(), "s.duckdb")
-	for _, hold := range []string{"bulk:3", "bulk:2", "small:1"} {
+	for _, hold := range []string{"bulk:2", "bulk:1", "small:1"} {
 		c := startChild(t, hold, "--db", db, "--quiet", "ingest", dir)
 		held := c.holding()
 		c.cmd.Process.Signal(syscall.SIGKILL)

@@ -37,10 +37,11 @@ func newIngestCmd(e *env, g *globals) *cobra.Command {
 
 Folders are read recursively (hidden files skipped, .gz read as it is);
 each file's format is detected from its content. A folder's wra.toml
-gives labels to its files. Each file loads in a transaction of its own:
-an unchanged file (same SHA-256) is skipped, a changed one replaces its
-rows, and a file that fails to parse leaves nothing behind while the rest
-still load (exit 3).`,
+gives labels to its files. Each file lands whole or not at all (a
+folder's k6 point streams are scanned several at once, in groups that
+are loaded again file by file when one fails): an unchanged file (same
+SHA-256) is skipped, a changed one replaces its rows, and a file that
+fails to parse leaves nothing behind while the rest still load (exit 3).`,
 		Example: `  wra ingest data/
   wra ingest --label server=go --label test=ping results/*.txt
   wra --db bench.duckdb ingest --strict run-2026-11-29/`,

@@ -23,6 +23,16 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 	if len(files) != len(fills) {
 		return nil, fmt.Errorf("LoadBatch: %d files, %d fills", len(files), len(fills))
 	}
+	return s.loadFiles(ctx, files, false, nil, func(i int, sk *sink) error { return fills[i](sk) })
+}
+
+// loadFiles stores files in one transaction through one sink: the rows
+// each source had are deleted, prepare (when set) runs on the sink, then
+// for each file in order the sink is made the file's and fill writes its
+// rows; the steps of the runs with samples follow, once every appender is
+// flushed, and the store's generation is raised. bulk tells
+// Options.BeforeCommit that DuckDB's scanner loaded points.
+func (s *Store) loadFiles(ctx context.Context, files []model.File, bulk bool, prepare func(sk *sink) error, fill func(i int, sk *sink) error) ([]int64, error) {
 	rows := make([]int64, len(files))
 	err := s.inTransaction(ctx, func(c driver.Conn, exec execFunc) error {
 		stored, err := sourcesStored(ctx, c.(driver.QueryerContext), files)
@@ -41,7 +51,7 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 			s.deleted.Store(true)
 		}
 		sk, _ := newSink(c, model.File{})
-		sk.ctx = ctx
+		sk.ctx, sk.reads = ctx, &s.reads
 		var ingested *duckdb.Appender
 		defer func() {
 			sk.close()
@@ -49,6 +59,11 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 				ingested.Close()
 			}
 		}()
+		if prepare != nil {
+			if err := prepare(sk); err != nil {
+				return err
+			}
+		}
 		now := s.opts.Now().UTC()
 		sampled := map[string]span{} // the runs with samples, whose steps are stored once every appender is flushed
 		for i, f := range files {
@@ -56,7 +71,7 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 			clear(sk.runSeen)
 			clear(sk.sampleRuns)
 			clear(sk.spans)
-			if err := fills[i](sk); err != nil {
+			if err := fill(i, sk); err != nil {
 				return err
 			}
 			if err := sk.check(); err != nil {
@@ -97,7 +112,7 @@ func (s *Store) LoadBatch(ctx context.Context, files []model.File, fills []func(
 		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
 			return err
 		}
-		t := Txn{Sources: make([]string, len(files))}
+		t := Txn{Sources: make([]string, len(files)), Bulk: bulk}
 		for i, f := range files {
 			t.Sources[i] = f.Source
 			t.Rows += rows[i]

@@ -169,14 +169,7 @@ func bulkInsertSQL(in *model.BulkInput) (string, error) {
 	}
 	switch in.Format {
 	case "k6-ndjson":
-		// A Metric line has no data.time and is skipped; any other type
-		// of line is an error rather than a row silently dropped.
-		return `INSERT INTO samples SELECT ?, data.time, ` +
-			`CASE WHEN type = 'Point' AND metric IS NOT NULL THEN metric ELSE error('not a k6 Point line: type ' || coalesce(type, 'null')) END, ` +
-			`data.value, TRY_CAST(json_extract_string(data.tags, 'status') AS INTEGER), data.tags ` +
-			`FROM read_json(` + sqlString(in.Path) + `, format = 'newline_delimited', compression = ` + comp + `, ` +
-			`columns = {type: 'VARCHAR', metric: 'VARCHAR', data: 'STRUCT("time" TIMESTAMP, value DOUBLE, tags JSON)'}) ` +
-			`WHERE type IS DISTINCT FROM 'Metric'`, nil
+		return ndjsonInsertSQL("?", sqlString(in.Path), comp, "", ""), nil
 	case "k6-csv":
 		if !in.Gzip {
 			comp = "'none'"
@@ -184,6 +177,21 @@ func bulkInsertSQL(in *model.BulkInput) (string, error) {
 		return csvInsertSQL(in, comp)
 	}
 	return "", fmt.Errorf("no bulk loader for format %q", in.Format)
+}
+
+// ndjsonInsertSQL is the INSERT INTO samples of k6 NDJSON streams: id is
+// the expression of the run id, paths read_json's first argument (a
+// path, or a list of them), options more of its options, and join what
+// follows the scan in FROM. A Metric line has no data.time and is
+// skipped; any other type of line is an error rather than a row silently
+// dropped.
+func ndjsonInsertSQL(id, paths, comp, options, join string) string {
+	return `INSERT INTO samples SELECT ` + id + `, data.time, ` +
+		`CASE WHEN type = 'Point' AND metric IS NOT NULL THEN metric ELSE error('not a k6 Point line: type ' || coalesce(type, 'null')) END, ` +
+		`data.value, TRY_CAST(json_extract_string(data.tags, 'status') AS INTEGER), data.tags ` +
+		`FROM read_json(` + paths + `, format = 'newline_delimited', compression = ` + comp + `, ` + options +
+		`columns = {type: 'VARCHAR', metric: 'VARCHAR', data: 'STRUCT("time" TIMESTAMP, value DOUBLE, tags JSON)'})` + join + ` ` +
+		`WHERE type IS DISTINCT FROM 'Metric'`
 }
 
 // csvInsertSQL reads a k6 CSV stream: metric_name, timestamp and
@@ -258,7 +266,21 @@ func quoteIdent(s string) string {
 }
 
 // bulkStats summarises the points of one run by metric, in one scan of
-// them.
+// them (bulkStatsOf).
+func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, error) {
+	out, err := s.bulkStatsOf([]string{id}, in)
+	if err != nil {
+		return nil, err
+	}
+	if r := out[id]; r != nil {
+		return r, nil
+	}
+	return &model.BulkResult{}, nil
+}
+
+// bulkStatsOf summarises the points of each of the runs ids by metric, in
+// one scan of them, and counts them (BulkResult.Rows); a run without
+// points has no entry.
 //
 // DuckDB adds floating-point values in the order its threads happen to
 // finish, so that two loads of one file of more than a row group of
@@ -271,12 +293,14 @@ func quoteIdent(s string) string {
 // other metrics whose sums a run uses are k6 counters of whole numbers,
 // which floating point adds exactly in any order. The quantile metrics'
 // aggregates take their values through a CASE, so that their expressions
-// are evaluated on those metrics' points only.
+// are evaluated on those metrics' points only. Each group is a (run,
+// metric): a run's figures are the same whether it is summarised alone
+// or with others.
 //
 // The points are still the transaction's own, which DuckDB scans with one
 // thread: a second one only waited, doubling the CPU time of the query,
 // so that the query runs with one.
-func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, error) {
+func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput) (map[string]*model.BulkResult, error) {
 	restore, err := s.setForBulk(map[string]string{"threads": "1"})
 	if err != nil {
 		return nil, err
@@ -300,14 +324,24 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 		}
 		qm = "CASE WHEN metric IN (" + strings.Join(lits, ", ") + ") THEN value END"
 	}
-	out := &model.BulkResult{}
-	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT metric, count(*)::BIGINT AS count, min(value) AS min, max(value) AS max, sum(value) AS sum, `+
+	runs := make([]string, len(ids))
+	for i, id := range ids {
+		runs[i] = sqlString(id)
+	}
+	out := map[string]*model.BulkResult{}
+	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, metric, count(*)::BIGINT AS count, min(value) AS min, max(value) AS max, sum(value) AS sum, `+
 		`count_if(status BETWEEN 200 AND 299)::BIGINT AS status_2xx, count_if(status >= 1)::BIGINT AS answered, min(ts) AS first, max(ts) AS last, `+
 		quant+` AS quantiles, max(abs(q)) AS abs_max, stddev_pop(q) AS stdev, `+
 		`sum(CASE WHEN abs(q) < 1e18 THEN TRY_CAST(q AS DECIMAL(38, 9)) END) AS sum_exact, `+
 		`sum(CASE WHEN abs(q) < 1e9 THEN TRY_CAST(q * q AS DECIMAL(38, 9)) END) AS sum_squares_exact `+
-		`FROM (SELECT metric, value, status, ts, `+qm+` AS q FROM samples WHERE run_id = ?) `+
-		`GROUP BY metric ORDER BY metric`, []driver.NamedValue{{Ordinal: 1, Value: id}}, func(r driverRow) {
+		`FROM (SELECT run_id, metric, value, status, ts, `+qm+` AS q FROM samples WHERE run_id IN (`+strings.Join(runs, ", ")+`)) `+
+		`GROUP BY run_id, metric ORDER BY run_id, metric`, nil, func(r driverRow) {
+		id, _ := r.get("run_id").(string)
+		res := out[id]
+		if res == nil {
+			res = &model.BulkResult{}
+			out[id] = res
+		}
 		m := model.MetricStats{Metric: r.get("metric").(string)}
 		m.Count = toInt(r.get("count"))
 		m.Min, m.Max, m.Sum = toFloat(r.get("min")), toFloat(r.get("max")), toFloat(r.get("sum"))
@@ -318,16 +352,17 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 		m.StatusOther, m.StatusNone = answered-m.Status2xx, m.Count-answered
 		first, _ := r.get("first").(time.Time)
 		last, _ := r.get("last").(time.Time)
-		if out.First.IsZero() || first.Before(out.First) {
-			out.First = first
+		if res.First.IsZero() || first.Before(res.First) {
+			res.First = first
 		}
-		if last.After(out.Last) {
-			out.Last = last
+		if last.After(res.Last) {
+			res.Last = last
 		}
 		if wanted[m.Metric] {
 			quantileStats(&m, r)
 		}
-		out.Metrics = append(out.Metrics, m)
+		res.Rows += m.Count
+		res.Metrics = append(res.Metrics, m)
 	})
 	return out, err
 }

@@ -97,6 +97,21 @@ func TestBulkBenchChild(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Printf("rows %d\n", n)
+	case "wra-folder":
+		res, err := ingest.Ingest(ctx, s, []string{file}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := res.Count(ingest.Failed); n > 0 {
+			t.Fatalf("%d files failed", n)
+		}
+		fmt.Printf("rows %d\n", res.Rows())
+	case "duckdb-folder":
+		n, err := store.ExecInTransaction(ctx, s, folderInsertSQL(t, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("rows %d\n", n)
 	default:
 		t.Fatalf("unknown mode %q", mode)
 	}
@@ -184,61 +199,79 @@ func BenchmarkK6BigSeries(b *testing.B) {
 			var wra, duck []measured
 			var jq measured
 			for i := 0; i < b.N; i++ {
-				wra, duck = wra[:0], duck[:0]
-				for r := range reps {
-					if r%2 == 0 {
-						wra = append(wra, child(b, "wra", dir, c.file))
-						duck = append(duck, child(b, c.duck, dir, c.file))
-					} else {
-						duck = append(duck, child(b, c.duck, dir, c.file))
-						wra = append(wra, child(b, "wra", dir, c.file))
-					}
-				}
+				wra, duck = alternate(int(reps), func() measured { return child(b, "wra", dir, c.file) },
+					func() measured { return child(b, c.duck, dir, c.file) })
 				if c.jq != "" && jqErr == nil {
 					jq = runMeasured(b, exec.Command("sh", "-c", c.jq, "sh", c.file))
 				}
 			}
 			b.StopTimer()
 			size := float64(st.Size()) / (1 << 20)
-			pick := func(ms []measured, f func(measured) float64) []float64 {
-				v := make([]float64, len(ms))
-				for i, m := range ms {
-					v[i] = f(m)
-				}
-				return v
-			}
-			ratios := func(f func(measured) float64) []float64 {
-				v := make([]float64, len(wra))
-				for i := range wra {
-					v[i] = f(wra[i]) / f(duck[i])
-				}
-				return v
-			}
+			reportVsDuckDB(b, wra, duck, size)
 			wall := func(m measured) float64 { return m.seconds }
-			cpu := func(m measured) float64 { return m.cpu }
-			rss := func(m measured) float64 { return m.rssMB }
-			b.ReportMetric(stats.Median(ratios(wall)), "wall-vs-duckdb")
-			// On a shared machine the wall times carry the other jobs'
-			// load; the CPU seconds of each load are steadier.
-			b.ReportMetric(stats.Median(ratios(cpu)), "cpu-vs-duckdb")
-			b.ReportMetric(stats.Median(pick(wra, wall)), "wra-s")
-			b.ReportMetric(stats.Median(pick(duck, wall)), "duckdb-s")
-			b.ReportMetric(size/stats.Median(pick(wra, wall)), "wra-MB/s")
-			b.ReportMetric(size/stats.Median(pick(duck, wall)), "duckdb-MB/s")
-			b.ReportMetric(stats.Median(pick(wra, cpu)), "wra-cpu-s")
-			b.ReportMetric(stats.Median(pick(duck, cpu)), "duckdb-cpu-s")
-			b.ReportMetric(slices.Max(pick(wra, rss)), "wra-peak-RSS-MB")
-			b.ReportMetric(slices.Max(pick(duck, rss)), "duckdb-peak-RSS-MB")
-			b.ReportMetric(float64(reps), "pairs")
 			if jq.seconds > 0 {
 				b.ReportMetric(size/jq.seconds, "jq-MB/s")
 				b.ReportMetric(jq.cpu, "jq-cpu-s")
 				b.ReportMetric(stats.Median(pick(wra, wall))/jq.seconds, "wall-vs-jq")
 			}
-			b.ReportMetric(size, "content-MB")
-			b.Logf("%s, wra's time over DuckDB's by pair: wall %s, CPU %s", c.name, fmtRatios(ratios(wall)), fmtRatios(ratios(cpu)))
+			b.Logf("%s, wra's time over DuckDB's by pair: wall %s, CPU %s", c.name, fmtRatios(ratios(wra, duck, wall)), fmtRatios(ratios(wra, duck, func(m measured) float64 { return m.cpu })))
 		})
 	}
+}
+
+// alternate runs a and b n times each, in pairs, each pair in the other
+// order from the one before, so that a slow minute of a shared machine
+// falls on both.
+func alternate(n int, a, b func() measured) (as, bs []measured) {
+	for r := range n {
+		if r%2 == 0 {
+			as = append(as, a())
+			bs = append(bs, b())
+		} else {
+			bs = append(bs, b())
+			as = append(as, a())
+		}
+	}
+	return as, bs
+}
+
+func pick(ms []measured, f func(measured) float64) []float64 {
+	v := make([]float64, len(ms))
+	for i, m := range ms {
+		v[i] = f(m)
+	}
+	return v
+}
+
+// ratios are wra's figures over DuckDB's, pair by pair.
+func ratios(wra, duck []measured, f func(measured) float64) []float64 {
+	v := make([]float64, len(wra))
+	for i := range wra {
+		v[i] = f(wra[i]) / f(duck[i])
+	}
+	return v
+}
+
+// reportVsDuckDB reports the medians of wra's loads and DuckDB's, of the
+// ratios of their pairs, and their peak RSS; sizeMB is the content's.
+func reportVsDuckDB(b *testing.B, wra, duck []measured, sizeMB float64) {
+	wall := func(m measured) float64 { return m.seconds }
+	cpu := func(m measured) float64 { return m.cpu }
+	rss := func(m measured) float64 { return m.rssMB }
+	b.ReportMetric(stats.Median(ratios(wra, duck, wall)), "wall-vs-duckdb")
+	// On a shared machine the wall times carry the other jobs'
+	// load; the CPU seconds of each load are steadier.
+	b.ReportMetric(stats.Median(ratios(wra, duck, cpu)), "cpu-vs-duckdb")
+	b.ReportMetric(stats.Median(pick(wra, wall)), "wra-s")
+	b.ReportMetric(stats.Median(pick(duck, wall)), "duckdb-s")
+	b.ReportMetric(sizeMB/stats.Median(pick(wra, wall)), "wra-MB/s")
+	b.ReportMetric(sizeMB/stats.Median(pick(duck, wall)), "duckdb-MB/s")
+	b.ReportMetric(stats.Median(pick(wra, cpu)), "wra-cpu-s")
+	b.ReportMetric(stats.Median(pick(duck, cpu)), "duckdb-cpu-s")
+	b.ReportMetric(slices.Max(pick(wra, rss)), "wra-peak-RSS-MB")
+	b.ReportMetric(slices.Max(pick(duck, rss)), "duckdb-peak-RSS-MB")
+	b.ReportMetric(float64(len(wra)), "pairs")
+	b.ReportMetric(sizeMB, "content-MB")
 }
 
 func fmtRatios(v []float64) string {

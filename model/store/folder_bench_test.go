@@ -1,0 +1,89 @@
+package store_test
+
+// BenchmarkK6Folder measures how fast a folder of k6 point streams loads
+// into a new store, against DuckDB's own load of the same files: one
+// INSERT INTO samples SELECT ... FROM read_json over every .ndjson.gz of
+// the folder, each row keeping its file's name, with DuckDB's default
+// settings, measured in the same run:
+//
+//	CGO_ENABLED=1 go test ./model/store -run '^$' -bench K6Folder -benchtime 1x
+//
+// The folder is data/ladder (30 streams of a k6 ladder, 44 MB gzipped,
+// 6.8 million points) unless WRA_BENCH_FOLDER names another; wra ingests
+// the whole folder (its summaries too). As for BenchmarkK6BigSeries,
+// every load runs in a child process, WRA_BENCH_REPS times each (5
+// unless set), in alternating pairs, and the ratios reported are the
+// medians of the pairs' ratios, wra's over DuckDB's.
+
+import (
+	"cmp"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/store"
+)
+
+// folderStreams lists the k6 NDJSON point streams (.ndjson.gz) below a
+// folder, in lexical order.
+func folderStreams(tb testing.TB, dir string) []string {
+	tb.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ndjson.gz") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("%s: no .ndjson.gz streams (%v)", dir, err)
+	}
+	return files
+}
+
+// folderInsertSQL is DuckDB's own load of a folder's k6 streams: the
+// statement wra runs for one stream, as DuckDB runs it by default, over
+// every stream of the folder at once, each row keeping its file's name.
+func folderInsertSQL(tb testing.TB, dir string) string {
+	q, err := store.DefaultInsertSQL(&model.BulkInput{Path: "@FILES@", Format: "k6-ndjson", Gzip: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	files := folderStreams(tb, dir)
+	lits := make([]string, len(files))
+	for i, f := range files {
+		lits[i] = "'" + strings.ReplaceAll(f, "'", "''") + "'"
+	}
+	q = strings.Replace(q, "SELECT ?,", "SELECT filename,", 1)
+	return strings.Replace(q, "'@FILES@',", "["+strings.Join(lits, ", ")+"], filename = true,", 1)
+}
+
+func BenchmarkK6Folder(b *testing.B) {
+	dir := cmp.Or(os.Getenv("WRA_BENCH_FOLDER"), "../../data/ladder")
+	reps, err := envInt("WRA_BENCH_REPS", 5)
+	if err != nil || reps < 1 {
+		b.Fatalf("WRA_BENCH_REPS: %v, want a count of 1 or more", err)
+	}
+	var size int64
+	for _, f := range folderStreams(b, dir) {
+		st, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += st.Size()
+	}
+	tmp := b.TempDir()
+	var wra, duck []measured
+	for i := 0; i < b.N; i++ {
+		wra, duck = alternate(int(reps), func() measured { return child(b, "wra-folder", tmp, dir) },
+			func() measured { return child(b, "duckdb-folder", tmp, dir) })
+	}
+	b.StopTimer()
+	// MB/s of the streams as they are on disk (gzipped).
+	reportVsDuckDB(b, wra, duck, float64(size)/(1<<20))
+	b.Logf("wra's time over DuckDB's by pair: wall %s, CPU %s", fmtRatios(ratios(wra, duck, func(m measured) float64 { return m.seconds })),
+		fmtRatios(ratios(wra, duck, func(m measured) float64 { return m.cpu })))
+}

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/wra-bench/wra/model"
+)
+
+// LoadStreams implements ingest.StreamLoader: it loads several k6 NDJSON
+// point streams, each the one input of its file, in one transaction, with
+// one statement of DuckDB's scanner over all their files, which reads
+// several of them at once (one file of gzip is one thread's work), every
+// point in the run of its file. The points of every run are then
+// summarised in one query, and each stream's Finish is called, in order,
+// with a sink of its file's own and its summary, for the rest of the
+// file (its run row); the per-step figures of the runs follow, as for a
+// file loaded alone. Either every file is stored or none is: on an error
+// the transaction is rolled back and the caller loads the files one by
+// one, to learn which one failed and where. A file's rows are those that
+// Load stores for it alone.
+func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]int64, error) {
+	if len(streams) == 0 {
+		return nil, nil
+	}
+	first := streams[0].Input
+	ids := make([]string, len(streams))
+	files := make([]model.File, len(streams))
+	for i, st := range streams {
+		in := st.Input
+		if in.Format != "k6-ndjson" || in.Gzip != first.Gzip || in.Runs != nil ||
+			!slices.Equal(in.QuantileMetrics, first.QuantileMetrics) || !slices.Equal(in.Percentiles, first.Percentiles) {
+			return nil, fmt.Errorf("%s: a stream unlike the first of its group (%s)", in.Name, first.Name)
+		}
+		ids[i], files[i] = RunID(st.File.Source, st.Run), st.File
+	}
+	var sums map[string]*model.BulkResult
+	return s.loadFiles(ctx, files, true, func(sk *sink) error {
+		var err error
+		sums, err = sk.insertStreams(streams, ids)
+		return err
+	}, func(i int, sk *sink) error {
+		st := streams[i]
+		res := sums[ids[i]]
+		if res == nil {
+			res = &model.BulkResult{}
+		}
+		sk.rows = res.Rows
+		sk.sampleRuns[st.Run] = true
+		if res.Rows > 0 {
+			sp := span{}
+			sp.add(res.First)
+			sp.add(res.Last)
+			sk.spans[st.Run] = sp
+		}
+		return st.Finish(sk, res)
+	})
+}
+
+// streamsMemoryLimit is DuckDB's memory limit while it scans a group of
+// streams, whatever a user gave for queries: DuckDB keeps the blocks it
+// wrote in its buffers up to its limit, and its scan of several files
+// at once takes memory beyond it, so that the process grew with the
+// number of groups loaded. With 128 MiB instead of the store's 256, a
+// folder of 16 copies of data/ peaked at 404 MiB instead of 578, and
+// data/ladder at 240-277 MiB instead of 301-315, for 1-2 % more CPU
+// time (docs/performance.md).
+const streamsMemoryLimit = "128MiB"
+
+// insertStreams inserts the points of every stream in one statement over
+// all their files, with every input's check running beside it, and
+// returns the summary of each run, by id.
+func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[string]*model.BulkResult, error) {
+	first := streams[0].Input
+	paths := make([]string, len(streams))
+	pairs := make([]string, len(streams))
+	var checks []func(context.Context) error
+	for i, st := range streams {
+		paths[i] = sqlString(st.Input.Path)
+		pairs[i] = "(" + paths[i] + ", " + sqlString(ids[i]) + ")"
+		if st.Input.Check != nil {
+			checks = append(checks, st.Input.Check)
+		}
+	}
+	comp := "'uncompressed'"
+	if first.Gzip {
+		comp = "'gzip'"
+	}
+	q := ndjsonInsertSQL("f.run_id", "["+strings.Join(paths, ", ")+"]", comp, "filename = true, ",
+		" JOIN (VALUES "+strings.Join(pairs, ", ")+") AS f(path, run_id) ON filename = f.path")
+	// As for one stream (BulkSamples), no insertion order; and a memory
+	// limit of its own (streamsMemoryLimit).
+	restore, err := s.setForBulk(map[string]string{"preserve_insertion_order": "false", "memory_limit": streamsMemoryLimit})
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
+	var unwatch []func()
+	for _, st := range streams {
+		stop, err := s.watchReads(st.Input.Path, st.Input.Progress)
+		if err != nil {
+			for _, u := range unwatch {
+				u()
+			}
+			return nil, err
+		}
+		unwatch = append(unwatch, stop)
+	}
+	_, err = s.execChecked(s.conn.(driver.ExecerContext), q, nil, allChecks(checks))
+	for _, u := range unwatch {
+		u()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.bulk = true
+	sums, err := s.bulkStatsOf(ids, first)
+	if err != nil {
+		return nil, fmt.Errorf("summarising the points of %s and the others of its group: %w", first.Name, err)
+	}
+	return sums, nil
+}
+
+// allChecks runs checks at once and returns the first error of one,
+// which cancels the others; nil for no checks.
+func allChecks(checks []func(context.Context) error) func(context.Context) error {
+	if len(checks) == 0 {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		var wg sync.WaitGroup
+		var once sync.Once
+		var first error
+		for _, c := range checks {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := c(ctx); err != nil {
+					once.Do(func() { first = err })
+					cancel(err)
+				}
+			}()
+		}
+		wg.Wait()
+		return first
+	}
+}
