@@ -331,3 +331,51 @@ func generalFormat(x float64, p int) string {
 	}
 	return s
 }
+
+// SigCell formats a table cell with three significant figures (Sig3):
+// a number of any Go type, or the value as it prints where it is none
+// ("" for NULL). It is a Column's Human.
+func SigCell(v any) string {
+	x := CellNumber(v)
+	if math.IsNaN(x) {
+		return CellText(v)
+	}
+	return Sig3(x)
+}
+
+// PctCell formats a fraction as a percentage with two decimals ("1.25%"),
+// as SigCell does where the cell holds no number.
+func PctCell(v any) string {
+	x := CellNumber(v)
+	if math.IsNaN(x) {
+		return CellText(v)
+	}
+	return strconv.FormatFloat(x*100, 'f', 2, 64) + "%"
+}
+
+// CellText is a cell as it prints, "" for NULL.
+func CellText(v any) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// CellNumber is a cell's number: a float, an integer or a value that
+// prints as one (json.Number); NaN where it holds none.
+func CellNumber(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	case int:
+		return float64(x)
+	case interface{ String() string }:
+		g, err := strconv.ParseFloat(x.String(), 64)
+		if err == nil {
+			return g
+		}
+	}
+	return math.NaN()
+}

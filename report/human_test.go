@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -139,5 +140,26 @@ func TestRoundColumns(t *testing.T) {
 	}
 	if c := d.Rows[0][1].(Cell); c.Text != "" {
 		t.Errorf("the table itself was changed: %+v", c)
+	}
+}
+
+func TestCellFormats(t *testing.T) {
+	for _, c := range []struct {
+		v        any
+		sig, pct string
+	}{
+		{0.012345, "0.0123", "1.23%"},
+		{int64(12345), "12,345", "1234500.00%"},
+		{3, "3.00", "300.00%"},
+		{nil, "", ""},
+		{"n/a", "n/a", "n/a"},
+		{json.Number("1500.5"), "1,500", "150050.00%"},
+	} {
+		if got := SigCell(c.v); got != c.sig {
+			t.Errorf("SigCell(%#v) = %q, want %q", c.v, got, c.sig)
+		}
+		if got := PctCell(c.v); got != c.pct {
+			t.Errorf("PctCell(%#v) = %q, want %q", c.v, got, c.pct)
+		}
 	}
 }

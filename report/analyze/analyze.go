@@ -140,29 +140,9 @@ func Findings(ctx context.Context, st Store, opts Options) (*Section, error) {
 
 // The values of table cells and their formats for people.
 
-func s(v any) string {
-	if v == nil {
-		return ""
-	}
-	return fmt.Sprint(v)
-}
+func s(v any) string { return report.CellText(v) }
 
-func f(v any) float64 {
-	switch x := v.(type) {
-	case float64:
-		return x
-	case int64:
-		return float64(x)
-	case int:
-		return float64(x)
-	case interface{ String() string }:
-		g, err := strconv.ParseFloat(x.String(), 64)
-		if err == nil {
-			return g
-		}
-	}
-	return math.NaN()
-}
+func f(v any) float64 { return report.CellNumber(v) }
 
 // num is a value for a table: NaN becomes NULL.
 func num(v float64) any {
@@ -172,23 +152,11 @@ func num(v float64) any {
 	return v
 }
 
-// Sig formats v with three significant figures for people (report.Sig3).
-func Sig(v any) string {
-	x := f(v)
-	if math.IsNaN(x) {
-		return s(v)
-	}
-	return report.Sig3(x)
-}
+// Sig formats a cell with three significant figures (report.SigCell).
+func Sig(v any) string { return report.SigCell(v) }
 
-// Pct formats a fraction as a percentage.
-func Pct(v any) string {
-	x := f(v)
-	if math.IsNaN(x) {
-		return s(v)
-	}
-	return strconv.FormatFloat(x*100, 'f', 2, 64) + "%"
-}
+// Pct formats a fraction as a percentage (report.PctCell).
+func Pct(v any) string { return report.PctCell(v) }
 
 func pm(v any) string {
 	x := f(v)

@@ -17,7 +17,6 @@ import (
 	"github.com/wra-bench/wra/model/analysis"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -149,7 +148,7 @@ func sideName(s store.CompareSides, side string) string {
 // loadLadders reads the ladder of every selected run (among those of the
 // sides' servers) from the store's
 // ladder_steps macro under the rule (a step's held is the macro's), builds
-// its result as wra analyze does (analyze.LadderRuns), and stores its
+// its result as wra analyze does (analysis.LadderRuns), and stores its
 // highest held step as the run's highest_held_rps. A k6 run whose steps
 // are tagged in its samples, or kept in its summary, is a ladder run.
 func loadLadders(ctx context.Context, st Source, runs []*run, servers *store.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
@@ -167,7 +166,7 @@ func loadLadders(ctx context.Context, st Source, runs []*run, servers *store.Ser
 	}
 	results := map[string]stats.LadderResult{}
 	steps := map[string][]stats.LadderStep{}
-	for _, lr := range analyze.LadderRuns(rows, verdicts, rule) {
+	for _, lr := range analysis.LadderRuns(rows, verdicts, rule) {
 		r := byID[lr.Run]
 		if r == nil || lr.Kind == "fixed-rate" {
 			continue

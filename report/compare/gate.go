@@ -11,7 +11,6 @@ import (
 
 	"github.com/wra-bench/wra/model/analysis"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -124,7 +123,7 @@ func sigOr(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "?"
 	}
-	return analyze.Sig(v)
+	return report.SigCell(v)
 }
 
 func finiteOr(v float64) any {

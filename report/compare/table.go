@@ -9,7 +9,6 @@ import (
 
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/report/analyze"
 	"github.com/wra-bench/wra/stats"
 )
 
@@ -207,11 +206,11 @@ func sig4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 func humanSummary(s stats.Summary, anyInterval bool) string {
 	switch {
 	case s.HasCI():
-		return analyze.Sig(s.Median) + " " + s.FormatCIPct()
+		return report.SigCell(s.Median) + " " + s.FormatCIPct()
 	case anyInterval:
-		return fmt.Sprintf("%s (n=%d: no interval)", analyze.Sig(s.Median), s.N)
+		return fmt.Sprintf("%s (n=%d: no interval)", report.SigCell(s.Median), s.N)
 	}
-	return analyze.Sig(s.Median)
+	return report.SigCell(s.Median)
 }
 
 // deltaCell is the change of the median, with the U test's verdict as
@@ -245,10 +244,10 @@ func deltaCell(c stats.Comparison, testCanReach bool) string {
 func ladderStepsTable(s store.CompareSides, runs []*run, steps map[string][]stats.LadderStep, results map[string]stats.LadderResult, rule stats.LadderRule) *report.Data {
 	d := &report.Data{Columns: []report.Column{
 		{Name: "side"}, {Name: "run"}, {Name: "step"},
-		{Name: "target_rps", Human: analyze.Sig},
-		{Name: "achieved_rps", Human: analyze.Sig},
-		{Name: "p95_ms", Human: analyze.Sig},
-		{Name: "error_rate", Human: analyze.Pct},
+		{Name: "target_rps", Human: report.SigCell},
+		{Name: "achieved_rps", Human: report.SigCell},
+		{Name: "p95_ms", Human: report.SigCell},
+		{Name: "error_rate", Human: report.PctCell},
 		{Name: "requests"}, {Name: "failed"}, {Name: "held"},
 	}}
 	var notes []string
