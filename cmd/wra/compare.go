@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/compare"
@@ -26,7 +27,7 @@ type compareOptions struct {
 
 func (o *compareOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&o.by, "by", "", "the label that tells the two sides apart: a runs column ("+strings.Join(store.CompareByColumns, ", ")+") or a label key")
+	f.StringVar(&o.by, "by", "", "the label that tells the two sides apart: a runs column ("+strings.Join(model.CompareByColumns, ", ")+") or a label key")
 	f.StringVar(&o.base, "base", "", "the --by value of the base side")
 	f.StringVar(&o.vs, "vs", "", "the --by value of the side compared with the base")
 	f.Float64Var(&o.alpha, "alpha", stats.DefaultAlpha, "significance level of the Mann-Whitney U test")
@@ -96,8 +97,8 @@ func (o *compareOptions) sides(args []string) (store.CompareSides, error) {
 		return store.CompareSides{}, usagef("give --by, --base and --vs (e.g. --by server --base go-pgx --vs go-pq), or two folders")
 	case o.base == o.vs:
 		return store.CompareSides{}, usagef("--base and --vs are the same: %q", o.base)
-	case !store.IsCompareBy(o.by):
-		return store.CompareSides{}, usagef("--by %q: expected a runs column (%s) or a label key", o.by, strings.Join(store.CompareByColumns, ", "))
+	case !model.IsCompareBy(o.by):
+		return store.CompareSides{}, usagef("--by %q: expected a runs column (%s) or a label key", o.by, strings.Join(model.CompareByColumns, ", "))
 	}
 	return store.CompareSides{By: o.by, Base: o.base, Vs: o.vs}, nil
 }

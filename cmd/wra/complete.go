@@ -120,7 +120,7 @@ func (c completer) keys(cmd *cobra.Command, columns []string) []string {
 
 // labelKeys completes --by: the runs columns and label keys.
 func (c completer) labelKeys(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	return withPrefix("", c.keys(cmd, store.CompareByColumns), toComplete), cobra.ShellCompDirectiveNoFileComp
+	return withPrefix("", c.keys(cmd, model.CompareByColumns), toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
 // labelValues completes a flag whose value is one of a label's values.

@@ -26,7 +26,7 @@ type gateOptions struct {
 func (o *gateOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.failOn, "fail-on", "", "the limits: comma-separated METRIC:±N% pairs, the sign the direction that is worse (rps:-5%,latency_p99_ms:+10%)")
-	f.StringVar(&o.by, "by", "", "the label that tells the two sides apart in the store (--db): a runs column ("+strings.Join(store.CompareByColumns, ", ")+") or a label key")
+	f.StringVar(&o.by, "by", "", "the label that tells the two sides apart in the store (--db): a runs column ("+strings.Join(model.CompareByColumns, ", ")+") or a label key")
 	f.StringVar(&o.base, "base", "", "the --by value of the baseline")
 	f.StringVar(&o.vs, "vs", "", "the --by value of the candidate")
 	f.Float64Var(&o.alpha, "alpha", stats.DefaultAlpha, "significance level of the one-sided tests")

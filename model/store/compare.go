@@ -5,97 +5,51 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/wra-bench/wra/model"
 )
 
-// The runs of a comparison (wra compare): two sides told apart by a
-// label or by the folder they were ingested from, each run with the
-// labels that match it with runs of the other side and its metrics.
+// The runs of a comparison (wra compare, wra gate): the sides and the
+// labels that match their runs are model.CompareSides'.
 
-// CompareByColumns are the runs columns a comparison's By may name; any
-// other name is a key of the runs' labels.
-var CompareByColumns = []string{"server", "database", "test", "tool", "tool_version", "connections", "threads", "target_rps", "round"}
+// CompareSides selects the two sides (model.CompareSides).
+type CompareSides = model.CompareSides
 
-// CompareKeys are the labels that match a base run with a vs run: the
-// factors of the experiment's design (run_groups) that a comparison holds
-// fixed. variant is run_groups' but for the label that tells the sides
-// apart: runs of two variants of the design are never one side's runs.
-var CompareKeys = []string{"tool", "database", "test", "connections", "target_rps", "mode", "server", "variant"}
-
-// compareMetrics are the metrics of a run a comparison reads, by name.
-var compareMetrics = []struct{ name, expr string }{
-	{"rps", "r.rps"},
-	{"latency_p50_ms", "r.latency_p50_ms"},
-	{"latency_p90_ms", "r.latency_p90_ms"},
-	{"latency_p99_ms", "r.latency_p99_ms"},
-	{"cpu_server_us_per_req", "c.cpu_server_us_per_req"},
-	{"cpu_db_us_per_req", "c.cpu_db_us_per_req"},
-	{"working_set_mb", "coalesce(r.working_set_mb, rec.working_set_mb)"},
+// compareExprs are the expressions of the metrics a comparison reads, by
+// name: one for each of model.CompareMetrics.
+var compareExprs = map[string]string{
+	"rps":                   "r.rps",
+	"latency_p50_ms":        "r.latency_p50_ms",
+	"latency_p90_ms":        "r.latency_p90_ms",
+	"latency_p99_ms":        "r.latency_p99_ms",
+	"cpu_server_us_per_req": "c.cpu_server_us_per_req",
+	"cpu_db_us_per_req":     "c.cpu_db_us_per_req",
+	"working_set_mb":        "coalesce(r.working_set_mb, rec.working_set_mb)",
 }
-
-// CompareMetrics names the metrics a comparison compares by default.
-func CompareMetrics() []string {
-	names := make([]string, len(compareMetrics))
-	for i, m := range compareMetrics {
-		names[i] = m.name
-	}
-	return names
-}
-
-// ReportedMetrics names the statistics a tool printed that a comparison
-// compares when asked (--metric): the columns of run_reported.
-func ReportedMetrics() []string { return model.ReportedFigures() }
 
 // allCompareMetrics are the metrics CompareRuns reads for each run: the
-// default ones and the tool's statistics of run_reported (rr).
+// default ones (model.CompareMetrics) and the tool's statistics of
+// run_reported (rr).
 func allCompareMetrics() []struct{ name, expr string } {
-	out := slices.Clone(compareMetrics)
-	for _, n := range ReportedMetrics() {
+	var out []struct{ name, expr string }
+	for _, n := range model.CompareMetrics() {
+		expr, ok := compareExprs[n]
+		if !ok {
+			panic("store: no expression for the compared metric " + n)
+		}
+		out = append(out, struct{ name, expr string }{n, expr})
+	}
+	for _, n := range model.ReportedFigures() {
 		out = append(out, struct{ name, expr string }{n, "rr." + n})
 	}
 	return out
 }
 
-var labelKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
-
-// IsCompareBy reports whether by can tell the sides apart: a column of
-// CompareByColumns or a label key.
-func IsCompareBy(by string) bool {
-	return slices.Contains(CompareByColumns, by) || labelKey.MatchString(by)
-}
-
-// CompareSides selects the two sides: by the value of the label By, or,
-// with Folders, by the folder a run's source starts with.
-type CompareSides struct {
-	Folders  bool
-	By       string
-	Base, Vs string
-	// All, when "base" or "vs", makes every run of the store that side:
-	// a gate whose two sides are two stores reads each whole.
-	All string
-}
-
-// Keys are the labels that match runs of the two sides: CompareKeys but By.
-func (s CompareSides) Keys() []string {
-	if s.Folders || s.All != "" {
-		return CompareKeys
-	}
-	var keys []string
-	for _, k := range CompareKeys {
-		if k != s.By {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
-// sql is the expression giving 'base', 'vs' or NULL for a run r, and its
-// arguments.
-func (s CompareSides) sql() (string, []any, error) {
+// sidesSQL is the expression giving 'base', 'vs' or NULL for a run r,
+// and its arguments.
+func sidesSQL(s CompareSides) (string, []any, error) {
 	if s.All == "base" || s.All == "vs" {
 		return "'" + s.All + "'", nil, nil
 	}
@@ -123,18 +77,18 @@ func (s CompareSides) sql() (string, []any, error) {
 // expression's arguments.
 func labelValue(label string) (string, []any, error) {
 	switch {
-	case slices.Contains(CompareByColumns, label):
+	case slices.Contains(model.CompareByColumns, label):
 		return "CAST(r." + label + " AS VARCHAR)", nil, nil
-	case labelKey.MatchString(label):
+	case model.LabelKey.MatchString(label):
 		return "json_extract_string(r.labels, ?)", []any{`$."` + label + `"`}, nil
 	}
-	return "", nil, fmt.Errorf("%q: expected a runs column (%s) or a label key", label, strings.Join(CompareByColumns, ", "))
+	return "", nil, fmt.Errorf("%q: expected a runs column (%s) or a label key", label, strings.Join(model.CompareByColumns, ", "))
 }
 
 // CompareServers returns the servers of the runs of both sides: the runs
 // a comparison reads are among theirs (Servers).
 func (s *Store) CompareServers(ctx context.Context, sides CompareSides) (*Servers, error) {
-	expr, args, err := sides.sql()
+	expr, args, err := sidesSQL(sides)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +108,7 @@ type CompareRun = model.CompareRun
 // report, with the record's CPU and memory). servers are the sides'
 // (CompareServers): the groups of the others are not computed.
 func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Servers) ([]*CompareRun, error) {
-	expr, args, err := sides.sql()
+	expr, args, err := sidesSQL(sides)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +137,7 @@ func (s *Store) CompareRuns(ctx context.Context, sides CompareSides, servers *Se
 FROM (SELECT r.*, ` + expr + ` AS side
       FROM (SELECT r.* REPLACE (g.server AS server), g.mode, g.record_id, g.block, g.factor_keys, g.factors
             FROM run_groups g JOIN runs r ON r.run_id = g.run_id
-            WHERE ` + servers.where("r.server") + `) r) r
+            WHERE ` + serversWhere(servers, "r.server") + `) r) r
 LEFT JOIN runs rec ON rec.run_id = r.record_id
 LEFT JOIN cpu_per_request c ON c.run_id = coalesce(r.record_id, r.run_id)
 LEFT JOIN run_reported rr ON rr.run_id = r.run_id

@@ -9,7 +9,7 @@ func (s *Store) LabelKeys(ctx context.Context) ([]string, error) {
 }
 
 // LabelValues lists the values a label takes in runs, sorted: label is a
-// column of CompareByColumns or a key of the labels column.
+// column of model.CompareByColumns or a key of the labels column.
 func (s *Store) LabelValues(ctx context.Context, label string) ([]string, error) {
 	col, args, err := labelValue(label)
 	if err != nil {

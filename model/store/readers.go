@@ -317,10 +317,10 @@ func (s *Store) LadderStepsOf(ctx context.Context, rule stats.LadderRule, server
 SELECT kind, coalesce(server, '') AS server, coalesce(test, '') AS test, coalesce(tool, '') AS tool, run, step, target_rps, achieved_rps,
        p95_ms, error_rate, held, requests, failed, coalesce(source, '') AS source, coalesce(source_line, 0) AS line, coalesce(round, -1) AS round,
        coalesce(database, '') AS database,
-       coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+servers.where("s.server")+`), '') AS variant,
+       coalesce((SELECT min(g.variant) FROM run_groups g WHERE (g.run_id = s.run_id OR g.record_id = s.run_id) AND `+serversWhere(servers, "s.server")+`), '') AS variant,
        coalesce(failures_from, '') AS failures_from, run_error_rate
 FROM ladder_steps(`+ruleParams+`) s
-WHERE `+servers.where("s.server")+`
+WHERE `+serversWhere(servers, "s.server")+`
 ORDER BY kind, CASE WHEN kind = 'fixed-rate' THEN coalesce(test, '') END, coalesce(server, ''), coalesce(database, ''), coalesce(test, ''), coalesce(tool, ''), variant,
          CASE WHEN kind = 'fixed-rate' THEN coalesce(tool, '') END, CASE WHEN kind = 'fixed-rate' THEN length(run) END,
          run, target_rps, step`, ruleArgs(rule))
@@ -339,7 +339,7 @@ func (s *Store) LaddersOf(ctx context.Context, rule stats.LadderRule, servers *S
 SELECT kind, coalesce(server, '') AS server, coalesce(test, '') AS test, coalesce(tool, '') AS tool, run, highest_held_rps, still_holding, step_rps, steps,
        coalesce(database, '') AS database, first_step_rps, first_failed_rps, held_again_rps, highest_held_achieved_rps
 FROM ladders(`+ruleParams+`)
-WHERE `+servers.where("server")+`
+WHERE `+serversWhere(servers, "server")+`
 ORDER BY 1, 2, 3, 4, 5, 10`, ruleArgs(rule))
 }
 

@@ -3,27 +3,16 @@ package store
 import (
 	"context"
 	"strings"
+
+	"github.com/wra-bench/wra/model"
 )
 
-// Servers selects runs by their server (runs.server). Every grouping of
-// the store holds servers apart: a group of run_groups, a harness record
-// paired with a report (run_pairs) and a ladder run of ladder_steps each
-// belong to one server, so the rows of a server's runs are the same
-// whether the other servers are read or not. A reader that takes a
-// *Servers adds its condition to the rows of its view, and DuckDB pushes
-// it below the views' windows and joins into the scans of runs: a
-// command that reads two stacks of forty computes the groups of those two.
-// A nil *Servers selects every run.
-type Servers struct {
-	// Names are the servers selected.
-	Names []string
-	// Unnamed selects the runs without a server too.
-	Unnamed bool
-}
+// Servers selects runs by their server (model.Servers).
+type Servers = model.Servers
 
-// where is the condition that col, a server column, is one of f's: TRUE
-// for a nil f.
-func (f *Servers) where(col string) string {
+// serversWhere is the condition that col, a server column, is one of
+// f's: TRUE for a nil f.
+func serversWhere(f *Servers, col string) string {
 	if f == nil {
 		return "TRUE"
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/analysis"
-	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -26,15 +25,15 @@ const HighestHeld = "highest_held_rps"
 
 // Metrics names the metrics a comparison compares by default, in table
 // order.
-func Metrics() []string { return append(store.CompareMetrics(), HighestHeld) }
+func Metrics() []string { return append(model.CompareMetrics(), HighestHeld) }
 
 // AllMetrics names every metric a comparison can compare: the default
 // ones and the statistics the tools printed (run_reported).
-func AllMetrics() []string { return append(Metrics(), store.ReportedMetrics()...) }
+func AllMetrics() []string { return append(Metrics(), model.ReportedFigures()...) }
 
 // Options are the settings of a comparison.
 type Options struct {
-	Sides      store.CompareSides
+	Sides      model.CompareSides
 	Metrics    []string // nil for all
 	Alpha      float64
 	Confidence float64
@@ -50,15 +49,15 @@ type Options struct {
 // Source is what a comparison reads of a store: the sides' servers, their
 // runs, and the ladders of those servers (model/store implements it).
 type Source interface {
-	CompareServers(ctx context.Context, sides store.CompareSides) (*store.Servers, error)
-	CompareRuns(ctx context.Context, sides store.CompareSides, servers *store.Servers) ([]*store.CompareRun, error)
-	LadderStepsOf(ctx context.Context, rule stats.LadderRule, servers *store.Servers) ([]model.LadderStepRow, error)
-	LaddersOf(ctx context.Context, rule stats.LadderRule, servers *store.Servers) ([]model.LadderRow, error)
+	CompareServers(ctx context.Context, sides model.CompareSides) (*model.Servers, error)
+	CompareRuns(ctx context.Context, sides model.CompareSides, servers *model.Servers) ([]*model.CompareRun, error)
+	LadderStepsOf(ctx context.Context, rule stats.LadderRule, servers *model.Servers) ([]model.LadderStepRow, error)
+	LaddersOf(ctx context.Context, rule stats.LadderRule, servers *model.Servers) ([]model.LadderRow, error)
 }
 
 // Runs reads the runs of the sides with their metrics, a ladder run's
 // highest held step (under rule) among them, as Compare compares them.
-func Runs(ctx context.Context, st Source, sides store.CompareSides, rule stats.LadderRule) ([]*model.CompareRun, error) {
+func Runs(ctx context.Context, st Source, sides model.CompareSides, rule stats.LadderRule) ([]*model.CompareRun, error) {
 	servers, err := st.CompareServers(ctx, sides)
 	if err != nil {
 		return nil, err
@@ -79,7 +78,7 @@ func Runs(ctx context.Context, st Source, sides store.CompareSides, rule stats.L
 
 // run is one selected run with its metrics.
 type run struct {
-	*store.CompareRun
+	*model.CompareRun
 	// stillHolding: the run's ladder held at its top step
 	stillHolding bool
 }
@@ -120,7 +119,7 @@ func Compare(ctx context.Context, st Source, o Options) (*report.Data, error) {
 	return compareTable(runs, o), nil
 }
 
-func checkSides(runs []*run, s store.CompareSides) error {
+func checkSides(runs []*run, s model.CompareSides) error {
 	n := map[string]int{}
 	for _, r := range runs {
 		n[r.Side]++
@@ -138,7 +137,7 @@ func checkSides(runs []*run, s store.CompareSides) error {
 	return nil
 }
 
-func sideName(s store.CompareSides, side string) string {
+func sideName(s model.CompareSides, side string) string {
 	if side == "vs" {
 		return s.Vs
 	}
@@ -151,7 +150,7 @@ func sideName(s store.CompareSides, side string) string {
 // its result as wra analyze does (analysis.LadderRuns), and stores its
 // highest held step as the run's highest_held_rps. A k6 run whose steps
 // are tagged in its samples, or kept in its summary, is a ladder run.
-func loadLadders(ctx context.Context, st Source, runs []*run, servers *store.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
+func loadLadders(ctx context.Context, st Source, runs []*run, servers *model.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
 	byID := map[string]*run{}
 	for _, r := range runs {
 		byID[r.ID] = r
