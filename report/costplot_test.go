@@ -40,7 +40,7 @@ func TestCostCurveChartSVG(t *testing.T) {
 		t.Error("a label was written as markup")
 	}
 	// 100..10000 spans two decades: log rate axis, labelled at the powers of ten.
-	for _, tick := range []string{">100<", ">1000<", ">10000<"} {
+	for _, tick := range []string{">100<", ">1,000<", ">10,000<"} {
 		if !strings.Contains(s, tick) {
 			t.Errorf("log axis tick %s missing", tick)
 		}

@@ -504,7 +504,7 @@ func tickLabel(v float64) string {
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	return s
+	return Thousands(s) // 30,000, as the tables print it
 }
 
 // linearTicks labels round values (1, 2, 2.5 or 5 times a power of ten

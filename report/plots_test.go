@@ -184,7 +184,7 @@ func TestLinearTicks(t *testing.T) {
 			got = append(got, tk.Label)
 		}
 	}
-	if want := []string{"0", "10000", "20000", "30000", "40000", "50000"}; !slices.Equal(got, want) {
+	if want := []string{"0", "10,000", "20,000", "30,000", "40,000", "50,000"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	// 0 to 0.7: 0.7/6 = 0.117 rounds up to 0.2.
