@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -28,7 +29,7 @@ func onTerminal(t *testing.T, stderr io.Writer, args ...string) string {
 	}
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 120})
 	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
+		missing(t, fmt.Sprintf("no pseudo-terminal here: %v", err))
 	}
 	defer ptmx.Close()
 	out, err := io.ReadAll(ptmx)

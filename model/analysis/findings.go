@@ -509,17 +509,12 @@ func (g *runGroup) headLoad() string {
 	if g.test != "" || g.variant != "" {
 		return g.load()
 	}
-	parts := []string{g.tool}
-	if !math.IsNaN(g.targetRPS) {
-		parts = append(parts, Sig(g.targetRPS)+" requests/s")
-	}
-	if g.connections >= 0 {
-		parts = append(parts, fmt.Sprintf("%d connections", g.connections))
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(append([]string{g.tool}, g.loadParts()...), ", ")
 }
 
-func (g *runGroup) load() string {
+// loadParts are the target rate and connections of the group, those it
+// has.
+func (g *runGroup) loadParts() []string {
 	var parts []string
 	if !math.IsNaN(g.targetRPS) {
 		parts = append(parts, Sig(g.targetRPS)+" requests/s")
@@ -527,7 +522,11 @@ func (g *runGroup) load() string {
 	if g.connections >= 0 {
 		parts = append(parts, fmt.Sprintf("%d connections", g.connections))
 	}
-	load := strings.Join(parts, ", ")
+	return parts
+}
+
+func (g *runGroup) load() string {
+	load := strings.Join(g.loadParts(), ", ")
 	test := OrDash(g.test)
 	if g.variant != "" {
 		test += ", " + g.variant

@@ -237,8 +237,9 @@ func (k contest) ranked() (cs []contender, vs []versus) {
 // trials); else they are the figures, with the range of their passes.
 type SummaryChart struct {
 	// Title names its part of the bullet (the lead where it has one
-	// part); Lead is the bullet's comparison.
-	Title, Lead, Unit string
+	// part); Lead is the bullet's comparison, Part its part ("" for
+	// none), as the sentence writes it.
+	Title, Lead, Part, Unit string
 	Ratio             bool
 	Points            []SummaryPoint
 }
@@ -260,7 +261,7 @@ func (k contest) chart(title string) (SummaryChart, bool) {
 	if len(cs) < 2 {
 		return SummaryChart{}, false
 	}
-	ch := SummaryChart{Title: title, Lead: k.lead, Unit: strings.TrimSpace(k.unit)}
+	ch := SummaryChart{Title: title, Lead: k.lead, Part: k.part, Unit: strings.TrimSpace(k.unit)}
 	if k.money {
 		ch.Unit = "$ a month"
 	}
@@ -279,12 +280,8 @@ func (k contest) chart(title string) (SummaryChart, bool) {
 		}
 		return ch, true
 	}
-	tied := map[int]bool{}
-	for i, v := range vs {
-		tied[i+1] = v.tied
-	}
 	for i, c := range cs {
-		pt := SummaryPoint{Name: c.name, Value: c.value, Lo: nan, Hi: nan, Leader: i == 0, Tied: tied[i], Plus: c.plus}
+		pt := SummaryPoint{Name: c.name, Value: c.value, Lo: nan, Hi: nan, Leader: i == 0, Tied: i > 0 && vs[i-1].tied, Plus: c.plus}
 		if len(c.values) > 1 {
 			pt.Lo, pt.Hi = slices.Min(c.values), slices.Max(c.values)
 		}

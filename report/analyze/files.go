@@ -191,7 +191,8 @@ func (r *Result) Skipped() []string {
 const BriefWidth = 100
 
 // WriteBrief writes what a terminal shows of an analysis: the summary's
-// sentences and the findings' headlines, wrapped at BriefWidth, in place
+// sentences with their caveats and the findings' headlines with their
+// notes (the caveats of the groups behind them), wrapped at BriefWidth, in place
 // of every table (which the report's files and a pipe still get).
 func WriteBrief(w io.Writer, res *Result) error {
 	var b strings.Builder
@@ -221,6 +222,14 @@ func WriteBrief(w io.Writer, res *Result) error {
 			item("", "  ", strings.TrimSpace(lead+" "+bl.Text))
 			for _, l := range bl.Lines {
 				item("    ", "      ", l)
+			}
+			for _, n := range bl.Notes {
+				item("  caveat: ", "    ", n) // the groups' caveats, in the tables' words
+			}
+		}
+		if sec.ID == "findings" {
+			for _, r := range sec.Remarks {
+				item("  note: ", "    ", r)
 			}
 		}
 	}

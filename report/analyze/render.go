@@ -366,8 +366,8 @@ func summarySection(sm analysis.Summary) *Section {
 func summaryFigure(ch analysis.SummaryChart, i, j int) Figure {
 	ic := &report.IntervalChart{Title: ch.Title}
 	what := ch.Lead
-	if ch.Title != ch.Lead {
-		what += ", " + strings.ToLower(ch.Title[:1]) + ch.Title[1:]
+	if ch.Part != "" {
+		what += ", " + ch.Part
 	}
 	caption := what + ": each stack's figure"
 	switch {
