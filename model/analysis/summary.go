@@ -240,8 +240,8 @@ type SummaryChart struct {
 	// part); Lead is the bullet's comparison, Part its part ("" for
 	// none), as the sentence writes it.
 	Title, Lead, Part, Unit string
-	Ratio             bool
-	Points            []SummaryPoint
+	Ratio                   bool
+	Points                  []SummaryPoint
 }
 
 // SummaryPoint is one contender of a SummaryChart; Lo and Hi are NaN
