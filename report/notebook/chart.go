@@ -2,12 +2,10 @@ package notebook
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,8 +19,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/wra-bench/wra/model/layout"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/stats"
 )
 
 // Plot is a block's chart, rendered.
@@ -95,7 +93,7 @@ func newPlot(c *Chart, d *report.Data) (*Plot, error) {
 		}
 		for i := range groups {
 			// the bar of a notebook's chart is the median of its query's rows
-			groups[i].Median = stats.Median(groups[i].Values)
+			groups[i].Median = layout.FigureOf(groups[i].Values).Median
 		}
 		p.SVG, err = report.SVG(&report.BarChart{Title: title, XLabel: c.X, YLabel: c.Y, Groups: groups})
 		if err != nil {
@@ -206,22 +204,8 @@ type lineSeries struct {
 }
 
 // medians returns the distinct x of the series in ascending order and the
-// median y at each.
-func (s lineSeries) medians() (xs, ys []float64) {
-	pts := slices.Clone(s.xy)
-	slices.SortStableFunc(pts, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
-	for i := 0; i < len(pts); {
-		j := i
-		var vals []float64
-		for ; j < len(pts) && pts[j][0] == pts[i][0]; j++ {
-			vals = append(vals, pts[j][1])
-		}
-		xs = append(xs, pts[i][0])
-		ys = append(ys, stats.Median(vals))
-		i = j
-	}
-	return xs, ys
-}
+// median y at each (layout.MediansByX).
+func (s lineSeries) medians() (xs, ys []float64) { return layout.MediansByX(s.xy) }
 
 // lineSVG draws line series in the report's size, fonts and palette.
 func lineSVG(title, xLabel, yLabel string, series []lineSeries) ([]byte, error) {

@@ -3,10 +3,10 @@ package projection
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/layout"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -96,24 +96,9 @@ func (p *projector) markBest(d *report.Data, n *notes, vals [][][]float64, holdi
 	var none, shared []string
 	people := peopleColumns(d)
 	for ci, col := range vals {
-		entries := make([]stats.Entry, len(col))
-		for ri, xs := range col {
-			entries[ri] = stats.Entry{Values: xs}
-		}
-		best := stats.BestOf(entries, higher, rule)
+		best := layout.BestOfColumn(col, func(ri int) bool { return holding[[2]int{ci, ri}] }, higher, rule)
 		byRange = byRange || best.ByRange
-		valued := 0
-		for ri, xs := range col {
-			if len(xs) > 0 {
-				valued++
-				if holding[[2]int{ci, ri}] && !slices.Contains(best.Index, ri) {
-					best.Index = append(best.Index, ri)
-					bounds = true
-				}
-			}
-		}
-		slices.Sort(best.Index)
-		best.All = len(best.Index) == valued
+		bounds = bounds || best.JoinedByBounds
 		c := people[ci]
 		what := d.Columns[c].Title
 		if what == "" {
@@ -229,13 +214,7 @@ func (p *projector) orderByFirst(d *report.Data, n *notes, first [][]float64, co
 	if !known {
 		higher = true
 	}
-	key := map[int]float64{}
-	for i, xs := range first {
-		if len(xs) > 0 {
-			key[i] = stats.Median(xs)
-		}
-	}
-	sortRows(d, key, !higher)
+	sortRows(d, layout.RowKeys(first), !higher)
 	if len(d.Rows) < 2 {
 		return
 	}

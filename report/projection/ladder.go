@@ -1,19 +1,19 @@
 package projection
 
 import (
-	"cmp"
 	"context"
 	"math"
 	"slices"
 
 	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/layout"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
 
 // HeldMetric is the highest rate a held-rate ladder run held (the store's
 // ladder_figures, one row per ladder run). Its cell is the median of the
-// cell's ladder runs by stats.MedianLadder, the rule of wra analyze's
+// cell's ladder runs by layout.LadderCell (stats.MedianLadder), the rule of wra analyze's
 // ladders section: "+" when that median is a lower bound (a run that
 // defines it still held at its last step), and, for people, every run
 // listed when they differ: "1,397 (500, 1,397, 1,397)". In csv and json
@@ -49,28 +49,19 @@ func Read(ctx context.Context, r Reader, cell, where string, rule stats.LadderRu
 	return r.RunFigures(ctx, where)
 }
 
-// ladder is the median of the ladder runs of a cell.
+// ladder is the median of the ladder runs of a cell (layout.LadderCell).
 func (p *projector) ladder(runs []run) stats.LadderSummary {
-	runs = slices.Clone(runs)
-	slices.SortStableFunc(runs, func(a, b run) int {
-		ra, aok := number(p.value(a, "round"))
-		rb, bok := number(p.value(b, "round"))
-		if aok && bok && ra != rb {
-			return cmp.Compare(ra, rb)
-		}
-		return 0
-	})
-	var results []stats.LadderResult
+	var lr []layout.LadderRun
 	for _, r := range runs {
 		held := p.num(r, HeldMetric)
 		if math.IsNaN(held) {
 			continue
 		}
-		results = append(results, stats.LadderResult{HighestHeldRPS: held, HighestHeldAchievedRPS: p.num(r, AchievedMetric),
-			StillHolding: p.value(r, "still_holding") == true,
-			StepRPS:      p.num(r, "step_rps")})
+		round, ok := number(p.value(r, "round"))
+		lr = append(lr, layout.LadderRun{Round: round, HasRound: ok, LadderResult: stats.LadderResult{HighestHeldRPS: held,
+			HighestHeldAchievedRPS: p.num(r, AchievedMetric), StillHolding: p.value(r, "still_holding") == true, StepRPS: p.num(r, "step_rps")}})
 	}
-	return stats.MedianLadder(results)
+	return layout.LadderCell(lr)
 }
 
 // heldNote says the rule of the ladder cells, from the thresholds the

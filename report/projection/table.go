@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wra-bench/wra/model/layout"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/stats"
 )
 
 // axis is the distinct values of some keys, in order.
@@ -66,24 +66,10 @@ func (p *projector) keyOf(r run, keys []string) string {
 	return b.String()
 }
 
-// figure is one metric of one cell.
-type figure struct {
-	median, min, max float64
-	n                int
-}
-
-func (p *projector) figure(runs []run, m string) figure {
-	var xs []float64
-	for _, r := range runs {
-		if x := p.num(r, m); !math.IsNaN(x) {
-			xs = append(xs, x)
-		}
-	}
-	if len(xs) == 0 {
-		return figure{median: math.NaN(), min: math.NaN(), max: math.NaN()}
-	}
-	s := stats.Summarize(xs)
-	return figure{median: s.Median, min: s.Min, max: s.Max, n: s.N}
+// figure is one metric of one cell: its values in the cell's runs, as
+// layout.FigureOf computes it.
+func (p *projector) figure(runs []run, m string) layout.Figure {
+	return layout.FigureOf(p.values(runs, m))
 }
 
 func human(x float64) string {
@@ -213,13 +199,13 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 					continue
 				}
 				fg := p.figure(cr, m)
-				if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && !math.IsNaN(fg.median) {
-					sortKey[ri] = fg.median
+				if _, ok := sortKey[ri]; !ok && strings.TrimPrefix(spec.Sort, "+") == m && !math.IsNaN(fg.Median) {
+					sortKey[ri] = fg.Median
 				}
-				figs = append(figs, cellFigure{median: fg.median, min: fg.min, max: fg.max, missing: math.IsNaN(fg.median), spread: spec.Spread && fg.n > 1})
-				machine = append(machine, value(fg.median))
+				figs = append(figs, cellFigure{median: fg.Median, min: fg.Min, max: fg.Max, missing: math.IsNaN(fg.Median), spread: spec.Spread && fg.N > 1})
+				machine = append(machine, value(fg.Median))
 				if spec.Spread {
-					machine = append(machine, value(fg.min), value(fg.max), int64(fg.n))
+					machine = append(machine, value(fg.Min), value(fg.Max), int64(fg.N))
 				}
 			}
 			// The text is rendered once every cell's figures are
