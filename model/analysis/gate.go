@@ -134,36 +134,7 @@ func Gate(runs []*model.CompareRun, keys []string, limits []GateLimit, o GateOpt
 	res := &GateResult{Keys: keys, Limits: limits, Options: o, Verdict: stats.GatePass}
 	var falls []bool
 	for _, l := range limits {
-		type group struct {
-			key                  []any
-			base, vs             []float64
-			baseBlocks, vsBlocks map[string][]float64
-		}
-		groups := map[string]*group{}
-		for _, r := range runs {
-			v, ok := r.Values[l.Metric]
-			if !ok {
-				continue
-			}
-			k := model.CompareKeyString(r.Key)
-			g := groups[k]
-			if g == nil {
-				g = &group{key: r.Key, baseBlocks: map[string][]float64{}, vsBlocks: map[string][]float64{}}
-				groups[k] = g
-			}
-			side, blocks := &g.base, g.baseBlocks
-			if r.Side == "vs" {
-				side, blocks = &g.vs, g.vsBlocks
-			}
-			*side = append(*side, v)
-			if r.Block != "" {
-				blocks[r.Block] = append(blocks[r.Block], v)
-			}
-		}
-		order := slices.Collect(maps.Keys(groups))
-		slices.SortFunc(order, func(a, b string) int { return model.CompareKeysOrder(groups[a].key, groups[b].key) })
-		for _, k := range order {
-			g := groups[k]
+		for _, g := range matchSides(runs, l.Metric) {
 			if len(g.base) == 0 || len(g.vs) == 0 {
 				continue
 			}

@@ -178,99 +178,17 @@ func loadLadders(ctx context.Context, st Source, runs []*run, servers *model.Ser
 	return results, steps, nil
 }
 
-// row is one line of the comparison: a metric for one match, and, where
-// the two sides were measured in the same blocks (trials), the
-// comparison within blocks.
-type row struct {
-	metric string
-	key    []any
-	cmp    stats.Comparison
-	paired *stats.Paired
-}
+// row is one line of the comparison (analysis.CompareMatches).
+type row = analysis.CompareRow
 
 func compareTable(runs []*run, o Options) *report.Data {
-	type group struct {
-		key      []any
-		base, vs []float64
-		// the values of each side by block, for the comparison within
-		// blocks
-		baseBlocks, vsBlocks map[string][]float64
-		// still holding: a side's ladder held at its top step, so its
-		// highest_held_rps is a lower bound
-		baseHolding, vsHolding bool
+	crs := make([]*model.CompareRun, len(runs))
+	holding := map[*model.CompareRun]bool{}
+	for i, r := range runs {
+		crs[i] = r.CompareRun
+		holding[r.CompareRun] = r.stillHolding
 	}
-	var rows []row
-	for _, m := range o.Metrics {
-		groups := map[string]*group{}
-		var order []string
-		for _, r := range runs {
-			v, ok := r.Values[m]
-			if !ok {
-				continue
-			}
-			k := model.CompareKeyString(r.Key)
-			gr := groups[k]
-			if gr == nil {
-				gr = &group{key: r.Key, baseBlocks: map[string][]float64{}, vsBlocks: map[string][]float64{}}
-				groups[k] = gr
-				order = append(order, k)
-			}
-			if r.Side == "base" {
-				gr.base = append(gr.base, v)
-				gr.baseHolding = gr.baseHolding || (m == HighestHeld && r.stillHolding)
-				if r.Block != "" {
-					gr.baseBlocks[r.Block] = append(gr.baseBlocks[r.Block], v)
-				}
-			} else {
-				gr.vs = append(gr.vs, v)
-				gr.vsHolding = gr.vsHolding || (m == HighestHeld && r.stillHolding)
-				if r.Block != "" {
-					gr.vsBlocks[r.Block] = append(gr.vsBlocks[r.Block], v)
-				}
-			}
-		}
-		slices.SortFunc(order, func(a, b string) int { return model.CompareKeysOrder(groups[a].key, groups[b].key) })
-		for _, k := range order {
-			gr := groups[k]
-			if len(gr.base) == 0 || len(gr.vs) == 0 {
-				continue // nothing to compare with
-			}
-			c := stats.CompareAt(gr.base, gr.vs, o.Alpha, o.Confidence)
-			const holding = "a ladder still held at its top step: its highest held rps is a lower bound"
-			if gr.baseHolding {
-				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "base: " + holding})
-			}
-			if gr.vsHolding {
-				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "vs: " + holding})
-			}
-			rows = append(rows, row{metric: m, key: gr.key, cmp: c, paired: pairBlocks(gr.baseBlocks, gr.vsBlocks, o.Confidence)})
-		}
-	}
-	if o.Holm && len(rows) > 1 {
-		cs := make([]stats.Comparison, len(rows))
-		for i := range rows {
-			cs[i] = rows[i].cmp
-		}
-		stats.AdjustHolm(cs)
-		for i := range rows {
-			rows[i].cmp = cs[i]
-		}
-	}
+	rows := analysis.CompareMatches(crs, func(r *model.CompareRun) bool { return holding[r] }, HighestHeld,
+		analysis.CompareOptions{Metrics: o.Metrics, Alpha: o.Alpha, Confidence: o.Confidence, Holm: o.Holm})
 	return compareData(rows, o)
-}
-
-// pairBlocks compares within blocks: per block both sides have values in,
-// the median of each side's values there (one run each in a trial), then
-// stats.PairedRatios over the blocks; nil where fewer than two blocks
-// have both sides.
-func pairBlocks(base, vs map[string][]float64, confidence float64) *stats.Paired {
-	b, v := analysis.PairedByBlock(base, vs)
-	if b == nil {
-		return nil
-	}
-	p := stats.PairedRatios(b, v, confidence)
-	if p.N < 2 {
-		return nil // a base of 0 leaves too few ratios to compare
-	}
-	return &p
 }

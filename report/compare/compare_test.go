@@ -29,18 +29,18 @@ func TestRunsNeeded(t *testing.T) {
 // no such line is written.
 func TestReachNote(t *testing.T) {
 	base, vs := []float64{1, 2, 3}, []float64{4, 5, 6}
-	rows := []row{{metric: "rps", cmp: stats.CompareAt(base, vs, 0.05, 0.95)}}
+	rows := []row{{Metric: "rps", Cmp: stats.CompareAt(base, vs, 0.05, 0.95)}}
 	r := reachOf(rows, Options{Alpha: 0.05, Confidence: 0.95})
 	notes := r.notes(Options{Alpha: 0.05, Confidence: 0.95})
 	if r.any || len(notes) != 2 || !strings.Contains(notes[1], "smallest possible p is 0.1; that takes at least 4 runs a side") {
 		t.Errorf("alpha 0.05: any=%v notes %q", r.any, notes)
 	}
-	rows[0].cmp = stats.CompareAt(base, vs, 0.1, 0.95)
+	rows[0].Cmp = stats.CompareAt(base, vs, 0.1, 0.95)
 	r = reachOf(rows, Options{Alpha: 0.1, Confidence: 0.95})
 	if !r.any || len(r.notes(Options{Alpha: 0.1, Confidence: 0.95})) != 1 {
 		t.Errorf("alpha 0.1: any=%v", r.any)
 	}
-	if got := deltaCell(rows[0].cmp, true); got != "+150.00% (p=0.100 n=3)" {
+	if got := deltaCell(rows[0].Cmp, true); got != "+150.00% (p=0.100 n=3)" {
 		t.Errorf("significant delta cell %q", got)
 	}
 	if got := deltaCell(stats.CompareAt(base, []float64{1, 2, 3.001}, 0.1, 0.95), true); got != "0.00% ~ (p=1.000 n=3)" {

@@ -33,7 +33,7 @@ func reachOf(rows []row, o Options) reach {
 	m := holmRows(rows, o)
 	r.m = m
 	for _, row := range rows {
-		c := row.cmp
+		c := row.Cmp
 		r.intervals = r.intervals || c.Base.HasCI() || c.Vs.HasCI()
 		r.any = r.any || c.Significant
 		if p := math.Min(1, float64(m)*stats.MinUTestP(c.Test.N1, c.Test.N2)); p < r.minP {
@@ -107,7 +107,7 @@ func sig3(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 // 2^(1-n).
 func signTestReaches(rows []row, alpha float64) bool {
 	for _, r := range rows {
-		if r.paired != nil && (r.paired.P <= alpha || math.Pow(2, float64(1-r.paired.N)) <= alpha) {
+		if r.Paired != nil && (r.Paired.P <= alpha || math.Pow(2, float64(1-r.Paired.N)) <= alpha) {
 			return true
 		}
 	}
@@ -120,11 +120,11 @@ func pairedNote(rows []row, alpha float64, withP bool) string {
 	var ns []int
 	cover := map[int]float64{}
 	for _, r := range rows {
-		if r.paired != nil && !math.IsNaN(r.paired.Median) {
-			if !slices.Contains(ns, r.paired.N) {
-				ns = append(ns, r.paired.N)
+		if r.Paired != nil && !math.IsNaN(r.Paired.Median) {
+			if !slices.Contains(ns, r.Paired.N) {
+				ns = append(ns, r.Paired.N)
 			}
-			cover[r.paired.N] = r.paired.Coverage
+			cover[r.Paired.N] = r.Paired.Coverage
 		}
 	}
 	slices.Sort(ns)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/layout"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/stats"
 )
@@ -34,7 +35,7 @@ func compareData(rows []row, o Options) *report.Data {
 			continue
 		}
 		for _, r := range rows {
-			if r.key[i] != nil {
+			if r.Key[i] != nil {
 				keyCols = append(keyCols, i)
 				break
 			}
@@ -45,7 +46,7 @@ func compareData(rows []row, o Options) *report.Data {
 	for _, i := range keyCols {
 		d.Columns = append(d.Columns, report.Column{Name: keys[i]})
 	}
-	paired := slices.ContainsFunc(rows, func(r row) bool { return r.paired != nil })
+	paired := slices.ContainsFunc(rows, func(r row) bool { return r.Paired != nil })
 	if o.Machine {
 		d.Columns = append(d.Columns, report.Columns(
 			"base", "vs",
@@ -77,10 +78,10 @@ func compareData(rows []row, o Options) *report.Data {
 		}
 	}
 	for _, r := range rows {
-		c := r.cmp
-		line := []any{r.metric}
+		c := r.Cmp
+		line := []any{r.Metric}
 		for _, i := range keyCols {
-			line = append(line, r.key[i])
+			line = append(line, r.Key[i])
 		}
 		if o.Machine {
 			var ws []string
@@ -95,7 +96,7 @@ func compareData(rows []row, o Options) *report.Data {
 			}
 			line = append(line, finite(c.DeltaPct), finite(c.Test.U), finite(c.Test.P), finite(c.P), c.Adjusted, c.Test.Exact, c.Alpha, c.Significant, strings.Join(ws, "; "))
 			if paired {
-				line = append(line, pairedCells(r.paired, true, signReach, noteIndex)...)
+				line = append(line, pairedCells(r.Paired, true, signReach, noteIndex)...)
 			}
 			d.Rows = append(d.Rows, line)
 			continue
@@ -116,7 +117,7 @@ func compareData(rows []row, o Options) *report.Data {
 			}
 		}
 		if paired {
-			line = append(line, pairedCells(r.paired, false, signReach, noteIndex)...)
+			line = append(line, pairedCells(r.Paired, false, signReach, noteIndex)...)
 		}
 		line = append(line,
 			humanSummary(c.Base, reach.intervals)+marks(baseMarks),
@@ -131,7 +132,7 @@ func compareData(rows []row, o Options) *report.Data {
 		method += fmt.Sprintf(", Holm-Bonferroni adjusted across the %d rows", len(rows))
 	}
 	method += fmt.Sprintf("; ~ means no significant difference at alpha %s.", strconv.FormatFloat(o.Alpha, 'f', -1, 64))
-	if slices.ContainsFunc(rows, func(r row) bool { return r.metric == HighestHeld }) {
+	if slices.ContainsFunc(rows, func(r row) bool { return r.Metric == HighestHeld }) {
 		method += fmt.Sprintf(" highest_held_rps: the highest ladder step held (p95 < %s ms, under %s%% of requests failed) before the first failing step.",
 			strconv.FormatFloat(o.Rule.P95MS, 'f', -1, 64), strconv.FormatFloat(o.Rule.MaxErrorRate*100, 'f', -1, 64))
 	}
@@ -253,7 +254,7 @@ func ladderStepsTable(s model.CompareSides, runs []*run, steps map[string][]stat
 	var notes []string
 	for _, side := range []string{"base", "vs"} {
 		name := sideName(s, side)
-		var res []stats.LadderResult
+		var res []layout.LadderRun
 		var listed []string
 		for _, r := range runs {
 			if r.Side != side {
@@ -263,7 +264,7 @@ func ladderStepsTable(s model.CompareSides, runs []*run, steps map[string][]stat
 			if !ok {
 				continue
 			}
-			res = append(res, lr)
+			res = append(res, layout.LadderRun{LadderResult: lr})
 			src := report.Source{File: r.Source, Line: r.Line}.String()
 			listed = append(listed, src+" ("+lr.String()+")")
 			for _, st := range steps[r.ID] {
@@ -274,7 +275,7 @@ func ladderStepsTable(s model.CompareSides, runs []*run, steps map[string][]stat
 			notes = append(notes, fmt.Sprintf("%s: no ladder (k6 samples tagged with their step, or a k6 summary with per-step sub-metrics).", name))
 			continue
 		}
-		m := stats.MedianLadder(res)
+		m := layout.LadderCell(res) // in the runs' order: they carry no round
 		runsWord := "runs"
 		if len(res) == 1 {
 			runsWord = "run"
@@ -294,7 +295,7 @@ func ladderStepsTable(s model.CompareSides, runs []*run, steps map[string][]stat
 // differ reports whether the rows differ in their key i.
 func differ(rows []row, i int) bool {
 	for _, r := range rows[min(1, len(rows)):] {
-		if fmt.Sprint(r.key[i]) != fmt.Sprint(rows[0].key[i]) {
+		if fmt.Sprint(r.Key[i]) != fmt.Sprint(rows[0].Key[i]) {
 			return true
 		}
 	}

@@ -1,0 +1,118 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/stats"
+)
+
+// CompareRow is one line of wra compare: a metric for one match of the two
+// sides (runs with equal keys), the comparison of their runs (stats.CompareAt,
+// Holm-adjusted across the rows where asked), and, where the two sides
+// were measured in the same blocks (trials), the comparison within blocks.
+type CompareRow struct {
+	Metric string
+	Key    []any
+	Cmp    stats.Comparison
+	Paired *stats.Paired
+}
+
+// CompareOptions are the settings of CompareMatches.
+type CompareOptions struct {
+	Metrics           []string
+	Alpha, Confidence float64
+	Holm              bool
+}
+
+// CompareMatches compares the two sides of runs ("base" and the other),
+// metric by metric and match by match in the keys' order. stillHolding
+// tells a run whose ladder held at its top step: for boundMetric (the
+// highest held rate) its figure is a lower bound, which the comparison's
+// warnings say.
+func CompareMatches(runs []*model.CompareRun, stillHolding func(*model.CompareRun) bool, boundMetric string, o CompareOptions) []CompareRow {
+	var rows []CompareRow
+	for _, m := range o.Metrics {
+		for _, gr := range matchSides(runs, m) {
+			if len(gr.base) == 0 || len(gr.vs) == 0 {
+				continue // nothing to compare with
+			}
+			c := stats.CompareAt(gr.base, gr.vs, o.Alpha, o.Confidence)
+			const holding = "a ladder still held at its top step: its highest held rps is a lower bound"
+			if m == boundMetric && slices.ContainsFunc(gr.baseRuns, stillHolding) {
+				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "base: " + holding})
+			}
+			if m == boundMetric && slices.ContainsFunc(gr.vsRuns, stillHolding) {
+				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "vs: " + holding})
+			}
+			rows = append(rows, CompareRow{Metric: m, Key: gr.key, Cmp: c, Paired: pairBlocks(gr.baseBlocks, gr.vsBlocks, o.Confidence)})
+		}
+	}
+	if o.Holm && len(rows) > 1 {
+		cs := make([]stats.Comparison, len(rows))
+		for i := range rows {
+			cs[i] = rows[i].Cmp
+		}
+		stats.AdjustHolm(cs)
+		for i := range rows {
+			rows[i].Cmp = cs[i]
+		}
+	}
+	return rows
+}
+
+// pairBlocks compares within blocks: per block both sides have values in,
+// the median of each side's values there (one run each in a trial), then
+// stats.PairedRatios over the blocks; nil where fewer than two blocks
+// have both sides.
+func pairBlocks(base, vs map[string][]float64, confidence float64) *stats.Paired {
+	b, v := PairedByBlock(base, vs)
+	if b == nil {
+		return nil
+	}
+	p := stats.PairedRatios(b, v, confidence)
+	if p.N < 2 {
+		return nil // a base of 0 leaves too few ratios to compare
+	}
+	return &p
+}
+
+// match is one match of the two sides for one metric: the runs with equal
+// keys, their values on each side, and the values of each side by block
+// (trial), for the comparison within blocks.
+type match struct {
+	key                  []any
+	base, vs             []float64
+	baseRuns, vsRuns     []*model.CompareRun
+	baseBlocks, vsBlocks map[string][]float64
+}
+
+// matchSides groups the runs that have metric into matches, in the keys'
+// order (model.CompareKeysOrder): what wra compare and wra gate compare.
+func matchSides(runs []*model.CompareRun, metric string) []*match {
+	groups := map[string]*match{}
+	var out []*match
+	for _, r := range runs {
+		v, ok := r.Values[metric]
+		if !ok {
+			continue
+		}
+		k := model.CompareKeyString(r.Key)
+		g := groups[k]
+		if g == nil {
+			g = &match{key: r.Key, baseBlocks: map[string][]float64{}, vsBlocks: map[string][]float64{}}
+			groups[k] = g
+			out = append(out, g)
+		}
+		vals, rs, blocks := &g.base, &g.baseRuns, g.baseBlocks
+		if r.Side == "vs" {
+			vals, rs, blocks = &g.vs, &g.vsRuns, g.vsBlocks
+		}
+		*vals, *rs = append(*vals, v), append(*rs, r)
+		if r.Block != "" {
+			blocks[r.Block] = append(blocks[r.Block], v)
+		}
+	}
+	slices.SortFunc(out, func(a, b *match) int { return model.CompareKeysOrder(a.key, b.key) })
+	return out
+}
