@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joshdk/go-junit"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -82,6 +83,22 @@ func TestGateStatuses(t *testing.T) {
 	}
 	if suites.Tests != 3 || suites.Failures != 2 || failed != 2 || len(suites.Suites) != 1 || suites.Suites[0].Name != "cpu_server_us_per_req" {
 		t.Errorf("JUnit: %d tests, %d failures (%d failure elements), suites %d; want 3, 2, 2, 1\n%s", suites.Tests, suites.Failures, failed, len(suites.Suites), out)
+	}
+	// and as a JUnit consumer reads it (go-junit, the parser CI
+	// reporters use): the same suites, cases and statuses.
+	read, err := junit.Ingest([]byte(out))
+	if err != nil {
+		t.Fatalf("go-junit: %v\n%s", err, out)
+	}
+	if len(read) != 1 || read[0].Name != "cpu_server_us_per_req" || read[0].Totals.Tests != 3 || read[0].Totals.Failed != 2 || read[0].Totals.Passed != 1 {
+		t.Errorf("go-junit reads %d suites: %+v; want one of 3 tests, 2 failed, 1 passed", len(read), read)
+	}
+	for _, s := range read {
+		for _, c := range s.Tests {
+			if c.Status == junit.StatusFailed && (c.Error == nil || !strings.Contains(c.Message, "cpu_server_us_per_req") || !strings.Contains(c.Message, "limit cpu_server_us_per_req:+5%")) {
+				t.Errorf("go-junit: failed case %s without its message: %+v", c.Name, c)
+			}
+		}
 	}
 
 	// too few runs: five trials, Holm across the rps checks
