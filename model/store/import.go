@@ -46,6 +46,13 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 	} else if integer(n) != 0 {
 		return fmt.Errorf("%s: the store already holds %d runs; import an export into an empty store", dir, integer(n))
 	}
+	// One transaction: an import that fails at any table leaves the store
+	// as empty as it was.
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
 	for _, f := range info.Files {
 		if f.Kind != "table" || strings.HasPrefix(f.Name, "wra_") || f.Name == "prices" {
 			continue
@@ -67,9 +74,12 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 		} else if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s: the export lists %s, which is not there", dir, f.Path)
 		}
-		if _, err := s.exec(ctx, "INSERT INTO "+quoteIdent(f.Name)+" BY NAME SELECT "+sel+" FROM "+src); err != nil {
-			return fmt.Errorf("%s: importing %s: %w", dir, f.Path, err)
+		if _, err := tx.ExecContext(ctx, "INSERT INTO "+quoteIdent(f.Name)+" BY NAME SELECT "+sel+" FROM "+src); err != nil {
+			return fmt.Errorf("%s: importing %s: %w", dir, f.Path, s.outOfMemory(err))
 		}
 	}
-	return s.Bump(ctx)
+	if _, err := tx.ExecContext(ctx, `UPDATE wra_generation SET generation = generation + 1`); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

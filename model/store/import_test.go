@@ -187,3 +187,38 @@ func TestImportExportRefused(t *testing.T) {
 		t.Errorf("runs after refused imports: %d, want 0", n)
 	}
 }
+
+// TestImportExportIsAtomic: an export whose last table cannot be read
+// leaves the store as empty as it was, the tables imported before it
+// included, and the error names the file.
+func TestImportExportIsAtomic(t *testing.T) {
+	ctx := context.Background()
+	src := importFixture(t)
+	dir := filepath.Join(t.TempDir(), "corpus.parquet")
+	info, err := src.Export(ctx, dir, "parquet", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	for _, f := range info.Files {
+		if f.Kind == "table" && !strings.HasPrefix(f.Name, "wra_") && f.Name != "prices" && f.Name != "runs" && len(f.PartitionBy) == 0 {
+			last = f.Path
+		}
+	}
+	if last == "" {
+		t.Fatal("the export has no unpartitioned table besides runs")
+	}
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(last)), []byte("not parquet"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dst := openTemp(t)
+	err = dst.ImportExport(ctx, dir)
+	if err == nil || !strings.Contains(err.Error(), last) {
+		t.Fatalf("import with %s broken: %v, want an error naming it", last, err)
+	}
+	for _, table := range []string{"runs", "ingested_files", "samples", "latency_percentiles"} {
+		if n := count(t, dst, `SELECT count(*) FROM `+table); n != 0 {
+			t.Errorf("%s after the failed import: %d rows, want 0", table, n)
+		}
+	}
+}
