@@ -23,7 +23,19 @@ type CompareRun struct {
 	// runs.source_line, 0 when unknown): how a table cites it.
 	Source string
 	Line   int
+	// StillHolding: the run is a ladder that still held at its top step,
+	// so its HighestHeld figure is a lower bound.
+	StillHolding bool
 }
+
+// HighestHeld is the metric of a ladder run's highest step held
+// (ladder_figures.highest_held_rps), which wra compare and wra gate
+// compare beside the figures of model.CompareMetrics.
+const HighestHeld = "highest_held_rps"
+
+// LowerBoundCaveat is what every surface that compares HighestHeld says
+// of a side whose ladder still held at its top step.
+const LowerBoundCaveat = "a ladder still held at its top step: its highest held rps is a lower bound"
 
 // CompareKeyString is the identity of a match of the two sides: runs
 // with equal keys are compared.

@@ -26,11 +26,10 @@ type CompareOptions struct {
 }
 
 // CompareMatches compares the two sides of runs ("base" and the other),
-// metric by metric and match by match in the keys' order. stillHolding
-// tells a run whose ladder held at its top step: for boundMetric (the
-// highest held rate) its figure is a lower bound, which the comparison's
-// warnings say.
-func CompareMatches(runs []*model.CompareRun, stillHolding func(*model.CompareRun) bool, boundMetric string, o CompareOptions) []CompareRow {
+// metric by metric and match by match in the keys' order. Where a side's
+// ladder still held at its top step, its model.HighestHeld is a lower
+// bound, which the comparison's warnings say (lowerBounds).
+func CompareMatches(runs []*model.CompareRun, o CompareOptions) []CompareRow {
 	var rows []CompareRow
 	for _, m := range o.Metrics {
 		for _, gr := range matchSides(runs, m) {
@@ -38,12 +37,8 @@ func CompareMatches(runs []*model.CompareRun, stillHolding func(*model.CompareRu
 				continue // nothing to compare with
 			}
 			c := stats.CompareAt(gr.base, gr.vs, o.Alpha, o.Confidence)
-			const holding = "a ladder still held at its top step: its highest held rps is a lower bound"
-			if m == boundMetric && slices.ContainsFunc(gr.baseRuns, stillHolding) {
-				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "base: " + holding})
-			}
-			if m == boundMetric && slices.ContainsFunc(gr.vsRuns, stillHolding) {
-				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: "vs: " + holding})
+			for _, msg := range gr.lowerBounds(m) {
+				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: msg})
 			}
 			rows = append(rows, CompareRow{Metric: m, Key: gr.key, Cmp: c, Paired: pairBlocks(gr.baseBlocks, gr.vsBlocks, o.Confidence)})
 		}
@@ -114,5 +109,23 @@ func matchSides(runs []*model.CompareRun, metric string) []*match {
 		}
 	}
 	slices.SortFunc(out, func(a, b *match) int { return model.CompareKeysOrder(a.key, b.key) })
+	return out
+}
+
+// lowerBounds are the caveats of a match's metric: for model.HighestHeld,
+// each side with a ladder that still held at its top step
+// (model.LowerBoundCaveat, after the side's name).
+func (g *match) lowerBounds(metric string) []string {
+	if metric != model.HighestHeld {
+		return nil
+	}
+	holding := func(r *model.CompareRun) bool { return r.StillHolding }
+	var out []string
+	if slices.ContainsFunc(g.baseRuns, holding) {
+		out = append(out, "base: "+model.LowerBoundCaveat)
+	}
+	if slices.ContainsFunc(g.vsRuns, holding) {
+		out = append(out, "vs: "+model.LowerBoundCaveat)
+	}
 	return out
 }

@@ -98,6 +98,9 @@ type GateRow struct {
 	// Key holds the values of the gate's Keys that match the runs.
 	Key   []any
 	Check stats.GateCheck
+	// Caveats are the match's caveats beside the check, as wra compare
+	// prints them: a side whose highest held rate is a lower bound.
+	Caveats []string
 }
 
 // A GateResult is a gate over every metric given a limit and every
@@ -140,7 +143,7 @@ func Gate(runs []*model.CompareRun, keys []string, limits []GateLimit, o GateOpt
 			}
 			pb, pv := PairedByBlock(g.baseBlocks, g.vsBlocks)
 			c := stats.Gate(g.base, g.vs, pb, pv, l.Pct, l.FallIsWorse, o.Alpha, o.Confidence)
-			res.Rows = append(res.Rows, GateRow{Limit: l, Key: g.key, Check: c})
+			res.Rows = append(res.Rows, GateRow{Limit: l, Key: g.key, Check: c, Caveats: g.lowerBounds(l.Metric)})
 			falls = append(falls, l.FallIsWorse)
 		}
 	}

@@ -21,7 +21,7 @@ import (
 
 // HighestHeld is the metric of a run's held-rate ladder: its highest step
 // held.
-const HighestHeld = "highest_held_rps"
+const HighestHeld = model.HighestHeld
 
 // Metrics names the metrics a comparison compares by default, in table
 // order.
@@ -79,8 +79,6 @@ func Runs(ctx context.Context, st Source, sides model.CompareSides, rule stats.L
 // run is one selected run with its metrics.
 type run struct {
 	*model.CompareRun
-	// stillHolding: the run's ladder held at its top step
-	stillHolding bool
 }
 
 // Compare reads the runs of both sides from the store and lays out the
@@ -173,7 +171,7 @@ func loadLadders(ctx context.Context, st Source, runs []*run, servers *model.Ser
 		results[lr.Run] = lr.Result
 		steps[lr.Run] = lr.Result.Steps
 		r.Values[HighestHeld] = lr.Result.HighestHeldRPS
-		r.stillHolding = lr.Result.StillHolding
+		r.StillHolding = lr.Result.StillHolding
 	}
 	return results, steps, nil
 }
@@ -183,12 +181,9 @@ type row = analysis.CompareRow
 
 func compareTable(runs []*run, o Options) *report.Data {
 	crs := make([]*model.CompareRun, len(runs))
-	holding := map[*model.CompareRun]bool{}
 	for i, r := range runs {
 		crs[i] = r.CompareRun
-		holding[r.CompareRun] = r.stillHolding
 	}
-	rows := analysis.CompareMatches(crs, func(r *model.CompareRun) bool { return holding[r] }, HighestHeld,
-		analysis.CompareOptions{Metrics: o.Metrics, Alpha: o.Alpha, Confidence: o.Confidence, Holm: o.Holm})
+	rows := analysis.CompareMatches(crs, analysis.CompareOptions{Metrics: o.Metrics, Alpha: o.Alpha, Confidence: o.Confidence, Holm: o.Holm})
 	return compareData(rows, o)
 }

@@ -101,6 +101,9 @@ func GateMarkdown(w io.Writer, g Gate) error {
 			mdCell(sigOr(c.BaseMedian)), mdCell(sigOr(c.VsMedian)),
 			gpct(c.ChangePct), gpct(c.LowPct), gpct(c.HighPct), gp(c.P), runsCell(c))
 	}
+	for _, n := range g.caveats() {
+		fmt.Fprintf(&b, "\n- %s", mdCell(n))
+	}
 	fmt.Fprintf(&b, "\n%s\n", mdCell(g.method()))
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -193,6 +196,9 @@ func GateJUnit(w io.Writer, g Gate) error {
 		}
 		line := fmt.Sprintf("%s: %s, limit %s; baseline median %s, candidate median %s",
 			r.Limit.Metric, c.String(), r.Limit.String(), report.Exact(finiteOr(c.BaseMedian)), report.Exact(finiteOr(c.VsMedian)))
+		for _, cv := range r.Caveats {
+			line += "; " + cv
+		}
 		tc := junitCase{Name: name, Classname: "wra.gate." + r.Limit.Metric, SystemOut: line}
 		s := &out.Suites[i]
 		switch c.Verdict {
@@ -254,6 +260,7 @@ type gateCheckJSON struct {
 	PRaw       *float64          `json:"p_raw"`
 	P          *float64          `json:"p"`
 	RunsNeeded int               `json:"runs_needed,omitempty"`
+	Caveats    []string          `json:"caveats,omitempty"`
 }
 
 func num(v float64) *float64 {
@@ -281,7 +288,7 @@ func GateJSON(w io.Writer, g Gate) error {
 			Verdict: c.Verdict, Test: c.Method, BaseN: c.N1, VsN: c.N2,
 			BaseMedian: num(c.BaseMedian), VsMedian: num(c.VsMedian), ChangePct: num(c.ChangePct),
 			LowPct: num(c.LowPct), HighPct: num(c.HighPct), Coverage: num(c.Coverage),
-			PRaw: num(c.PRaw), P: num(c.P), RunsNeeded: c.RunsNeeded})
+			PRaw: num(c.PRaw), P: num(c.P), RunsNeeded: c.RunsNeeded, Caveats: r.Caveats})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -302,6 +309,22 @@ func GateTable(g Gate) *report.Data {
 			finiteOr(c.BaseMedian), finiteOr(c.VsMedian), finiteOr(c.ChangePct), finiteOr(c.LowPct), finiteOr(c.HighPct), finiteOr(c.P),
 			string(c.Method), int64(c.N1), int64(c.N2), need})
 	}
-	d.Notes = []string{g.verdictLine(), g.method()}
+	d.Notes = append(append([]string{g.verdictLine()}, g.caveats()...), g.method())
 	return d
+}
+
+// caveats are the checks' caveats for a note each: the metric and match,
+// then the caveat, in the rows' order.
+func (g Gate) caveats() []string {
+	var out []string
+	for _, r := range g.Rows {
+		what := r.Limit.Metric
+		if l := g.labels(r); l != "" {
+			what += " " + l
+		}
+		for _, cv := range r.Caveats {
+			out = append(out, what+": "+cv)
+		}
+	}
+	return out
 }
