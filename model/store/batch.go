@@ -109,7 +109,7 @@ func (s *Store) loadFiles(ctx context.Context, files []model.File, bulk bool, pr
 				return err
 			}
 		}
-		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
+		if err := exec(bumpSQL); err != nil {
 			return err
 		}
 		t := Txn{Sources: make([]string, len(files)), Bulk: bulk}

@@ -78,7 +78,7 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 			return fmt.Errorf("%s: importing %s: %w", dir, f.Path, s.outOfMemory(err))
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE wra_generation SET generation = generation + 1`); err != nil {
+	if _, err := tx.ExecContext(ctx, bumpSQL); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -93,12 +93,7 @@ func rowsOf(t *testing.T, s *Store, table string) []string {
 // columns, labels and tags as stored, times to the microsecond.
 func TestImportExport(t *testing.T) {
 	ctx := context.Background()
-	src := importFixture(t)
-	dir := filepath.Join(t.TempDir(), "corpus.parquet")
-	info, err := src.Export(ctx, dir, "parquet", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, dir, info := parquetFixture(t)
 	if !IsExport(dir) {
 		t.Fatal("IsExport is false for the export")
 	}
@@ -193,12 +188,7 @@ func TestImportExportRefused(t *testing.T) {
 // included, and the error names the file.
 func TestImportExportIsAtomic(t *testing.T) {
 	ctx := context.Background()
-	src := importFixture(t)
-	dir := filepath.Join(t.TempDir(), "corpus.parquet")
-	info, err := src.Export(ctx, dir, "parquet", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, dir, info := parquetFixture(t)
 	var last string
 	for _, f := range info.Files {
 		if f.Kind == "table" && !strings.HasPrefix(f.Name, "wra_") && f.Name != "prices" && f.Name != "runs" && len(f.PartitionBy) == 0 {
@@ -212,7 +202,7 @@ func TestImportExportIsAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst := openTemp(t)
-	err = dst.ImportExport(ctx, dir)
+	err := dst.ImportExport(ctx, dir)
 	if err == nil || !strings.Contains(err.Error(), last) {
 		t.Fatalf("import with %s broken: %v, want an error naming it", last, err)
 	}
@@ -221,4 +211,16 @@ func TestImportExportIsAtomic(t *testing.T) {
 			t.Errorf("%s after the failed import: %d rows, want 0", table, n)
 		}
 	}
+}
+
+// parquetFixture is importFixture's store and its Parquet export.
+func parquetFixture(t *testing.T) (*Store, string, *ExportInfo) {
+	t.Helper()
+	src := importFixture(t)
+	dir := filepath.Join(t.TempDir(), "corpus.parquet")
+	info, err := src.Export(context.Background(), dir, "parquet", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, dir, info
 }

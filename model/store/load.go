@@ -75,7 +75,7 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 			driver.NamedValue{Ordinal: 5, Value: s.opts.Now().UTC()}); err != nil {
 			return err
 		}
-		if err := exec(`UPDATE wra_generation SET generation = generation + 1`); err != nil {
+		if err := exec(bumpSQL); err != nil {
 			return err
 		}
 		return s.beforeCommit(ctx, Txn{Sources: []string{f.Source}, Bulk: sk.bulk, Rows: rows})

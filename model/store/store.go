@@ -563,9 +563,13 @@ func (s *Store) IngestedHash(ctx context.Context, source string) (string, bool, 
 // Bump raises the store's generation, after a write that did not go
 // through Load (wra sql --write).
 func (s *Store) Bump(ctx context.Context) error {
-	_, err := s.exec(ctx, `UPDATE wra_generation SET generation = generation + 1`)
+	_, err := s.exec(ctx, bumpSQL)
 	return err
 }
+
+// bumpSQL raises the store's generation, inside a transaction of its own
+// or a caller's (ImportExport).
+const bumpSQL = `UPDATE wra_generation SET generation = generation + 1`
 
 // Fingerprint identifies the store's content as wra wrote it: the schema
 // version, the generation, and every ingested file with its hash. Two

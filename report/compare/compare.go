@@ -66,19 +66,10 @@ func Runs(ctx context.Context, st Source, sides model.CompareSides, rule stats.L
 	if err != nil {
 		return nil, err
 	}
-	runs := make([]*run, len(crs))
-	for i, r := range crs {
-		runs[i] = &run{CompareRun: r}
-	}
-	if _, _, err := loadLadders(ctx, st, runs, servers, rule); err != nil {
+	if _, _, err := loadLadders(ctx, st, crs, servers, rule); err != nil {
 		return nil, err
 	}
 	return crs, nil
-}
-
-// run is one selected run with its metrics.
-type run struct {
-	*model.CompareRun
 }
 
 // Compare reads the runs of both sides from the store and lays out the
@@ -96,13 +87,9 @@ func Compare(ctx context.Context, st Source, o Options) (*report.Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	crs, err := st.CompareRuns(ctx, o.Sides, servers)
+	runs, err := st.CompareRuns(ctx, o.Sides, servers)
 	if err != nil {
 		return nil, err
-	}
-	runs := make([]*run, len(crs))
-	for i, r := range crs {
-		runs[i] = &run{CompareRun: r}
 	}
 	if err := checkSides(runs, o.Sides); err != nil {
 		return nil, err
@@ -117,7 +104,7 @@ func Compare(ctx context.Context, st Source, o Options) (*report.Data, error) {
 	return compareTable(runs, o), nil
 }
 
-func checkSides(runs []*run, s model.CompareSides) error {
+func checkSides(runs []*model.CompareRun, s model.CompareSides) error {
 	n := map[string]int{}
 	for _, r := range runs {
 		n[r.Side]++
@@ -148,8 +135,8 @@ func sideName(s model.CompareSides, side string) string {
 // its result as wra analyze does (analysis.LadderRuns), and stores its
 // highest held step as the run's highest_held_rps. A k6 run whose steps
 // are tagged in its samples, or kept in its summary, is a ladder run.
-func loadLadders(ctx context.Context, st Source, runs []*run, servers *model.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
-	byID := map[string]*run{}
+func loadLadders(ctx context.Context, st Source, runs []*model.CompareRun, servers *model.Servers, rule stats.LadderRule) (map[string]stats.LadderResult, map[string][]stats.LadderStep, error) {
+	byID := map[string]*model.CompareRun{}
 	for _, r := range runs {
 		byID[r.ID] = r
 	}
@@ -179,11 +166,7 @@ func loadLadders(ctx context.Context, st Source, runs []*run, servers *model.Ser
 // row is one line of the comparison (analysis.CompareMatches).
 type row = analysis.CompareRow
 
-func compareTable(runs []*run, o Options) *report.Data {
-	crs := make([]*model.CompareRun, len(runs))
-	for i, r := range runs {
-		crs[i] = r.CompareRun
-	}
-	rows := analysis.CompareMatches(crs, analysis.CompareOptions{Metrics: o.Metrics, Alpha: o.Alpha, Confidence: o.Confidence, Holm: o.Holm})
+func compareTable(runs []*model.CompareRun, o Options) *report.Data {
+	rows := analysis.CompareMatches(runs, analysis.CompareOptions{Metrics: o.Metrics, Alpha: o.Alpha, Confidence: o.Confidence, Holm: o.Holm})
 	return compareData(rows, o)
 }

@@ -242,7 +242,7 @@ func deltaCell(c stats.Comparison, testCanReach bool) string {
 
 // ladderStepsTable lists every step of every ladder run of both sides,
 // with each run's result and each side's median in the notes.
-func ladderStepsTable(s model.CompareSides, runs []*run, steps map[string][]stats.LadderStep, results map[string]stats.LadderResult, rule stats.LadderRule) *report.Data {
+func ladderStepsTable(s model.CompareSides, runs []*model.CompareRun, steps map[string][]stats.LadderStep, results map[string]stats.LadderResult, rule stats.LadderRule) *report.Data {
 	d := &report.Data{Columns: []report.Column{
 		{Name: "side"}, {Name: "run"}, {Name: "step"},
 		{Name: "target_rps", Human: report.SigCell},

@@ -18,7 +18,7 @@ import (
 // defines it still held at its last step), and, for people, every run
 // listed when they differ: "1,397 (500, 1,397, 1,397)". In csv and json
 // it is three numbers: the median, still_holding and the number of runs.
-const HeldMetric = "highest_held_rps"
+const HeldMetric = model.HighestHeld
 
 // AchievedMetric is the rate achieved at that step (ladder_figures'
 // highest_held_achieved_rps), what people publish: 1,397 for a step of
