@@ -101,8 +101,13 @@ func GateMarkdown(w io.Writer, g Gate) error {
 			mdCell(sigOr(c.BaseMedian)), mdCell(sigOr(c.VsMedian)),
 			gpct(c.ChangePct), gpct(c.LowPct), gpct(c.HighPct), gp(c.P), runsCell(c))
 	}
-	for _, n := range g.caveats() {
-		fmt.Fprintf(&b, "\n- %s", mdCell(n))
+	// the caveats as a list between the table and the method, blank
+	// lines around it, so that the method is no part of its last item
+	if cv := g.caveats(); len(cv) > 0 {
+		b.WriteString("\n")
+		for _, n := range cv {
+			fmt.Fprintf(&b, "- %s\n", mdCell(n))
+		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", mdCell(g.method()))
 	_, err := io.WriteString(w, b.String())

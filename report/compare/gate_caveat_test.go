@@ -55,6 +55,11 @@ func TestGateLowerBoundCaveat(t *testing.T) {
 			t.Errorf("%s: the caveat %d times, want %d:\n%s", name, n, f.want, f.out)
 		}
 	}
+	// a list of its own: a blank line ends it before the method, which
+	// would otherwise continue its last item
+	if !strings.Contains(md.String(), "|\n\n- highest\\_held\\_rps test=one: base: "+model.LowerBoundCaveat+"\n\nA check fails") {
+		t.Errorf("markdown: the caveats are not a list between blank lines:\n%s", md.String())
+	}
 	var doc struct {
 		Checks []struct {
 			Metric  string   `json:"metric"`
