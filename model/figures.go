@@ -145,6 +145,43 @@ type SpectrumRow struct {
 	Count      int64   `db:"count"` // -1 where the tool prints none
 }
 
+// GroupFigures are the figures of one group of the experiment, its
+// runs summarised once (the store's run_medians): medians, ranges and
+// totals over the passes, NaN where no pass has the figure. Every table
+// of wra analyze reads a group's medians from here; what SQL does not
+// compute (the median's interval, the tests, the paired ratios within
+// trials) is computed in Go over the group's runs.
+type GroupFigures struct {
+	GroupID   string `db:"group_id"`
+	Passes    int64  `db:"passes"`
+	RPSPasses int64  `db:"rps_passes"` // passes with a requests/s
+
+	RPSMedian float64 `db:"rps_median"`
+	RPSMin    float64 `db:"rps_min"`
+	RPSMax    float64 `db:"rps_max"`
+	// Goodput is run_outcomes.goodput_rps: successful requests per second.
+	GoodputMedian float64 `db:"goodput_rps_median"`
+	GoodputMin    float64 `db:"goodput_rps_min"`
+	GoodputMax    float64 `db:"goodput_rps_max"`
+	// Latencies are over the passes that got an answer.
+	P99MSMedian float64 `db:"latency_p99_ms_median"`
+	P99MSMin    float64 `db:"latency_p99_ms_min"`
+	P99MSMax    float64 `db:"latency_p99_ms_max"`
+	FailedTotal int64   `db:"failed_total"`
+	AllFailed   bool    `db:"all_failed"`
+
+	CPUPasses        int64   `db:"cpu_passes"` // passes with a server CPU per request
+	CPUServerUSMed   float64 `db:"cpu_server_us_per_req_median"`
+	CPUServerUSMin   float64 `db:"cpu_server_us_per_req_min"`
+	CPUServerUSMax   float64 `db:"cpu_server_us_per_req_max"`
+	CPUUserUSMedian  float64 `db:"cpu_user_us_per_req_median"`
+	CPUKernelUSMed   float64 `db:"cpu_kernel_us_per_req_median"`
+	CPUDBUSMedian    float64 `db:"cpu_db_us_per_req_median"`
+	CPUTotalUSMedian float64 `db:"cpu_total_us_per_req_median"`
+	CPUTotalUSMin    float64 `db:"cpu_total_us_per_req_min"`
+	CPUTotalUSMax    float64 `db:"cpu_total_us_per_req_max"`
+}
+
 // PeakMemory is the highest memory of a server against one database in
 // one variant of the experiment, over the runs of all its groups (MiB;
 // NaN where not recorded): a figure per set of groups that differ only in

@@ -4,8 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/wra-bench/wra/stats"
+	"strconv"
 )
 
 // AchievedSection is the fixed-rate runs of the rounds and single-run
@@ -52,43 +51,62 @@ func (a *analysis) achieved(rounds, singles []runRow) AchievedSection {
 		return sec
 	}
 	slices.SortStableFunc(runs, func(x, y runRow) int {
-		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.server, y.server), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant))
+		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.server, y.server), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant),
+			cmp.Compare(x.database, y.database), cmp.Compare(x.connections, y.connections))
 	})
+	// A series is one server, tool and variant; where its runs differ in
+	// database or connections, factors of the design, each is a series of
+	// its own, named by what tells it apart, so that no line pools them.
+	type line struct{ test, server, tool, variant string }
+	type apart struct {
+		database    string
+		connections int64
+	}
+	kinds := map[line][]apart{}
+	for _, r := range runs {
+		l, k := line{r.test, r.server, r.tool, r.variant}, apart{r.database, r.connections}
+		if !slices.Contains(kinds[l], k) {
+			kinds[l] = append(kinds[l], k)
+		}
+	}
 	for i, r := range runs {
 		if i == 0 || r.test != runs[i-1].test {
 			sec.Plots = append(sec.Plots, AchievedPlot{Test: r.test})
 		}
 		p := &sec.Plots[len(sec.Plots)-1]
-		label := ServerName(r.server) + ": " + seriesName(r.test, r.tool, "fixed rate", r.variant)
+		var more []string
+		if ks := kinds[line{r.test, r.server, r.tool, r.variant}]; len(ks) > 1 {
+			dbs, conns := false, false
+			for _, k := range ks[1:] {
+				dbs, conns = dbs || k.database != ks[0].database, conns || k.connections != ks[0].connections
+			}
+			if dbs && r.database != "" {
+				more = append(more, r.database)
+			} else if dbs {
+				more = append(more, "no database")
+			}
+			if conns && r.connections >= 0 {
+				more = append(more, strconv.FormatInt(r.connections, 10)+" connections")
+			} else if conns {
+				more = append(more, "connections not recorded")
+			}
+		}
+		label := ServerName(r.server) + ": " + seriesName(r.test, r.tool, "fixed rate", append([]string{r.variant}, more...)...)
 		if n := len(p.Series); n == 0 || p.Series[n-1].Label != label {
 			p.Series = append(p.Series, RateSeries{Server: r.server, Database: r.database, Label: label})
 		}
 		s := &p.Series[len(p.Series)-1]
 		s.Points = append(s.Points, RatePoint{TargetRPS: r.targetRPS, AchievedRPS: r.rps})
+		// the line through a series is its group's median at each
+		// target (run_medians), by target: a series is one group at each
+		if !slices.ContainsFunc(s.Medians, func(m RatePoint) bool { return m.TargetRPS == r.targetRPS }) {
+			s.Medians = append(s.Medians, RatePoint{TargetRPS: r.targetRPS, AchievedRPS: a.fig(r.groupID).RPSMedian})
+		}
 	}
 	for i := range sec.Plots {
 		for j := range sec.Plots[i].Series {
-			s := &sec.Plots[i].Series[j]
-			s.Medians = medians(s.Points)
+			slices.SortStableFunc(sec.Plots[i].Series[j].Medians, func(x, y RatePoint) int { return cmp.Compare(x.TargetRPS, y.TargetRPS) })
 		}
 	}
 	return sec
-}
-
-// medians is the median achieved at each target of pts, by target.
-func medians(pts []RatePoint) []RatePoint {
-	by := map[float64][]float64{}
-	var targets []float64
-	for _, pt := range pts {
-		if _, ok := by[pt.TargetRPS]; !ok {
-			targets = append(targets, pt.TargetRPS)
-		}
-		by[pt.TargetRPS] = append(by[pt.TargetRPS], pt.AchievedRPS)
-	}
-	slices.Sort(targets)
-	out := make([]RatePoint, len(targets))
-	for i, t := range targets {
-		out[i] = RatePoint{TargetRPS: t, AchievedRPS: stats.Median(by[t])}
-	}
-	return out
 }

@@ -12,6 +12,7 @@ package analysis
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/wra-bench/wra/cost"
@@ -23,6 +24,7 @@ import (
 // macro (model/store implements it).
 type Store interface {
 	CPURuns(ctx context.Context) ([]model.CPURun, error)
+	GroupFigures(ctx context.Context) (map[string]model.GroupFigures, error)
 	AllServers(ctx context.Context) ([]string, error)
 	RateRuns(ctx context.Context, rounds bool) ([]model.RateRun, error)
 	RatesHeld(ctx context.Context, rule stats.LadderRule) (map[string]bool, error)
@@ -142,7 +144,11 @@ func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error)
 	if err != nil {
 		return nil, err
 	}
-	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats, disp: disp}
+	figures, err := st.GroupFigures(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats, disp: disp, figures: figures}
 	sh, err := a.shared()
 	if err != nil {
 		return nil, err
@@ -203,6 +209,23 @@ type analysis struct {
 	opts    Options
 	caveats map[string][]model.Caveat
 	disp    model.Display // names and order of label values (LabelDisplay)
+	// figures are the groups' medians, ranges and totals, computed once
+	// by the store (run_medians), by group id
+	figures map[string]model.GroupFigures
+}
+
+// fig is the figures of the group id (run_medians). Every group a
+// section reads is a group of run_groups and so has a row there; one
+// without (a store that changed under the analysis) reads as no figure,
+// NaN, never as zero.
+func (a *analysis) fig(id string) model.GroupFigures {
+	if f, ok := a.figures[id]; ok {
+		return f
+	}
+	nan := math.NaN()
+	return model.GroupFigures{GroupID: id, RPSMedian: nan, RPSMin: nan, RPSMax: nan, GoodputMedian: nan, GoodputMin: nan, GoodputMax: nan,
+		P99MSMedian: nan, P99MSMin: nan, P99MSMax: nan, CPUServerUSMed: nan, CPUServerUSMin: nan, CPUServerUSMax: nan,
+		CPUUserUSMedian: nan, CPUKernelUSMed: nan, CPUDBUSMedian: nan, CPUTotalUSMedian: nan, CPUTotalUSMin: nan, CPUTotalUSMax: nan}
 }
 
 // shared are the figures that more than one section, and the findings,

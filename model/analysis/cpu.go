@@ -3,7 +3,6 @@ package analysis
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -38,6 +37,10 @@ type cpuGroup struct {
 	// tools are the tools that made the load of the passes (model.CPURun.Tool)
 	tools []string
 	runs  []cpuRun
+	// fig is the group's figures (run_medians): every median, range and
+	// total a CPU table or bar shows; runs are what the median's
+	// interval and the paired ratios within trials are made of.
+	fig model.GroupFigures
 }
 
 // total is the stack + database CPU of a pass, µs per successful
@@ -108,7 +111,7 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 		if vs[i] != "" {
 			test = OrDash(test) + ", " + vs[i]
 		}
-		g := cpuGroup{id: r.GroupID, test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database}
+		g := cpuGroup{id: r.GroupID, test: test, targetRPS: r.TargetRPS, server: r.Server, database: r.Database, fig: a.fig(r.GroupID)}
 		if !fixedRate {
 			g.connections = r.Connections
 		}
@@ -160,17 +163,11 @@ func byBlock[R any](runs []R, block func(R) string, get func(R) float64) map[str
 
 // pairedBlocks is the paired figure of two groups that share blocks:
 // vs over base in each block both ran in (each block's median where it
-// ran more than once), stats.PairedRatios over those blocks; nil where
-// fewer than two blocks have both. Every within-trial ratio of wra
-// analyze (the CPU tables, the summary, the findings) is made here.
+// ran more than once: PairedByBlock), stats.PairedRatios over those
+// blocks; nil where fewer than two blocks have both.
 func pairedBlocks(base, vs map[string][]float64) *stats.Paired {
-	var bs, vv []float64
-	for _, block := range slices.Sorted(maps.Keys(base)) {
-		if w, ok := vs[block]; ok && len(w) > 0 && len(base[block]) > 0 {
-			bs, vv = append(bs, stats.Median(base[block])), append(vv, stats.Median(w))
-		}
-	}
-	if len(bs) < 2 {
+	bs, vv := PairedByBlock(base, vs)
+	if bs == nil {
 		return nil
 	}
 	p := stats.PairedRatios(bs, vv, stats.DefaultConfidence)
@@ -178,16 +175,6 @@ func pairedBlocks(base, vs map[string][]float64) *stats.Paired {
 		return nil
 	}
 	return &p
-}
-
-// median is the median of the values get gives of the group's passes,
-// NaN where none has one.
-func (g *cpuGroup) median(get func(cpuRun) float64) float64 {
-	v := g.values(get)
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	return stats.Median(v)
 }
 
 // A Bar is one group of a bar plot: its category (a server), its series
@@ -199,9 +186,10 @@ type Bar struct {
 	Median        float64
 }
 
-// newBar is the bar of a group's passes.
-func newBar(label, series string, values []float64) Bar {
-	return Bar{Label: label, Series: series, Values: values, Median: stats.Median(values)}
+// totalsBar is the bar of a CPU group: the total CPU of each pass, its
+// height the group's median total (run_medians).
+func totalsBar(label, series string, g cpuGroup) Bar {
+	return Bar{Label: label, Series: series, Values: g.totals(), Median: g.fig.CPUTotalUSMedian}
 }
 
 // CPUSection is the CPU per request at a fixed rate: one table per
@@ -269,26 +257,27 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) CPUSection {
 		var rows []row
 		cv := a.newCaveats()
 		for _, g := range byKey[k] {
+			// the median's interval, and its warnings, over the passes;
+			// the figures are the group's (run_medians)
 			stack := stats.Summarize(g.values(func(r cpuRun) float64 { return r.stackUS }))
+			f := g.fig
 			cv.add(a.rowName(g.server, g.database, ""), []string{g.id})
-			var failed int64
 			fromRequests := false
 			for _, r := range g.runs {
-				failed += r.failed
 				fromRequests = fromRequests || r.fromRequests
 			}
 			summaryNotes(n, "stack CPU", stack)
 			if fromRequests {
 				n.add(fmt.Sprintf("%s: no 2xx count recorded; successful responses are requests − non_2xx − errors", a.serverName(g.server)))
 			}
-			if failed > 0 {
-				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, failed, len(g.runs)))
+			if f.FailedTotal > 0 {
+				n.add(fmt.Sprintf("%s: %d requests failed over %d passes; CPU is divided by successful responses only", g.server, f.FailedTotal, f.Passes))
 			}
-			rows = append(rows, row{CPURow: CPURow{Server: g.server, Database: g.database, Passes: int64(stack.N),
-				StackUS: stack.Median, StackMinUS: stack.Min, StackMaxUS: stack.Max, StackCIPct: ciPct(stack),
-				DBUS: g.median(func(r cpuRun) float64 { return r.dbUS }), TotalUS: g.median(cpuRun.total),
-				P99MS: g.median(func(r cpuRun) float64 { return r.p99MS }), Failed: failed, Sources: g.sources()}, g: g})
-			sec.Bars = append(sec.Bars, newBar(g.server, series, g.totals()))
+			rows = append(rows, row{CPURow: CPURow{Server: g.server, Database: g.database, Passes: f.CPUPasses,
+				StackUS: f.CPUServerUSMed, StackMinUS: f.CPUServerUSMin, StackMaxUS: f.CPUServerUSMax, StackCIPct: ciPct(stack),
+				DBUS: f.CPUDBUSMedian, TotalUS: f.CPUTotalUSMedian,
+				P99MS: f.P99MSMedian, Failed: f.FailedTotal, Sources: g.sources()}, g: g})
+			sec.Bars = append(sec.Bars, totalsBar(g.server, series, g))
 		}
 		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.TotalUS, y.TotalUS) })
 		paired := false
@@ -372,10 +361,10 @@ func (a *analysis) cpuSplitTable(fixed, open []cpuGroup, split []string) CPUSpli
 			load = fmt.Sprintf("%d conns", g.connections)
 		}
 		cvs[len(sec.Tables)-1].add(a.rowName(g.server, g.database, "")+" at "+load, []string{g.id})
-		t.Rows = append(t.Rows, CPUSplitRow{Server: g.server, Database: g.database, Load: load, Passes: int64(len(g.runs)),
-			UserUS: g.median(func(r cpuRun) float64 { return r.userUS }), KernelUS: g.median(func(r cpuRun) float64 { return r.kernelUS }),
-			StackUS: g.median(func(r cpuRun) float64 { return r.stackUS }), DBUS: g.median(func(r cpuRun) float64 { return r.dbUS }),
-			TotalUS: g.median(cpuRun.total), Sources: g.sources()})
+		f := g.fig
+		t.Rows = append(t.Rows, CPUSplitRow{Server: g.server, Database: g.database, Load: load, Passes: f.CPUPasses,
+			UserUS: f.CPUUserUSMedian, KernelUS: f.CPUKernelUSMed, StackUS: f.CPUServerUSMed, DBUS: f.CPUDBUSMedian,
+			TotalUS: f.CPUTotalUSMedian, Sources: g.sources()})
 	}
 	for i := range sec.Tables {
 		t := &sec.Tables[i]
@@ -412,7 +401,7 @@ func cpuFullSpeed(groups []cpuGroup) []Bar {
 			if g.connections >= 0 {
 				load = fmt.Sprintf("%d connections", g.connections)
 			}
-			bars = append(bars, newBar(g.server, cpuSeries(g.test, byConns[g.connections], load), g.totals()))
+			bars = append(bars, totalsBar(g.server, cpuSeries(g.test, byConns[g.connections], load), g))
 		}
 		i = j
 	}

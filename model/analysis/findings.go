@@ -560,7 +560,7 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 		for _, sv := range g.servers {
 			var ps []float64
 			for _, run := range g.runs[sv] {
-				if !math.IsNaN(run.p99) {
+				if !math.IsNaN(run.p99) && !run.allFailed {
 					ps = append(ps, run.p99)
 				}
 			}
@@ -572,7 +572,7 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 			var peers []float64
 			for k, p := range p99 {
 				if k != tl.Server && len(p) >= r.MinPasses {
-					peers = append(peers, stats.Median(p))
+					peers = append(peers, a.fig(g.runs[g.servers[k]][0].groupID).P99MSMedian)
 				}
 			}
 			if by[sv] == nil {
@@ -808,13 +808,17 @@ func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []fo
 			var bestRPS []float64
 			var bestRuns []runRow
 			var bestConns int64
+			bestMedian := math.Inf(-1)
 			for _, g := range byKey[k] {
 				var rps []float64
 				for _, run := range g.runs[sv] {
 					rps = append(rps, run.rps)
 				}
-				if len(rps) > 0 && (bestRPS == nil || stats.Median(rps) > stats.Median(bestRPS)) {
-					bestRPS, bestRuns, bestConns = rps, g.runs[sv], g.connections
+				if len(rps) == 0 {
+					continue
+				}
+				if med := a.fig(g.runs[sv][0].groupID).RPSMedian; bestRPS == nil || med > bestMedian {
+					bestRPS, bestRuns, bestConns, bestMedian = rps, g.runs[sv], g.connections, med
 				}
 			}
 			var c []float64

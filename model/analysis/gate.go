@@ -174,9 +174,11 @@ func Gate(runs []*model.CompareRun, keys []string, limits []GateLimit, o GateOpt
 // PairedByBlock pairs two sides' values by block: for each block both
 // have values in (sorted by name), the median of each side's values
 // there (one run each in a trial). Fewer than two shared blocks give nil.
+// Every within-trial pairing of wra (the gate, compare, and the CPU
+// tables, the summary and the findings of analyze) is made here.
 func PairedByBlock(base, vs map[string][]float64) (b, v []float64) {
 	for _, block := range slices.Sorted(maps.Keys(base)) {
-		if w, ok := vs[block]; ok {
+		if w, ok := vs[block]; ok && len(w) > 0 && len(base[block]) > 0 {
 			b = append(b, stats.Median(base[block]))
 			v = append(v, stats.Median(w))
 		}

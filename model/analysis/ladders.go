@@ -138,8 +138,10 @@ func onDatabase(db string) string {
 type ladderRuns struct {
 	server, what string
 	results      []stats.LadderResult
-	names        []string
-	srcs         [][]model.Source // per run, when known
+	// sum is the ladders table's figure of the runs (stats.MedianLadder)
+	sum   stats.LadderSummary
+	names []string
+	srcs  [][]model.Source // per run, when known
 }
 
 // LaddersSection is the highest step held per server and database (and,
@@ -308,7 +310,7 @@ func (a *analysis) ladderTable(k ladderKind, runs []LadderRun) (t LadderTable, k
 		for _, w := range sum.Warnings {
 			n.add(fmt.Sprintf("%s, %s: %s", ServerName(a.disp.Name("server", r0.Server))+onDatabase(a.disp.Name("database", r0.Database)), OrDash(r0.Test), w.Msg))
 		}
-		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, names: names, srcs: runSrcs})
+		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, sum: sum, names: names, srcs: runSrcs})
 		t.Rows = append(t.Rows, LadderRow{Server: r0.Server, Database: r0.Database, Test: r0.Test, Tool: r0.Tool, Variant: r0.Variant, Summary: sum, Sources: srcs})
 		i = j
 	}

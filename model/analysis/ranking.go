@@ -85,7 +85,7 @@ func (a *analysis) ranking(singles, repeated []runRow) (RankingSection, error) {
 		sec.Skipped = "no single runs: every configuration ran two or more times (see the rounds)"
 		return sec, nil
 	}
-	spread := toolSpreads(repeated)
+	spread := toolSpreads(repeated, a.fig)
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].test == rows[i].test && rows[j].tool == rows[i].tool && loadKey(rows[j]) == loadKey(rows[i]) &&
@@ -121,25 +121,18 @@ func sortSingles(rows []runRow) []string {
 
 // toolSpreads is, per tool, the spread its repeated runs show: over the
 // groups of rows (runs with a round) with two or more runs, the median of
-// their requests/s range, (max − min) / median, in percent. A tool
-// without repeated runs has none.
-func toolSpreads(rows []runRow) map[string]float64 {
+// their requests/s range, (max − min) / median, in percent, each group's
+// figures its own (fig: run_medians). A tool without repeated runs has
+// none.
+func toolSpreads(rows []runRow, fig func(id string) model.GroupFigures) map[string]float64 {
 	ranges := map[string][]float64{}
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].groupID == rows[i].groupID {
 			j++
 		}
-		var rps []float64
-		for _, r := range rows[i:j] {
-			if !math.IsNaN(r.rps) {
-				rps = append(rps, r.rps)
-			}
-		}
-		if len(rps) >= 2 {
-			if med := stats.Median(rps); med > 0 {
-				ranges[rows[i].tool] = append(ranges[rows[i].tool], 100*(slices.Max(rps)-slices.Min(rps))/med)
-			}
+		if f := fig(rows[i].groupID); f.RPSPasses >= 2 && f.RPSMedian > 0 {
+			ranges[rows[i].tool] = append(ranges[rows[i].tool], 100*(f.RPSMax-f.RPSMin)/f.RPSMedian)
 		}
 		i = j
 	}

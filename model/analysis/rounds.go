@@ -266,11 +266,13 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 				n.add(splitNote(split))
 			}
 		}
+		// The row's figures are the group's (run_medians); its runs'
+		// values are what the best marks, the paired ratios and the
+		// median's interval are made of.
+		fig := a.fig(r0.groupID)
 		var rps, goodput, p99 []float64
-		var failed int64
 		var srcs []model.Source
 		drift := 0.0
-		allFailed := true
 		for _, r := range g {
 			rps = append(rps, r.rps)
 			if !math.IsNaN(r.goodput) {
@@ -279,8 +281,6 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 			if !math.IsNaN(r.p99) && !r.allFailed {
 				p99 = append(p99, r.p99)
 			}
-			failed += r.failed
-			allFailed = allFailed && r.allFailed
 			srcs = append(srcs, r.source)
 			drift = max(drift, r.driftPct)
 			warningNote(n, r)
@@ -288,21 +288,18 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 				n.add(failedNote(r))
 			}
 		}
-		sum := stats.Summarize(rps)
-		summaryNotes(n, "requests/s", sum)
-		p99Sum := stats.Summarize(p99)
-		gpSum := stats.Summarize(goodput)
-		row := RoundsRow{Server: r0.server, Database: r0.database, Connections: r0.connections, TargetRPS: r0.targetRPS, Rounds: int64(sum.N),
-			RPS: sum.Median, RPSMin: sum.Min, RPSMax: sum.Max,
-			Goodput: failed > 0, GoodputRPS: gpSum.Median, GoodputMin: gpSum.Min, GoodputMax: gpSum.Max,
-			P99MS: p99Sum.Median, P99MinMS: p99Sum.Min, P99MaxMS: p99Sum.Max, Failed: failed, Sources: srcs}
+		summaryNotes(n, "requests/s", stats.Summarize(rps))
+		row := RoundsRow{Server: r0.server, Database: r0.database, Connections: r0.connections, TargetRPS: r0.targetRPS, Rounds: fig.RPSPasses,
+			RPS: fig.RPSMedian, RPSMin: fig.RPSMin, RPSMax: fig.RPSMax,
+			Goodput: fig.FailedTotal > 0, GoodputRPS: fig.GoodputMedian, GoodputMin: fig.GoodputMin, GoodputMax: fig.GoodputMax,
+			P99MS: fig.P99MSMedian, P99MinMS: fig.P99MSMin, P99MaxMS: fig.P99MSMax, Failed: fig.FailedTotal, Sources: srcs}
 		cv.add(a.rowName(r0.server, r0.database, "")+" "+loadName(loadKey(r0)), []string{r0.groupID})
-		order := gpSum.Median
-		if allFailed || len(goodput) == 0 {
+		order := fig.GoodputMedian
+		if fig.AllFailed || len(goodput) == 0 {
 			order = math.Inf(-1)
 		}
 		cur = append(cur, roundRow{RoundsRow: row, mark: bestRow{load: loadKey(r0), name: a.rowName(r0.server, r0.database, ""), fixedRate: !math.IsNaN(r0.targetRPS),
-			rps: stats.Entry{Values: goodput, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}, allFailed: allFailed, order: order,
+			rps: stats.Entry{Values: goodput, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}, allFailed: fig.AllFailed, order: order,
 			rpsByBlock: byBlock(g, func(r runRow) string { return r.block }, func(r runRow) float64 { return r.goodput })}})
 		// A fixed-rate run's requests/s is its target: only runs at full
 		// speed are drawn, one chart per test, a series per tool and
@@ -313,7 +310,7 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 			}
 			tp := &sec.Plots[len(sec.Plots)-1]
 			series := seriesName(r0.test, r0.tool, loadName(loadKey(r0))[3:], r0.variant)
-			tp.Bars = append(tp.Bars, newBar(r0.server, series, rps))
+			tp.Bars = append(tp.Bars, Bar{Label: r0.server, Series: series, Values: rps, Median: fig.RPSMedian})
 		}
 	}
 	flush()
@@ -349,7 +346,7 @@ func pairedFastest(rows []roundRow, n *notes) {
 		if m.fixedRate || m.allFailed || len(m.rps.Values) == 0 {
 			continue
 		}
-		if j, ok := fastest[m.load]; !ok || stats.Median(m.rps.Values) > stats.Median(rows[j].mark.rps.Values) {
+		if j, ok := fastest[m.load]; !ok || r.GoodputRPS > rows[j].GoodputRPS {
 			fastest[m.load] = i
 		}
 	}

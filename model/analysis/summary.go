@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/wra-bench/wra/model"
-	"github.com/wra-bench/wra/stats"
 )
 
 // The Summary: the answer first. For each comparison the records
@@ -322,7 +321,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 	var sec Summary
 	var contests []contest
 	contests = append(contests, cpuContests(sh.fixed, a.disp)...)
-	contests = append(contests, throughputContests(sh.rounds, sh.singles, a.singleTiePct(sh.rounds))...)
+	contests = append(contests, throughputContests(sh.rounds, sh.singles, a.singleTiePct(sh.rounds), a.fig)...)
 	contests = append(contests, ladderContests(ladders, groupOf)...)
 	contests = append(contests, memoryContest(sh.memory)...)
 	contests = append(contests, a.costContests(res.Cost, groupOf)...)
@@ -451,11 +450,12 @@ func (a *analysis) nameContenders(contests []contest) {
 }
 
 // cpuContenders are the groups of one load as contenders on the figure
-// get gives, with the paired figure by trial.
-func cpuContenders(gs []cpuGroup, get func(cpuRun) float64) []contender {
+// get gives of their passes, each valued at its group's median of it
+// (median, from run_medians), with the paired figure by trial.
+func cpuContenders(gs []cpuGroup, get func(cpuRun) float64, median func(model.GroupFigures) float64) []contender {
 	var out []contender
 	for _, g := range gs {
-		out = append(out, contender{server: g.server, database: g.database, value: g.median(get), values: g.values(get), blocks: g.byBlock(get), ids: []string{g.id}})
+		out = append(out, contender{server: g.server, database: g.database, value: median(g.fig), values: g.values(get), blocks: g.byBlock(get), ids: []string{g.id}})
 	}
 	return out
 }
@@ -474,11 +474,11 @@ func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 		gs := fixed[i:j]
 		load := fmt.Sprintf("%s at %s requests/s", OrDash(gs[0].test), Sig(gs[0].targetRPS))
 		out = append(out, contest{lead: "CPU per request, " + load, part: "stack + database", unit: " µs", lower: true,
-			best: "uses the least", ratio: "the others' CPU over the leader's", cs: cpuContenders(gs, cpuRun.total)})
+			best: "uses the least", ratio: "the others' CPU over the leader's", cs: cpuContenders(gs, cpuRun.total, func(f model.GroupFigures) float64 { return f.CPUTotalUSMedian })})
 		var dbs []string
 		byDB := map[string][]cpuGroup{}
 		for _, g := range gs {
-			if g.database == "" || math.IsNaN(g.median(func(r cpuRun) float64 { return r.dbUS })) {
+			if g.database == "" || math.IsNaN(g.fig.CPUDBUSMedian) {
 				continue
 			}
 			if _, ok := byDB[g.database]; !ok {
@@ -490,7 +490,7 @@ func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 			if len(byDB[db]) < 2 {
 				continue
 			}
-			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.dbUS })
+			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.dbUS }, func(f model.GroupFigures) float64 { return f.CPUDBUSMedian })
 			for k := range cs {
 				cs[k].serverOnly = true
 			}
@@ -508,7 +508,7 @@ func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 // same summary however they are filed. A stack whose every request failed
 // is no contender: the contest names it in a note. Single runs tie with
 // the leader within tiePct percent, the ranking's rule.
-func throughputContests(rounds, singles []runRow, tiePct func(tool string) float64) []contest {
+func throughputContests(rounds, singles []runRow, tiePct func(tool string) float64, fig func(id string) model.GroupFigures) []contest {
 	type key struct {
 		test, tool, variant string
 		conns               int64
@@ -552,7 +552,7 @@ func throughputContests(rounds, singles []runRow, tiePct func(tool string) float
 				dead[k] = append(dead[k], c)
 				continue
 			}
-			c.value = stats.Summarize(c.values).Median
+			c.value = fig(r0.groupID).GoodputMedian
 			by[k] = append(by[k], c)
 		}
 	}
@@ -583,7 +583,7 @@ func throughputContests(rounds, singles []runRow, tiePct func(tool string) float
 // runs here (toolSpreads), or the tie rule's, when larger (the ranking's
 // rule, rankTable).
 func (a *analysis) singleTiePct(repeated []runRow) func(tool string) float64 {
-	spread := toolSpreads(repeated)
+	spread := toolSpreads(repeated, a.fig)
 	return func(tool string) float64 {
 		if sp, ok := spread[tool]; ok {
 			return max(math.Ceil(sp*10)/10, a.opts.TiePct)
@@ -593,13 +593,12 @@ func (a *analysis) singleTiePct(repeated []runRow) func(tool string) float64 {
 }
 
 // ladderContests compare the highest rate held of each ladder kind
-// (stats.MedianLadder, the ladders table's figure).
+// (the ladders table's figure, ladderRuns.sum).
 func ladderContests(ladders []ladderRuns, groupOf map[model.Source][]string) []contest {
 	var order []string
 	by := map[string][]contender{}
 	for _, l := range ladders {
-		sum := stats.MedianLadder(l.results)
-		c := contender{server: l.server, value: sum.MedianHeldRPS, plus: sum.StillHolding}
+		c := contender{server: l.server, value: l.sum.MedianHeldRPS, plus: l.sum.StillHolding}
 		for _, r := range l.results {
 			c.values = append(c.values, r.HighestHeldRPS)
 		}

@@ -206,6 +206,26 @@ ORDER BY ro.g, p.corrected DESC, ro.k, p.percentile, p.latency_ms`, nil, func(r 
 	return nil
 }
 
+// GroupFigures reads the figures of every group of the experiment
+// (run_medians: each run counted once, medians of type 7), by group id.
+func (s *Store) GroupFigures(ctx context.Context) (map[string]model.GroupFigures, error) {
+	rows, err := scanAll[model.GroupFigures](ctx, s, "run_medians", `
+SELECT group_id, passes, rps_passes, rps_median, rps_min, rps_max, goodput_rps_median, goodput_rps_min, goodput_rps_max,
+       latency_p99_ms_median, latency_p99_ms_min, latency_p99_ms_max, failed_total, all_failed,
+       cpu_passes, cpu_server_us_per_req_median, cpu_server_us_per_req_min, cpu_server_us_per_req_max,
+       cpu_user_us_per_req_median, cpu_kernel_us_per_req_median, cpu_db_us_per_req_median,
+       cpu_total_us_per_req_median, cpu_total_us_per_req_min, cpu_total_us_per_req_max
+FROM run_medians`, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]model.GroupFigures, len(rows))
+	for _, r := range rows {
+		out[r.GroupID] = r
+	}
+	return out, nil
+}
+
 // PeakMemory reads, per server, database and variant of the
 // experiment (run_medians, whose groups count each run once and take a
 // paired record's memory), the highest working set and private memory

@@ -93,3 +93,31 @@ func TestThroughputLegend(t *testing.T) {
 		t.Errorf("throughput-db series %q, want %q", series, want)
 	}
 }
+
+// A server's fixed-rate runs against two databases are two lines, each
+// named by its database and drawn through its own group's medians, never
+// one line through both.
+func TestAchievedSplitsByDatabase(t *testing.T) {
+	st := newStore(t, nil, map[string]string{"records/fixed.csv": `server,database,test,target_rps,round,requests_per_s,latency_p95_ms,responses_2xx,errors
+go,postgresql,one,100,1,100,5,1000,0
+go,postgresql,one,100,2,98,5,980,0
+go,mariadb,one,100,1,60,5,600,0
+go,mariadb,one,100,2,62,5,620,0
+`})
+	sec := section(t, run(t, st, analyze.DefaultOptions()), "achieved")
+	one := sec.Figures[0].Figure.(*report.RateChart)
+	var labels []string
+	var medians []float64
+	for _, s := range one.Series {
+		labels = append(labels, s.Label)
+		for _, m := range s.Medians {
+			medians = append(medians, m.AchievedRPS)
+		}
+	}
+	if want := []string{"go: one, records, fixed rate, mariadb", "go: one, records, fixed rate, postgresql"}; !slices.Equal(labels, want) {
+		t.Errorf("series %q, want %q", labels, want)
+	}
+	if want := []float64{61, 99}; !slices.Equal(medians, want) {
+		t.Errorf("medians %v, want %v (each database's own; pooled would be 80)", medians, want)
+	}
+}

@@ -574,3 +574,36 @@ func TestHeldAtRate(t *testing.T) {
 		}
 	}
 }
+
+// A pass whose every request failed timed its failures: the group's
+// latency is over the passes that got an answer, in run_medians and in
+// the rounds table alike (go's third round: 700 ms, left out), while its
+// requests/s and failures count.
+func TestLatencyOverAnsweredPasses(t *testing.T) {
+	st := newStore(t, nil, map[string]string{"records/rounds.csv": `server,test,connections,round,requests_per_s,latency_p99_ms,responses_2xx,errors
+go,ping,16,1,1000,5,10000,0
+go,ping,16,2,1100,6,11000,0
+go,ping,16,3,900,700,0,9000
+rust,ping,16,1,1500,4,15000,0
+rust,ping,16,2,1400,3,14000,0
+rust,ping,16,3,1600,5,16000,0
+`})
+	d := table(t, section(t, run(t, st, analyze.DefaultOptions()), "rounds"), "Rounds: ping")
+	rows := query(t, st, `SELECT latency_p99_ms_median, latency_p99_ms_max, rps_median, failed_total, goodput_rps_median, all_failed FROM run_medians WHERE server = 'go'`)
+	if len(rows) != 1 {
+		t.Fatalf("run_medians: %d rows of go, want 1", len(rows))
+	}
+	r := rows[0]
+	for i, want := range []float64{5.5, 6, 1000, 9000, 1000} {
+		if got := store.Float(r[i]); got != want {
+			t.Errorf("run_medians column %d: %v, want %v", i, got, want)
+		}
+	}
+	if store.Bool(r[5]) {
+		t.Error("run_medians.all_failed true for go, whose first two passes got answers")
+	}
+	i := rowOf(t, d, "server", "go")
+	same(t, "p99_ms", num(t, d, i, "p99_ms"), r[0])
+	same(t, "rps", num(t, d, i, "rps"), r[2])
+	same(t, "failed", num(t, d, i, "failed"), r[3])
+}

@@ -6,12 +6,20 @@
 -- per request is cpu_per_request's; the total is the median of the
 -- per-run totals (server + database, a database not measured counting 0),
 -- the figure a reader can check against one run, and not the sum of the
--- two medians. Errors are summed over the runs, never averaged away.
+-- two medians. Latencies are the medians of the passes that got an
+-- answer (run_outcomes.all_failed false): a run whose every request
+-- failed timed its failures. goodput is run_outcomes' goodput_rps, the
+-- figure rows are ordered and marked best by. Errors and failed requests
+-- are summed over the runs, never averaged away.
 -- wra analyze, wra table, wra compare and wra cost read a group's figures
 -- and caveats (group_caveats) from here.
 CREATE OR REPLACE VIEW run_medians AS
 WITH g AS (
-    SELECT g.*, r.rps, r.latency_p50_ms, r.latency_p95_ms, r.latency_p99_ms, r.requests, r.responses_2xx, r.non_2xx, r.errors,
+    SELECT g.*, r.rps, r.requests, r.responses_2xx, r.non_2xx, r.errors,
+           CASE WHEN NOT o.all_failed THEN r.latency_p50_ms END AS latency_p50_ms,
+           CASE WHEN NOT o.all_failed THEN r.latency_p95_ms END AS latency_p95_ms,
+           CASE WHEN NOT o.all_failed THEN r.latency_p99_ms END AS latency_p99_ms,
+           o.goodput_rps, o.failed, o.all_failed,
            r.latency_corrected,
            coalesce(r.working_set_mb, rec.working_set_mb) AS working_set_mb,
            coalesce(r.private_mb, rec.private_mb) AS private_mb,
@@ -19,6 +27,7 @@ WITH g AS (
            c.cpu_total_us_per_req
     FROM run_groups g
     JOIN runs r ON r.run_id = g.run_id
+    JOIN run_outcomes o ON o.run_id = g.run_id
     LEFT JOIN runs rec ON rec.run_id = g.record_id
     LEFT JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
 )
@@ -60,7 +69,13 @@ SELECT
     min(cpu_total_us_per_req) AS cpu_total_us_per_req_min,
     max(cpu_total_us_per_req) AS cpu_total_us_per_req_max,
     max(drift_pct) AS drift_pct_max,
-    bool_and(coalesce(latency_corrected, FALSE)) AS latency_corrected
+    bool_and(coalesce(latency_corrected, FALSE)) AS latency_corrected,
+    count(rps) AS rps_passes,
+    median(goodput_rps) AS goodput_rps_median,
+    min(goodput_rps) AS goodput_rps_min,
+    max(goodput_rps) AS goodput_rps_max,
+    sum(failed) AS failed_total,
+    bool_and(all_failed) AS all_failed
 FROM g
 GROUP BY group_id, mode, tool, server, database, test, connections, target_rps, variant;
 
@@ -81,11 +96,17 @@ COMMENT ON COLUMN run_medians.blocks IS 'distinct blocks (trials) among them';
 COMMENT ON COLUMN run_medians.rps_median IS 'median, min and max of rps over the passes, requests/s';
 COMMENT ON COLUMN run_medians.rps_min IS 'median, min and max of rps over the passes, requests/s';
 COMMENT ON COLUMN run_medians.rps_max IS 'median, min and max of rps over the passes, requests/s';
-COMMENT ON COLUMN run_medians.latency_p50_ms_median IS 'median of latency_p50_ms over the passes, ms';
-COMMENT ON COLUMN run_medians.latency_p95_ms_median IS 'median of latency_p95_ms over the passes, ms';
-COMMENT ON COLUMN run_medians.latency_p99_ms_median IS 'median, min and max of latency_p99_ms over the passes, ms';
-COMMENT ON COLUMN run_medians.latency_p99_ms_min IS 'median, min and max of latency_p99_ms over the passes, ms';
-COMMENT ON COLUMN run_medians.latency_p99_ms_max IS 'median, min and max of latency_p99_ms over the passes, ms';
+COMMENT ON COLUMN run_medians.rps_passes IS 'passes with a requests/s';
+COMMENT ON COLUMN run_medians.goodput_rps_median IS 'median, min and max of run_outcomes.goodput_rps over the passes, successful requests/s';
+COMMENT ON COLUMN run_medians.goodput_rps_min IS 'median, min and max of run_outcomes.goodput_rps over the passes, successful requests/s';
+COMMENT ON COLUMN run_medians.goodput_rps_max IS 'median, min and max of run_outcomes.goodput_rps over the passes, successful requests/s';
+COMMENT ON COLUMN run_medians.failed_total IS 'run_outcomes.failed summed over the passes';
+COMMENT ON COLUMN run_medians.all_failed IS 'true when every pass failed every request (run_outcomes.all_failed)';
+COMMENT ON COLUMN run_medians.latency_p50_ms_median IS 'median of latency_p50_ms over the passes that got an answer, ms';
+COMMENT ON COLUMN run_medians.latency_p95_ms_median IS 'median of latency_p95_ms over the passes that got an answer, ms';
+COMMENT ON COLUMN run_medians.latency_p99_ms_median IS 'median, min and max of latency_p99_ms over the passes that got an answer, ms';
+COMMENT ON COLUMN run_medians.latency_p99_ms_min IS 'median, min and max of latency_p99_ms over the passes that got an answer, ms';
+COMMENT ON COLUMN run_medians.latency_p99_ms_max IS 'median, min and max of latency_p99_ms over the passes that got an answer, ms';
 COMMENT ON COLUMN run_medians.latency_corrected IS 'true when every pass''s latency is corrected for coordinated omission';
 COMMENT ON COLUMN run_medians.requests_total IS 'requests, responses_2xx, non_2xx, errors summed over the passes';
 COMMENT ON COLUMN run_medians.responses_2xx_total IS 'requests, responses_2xx, non_2xx, errors summed over the passes';
