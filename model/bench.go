@@ -15,7 +15,8 @@ import (
 // factors, and its figures over its runs (median, min and max; NaN where
 // the view has NULL), with the caveats every surface prints beside them.
 type BenchGroup struct {
-	GroupID     string  `db:"group_id"`
+	// GroupFigures are the group's figures (run_medians).
+	GroupFigures
 	Mode        string  `db:"mode"`
 	Tool        string  `db:"tool"`
 	Server      string  `db:"server"`
@@ -26,25 +27,6 @@ type BenchGroup struct {
 	// Factors are the group's labels beside the columns
 	// (run_groups.factors: its variant), nil for none.
 	Factors map[string]string `db:"factors"`
-	Passes  int64             `db:"passes"`
-
-	RPSMedian        float64 `db:"rps_median"`
-	RPSMin           float64 `db:"rps_min"`
-	RPSMax           float64 `db:"rps_max"`
-	P50MSMedian      float64 `db:"latency_p50_ms_median"`
-	P95MSMedian      float64 `db:"latency_p95_ms_median"`
-	P99MSMedian      float64 `db:"latency_p99_ms_median"`
-	P99MSMin         float64 `db:"latency_p99_ms_min"`
-	P99MSMax         float64 `db:"latency_p99_ms_max"`
-	CPUServerUSMed   float64 `db:"cpu_server_us_per_req_median"`
-	CPUServerUSMin   float64 `db:"cpu_server_us_per_req_min"`
-	CPUServerUSMax   float64 `db:"cpu_server_us_per_req_max"`
-	CPUDBUSMedian    float64 `db:"cpu_db_us_per_req_median"`
-	CPUTotalUSMedian float64 `db:"cpu_total_us_per_req_median"`
-	CPUTotalUSMin    float64 `db:"cpu_total_us_per_req_min"`
-	CPUTotalUSMax    float64 `db:"cpu_total_us_per_req_max"`
-	WorkingSetMBMax  float64 `db:"working_set_mb_max"`
-	ErrorsTotal      int64   `db:"errors_total"` // -1 where no run counted errors
 
 	// Caveats are group_caveats' for the group, in their order.
 	Caveats []Caveat `db:"-"`

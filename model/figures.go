@@ -164,11 +164,14 @@ type GroupFigures struct {
 	GoodputMin    float64 `db:"goodput_rps_min"`
 	GoodputMax    float64 `db:"goodput_rps_max"`
 	// Latencies are over the passes that got an answer.
+	P50MSMedian float64 `db:"latency_p50_ms_median"`
+	P95MSMedian float64 `db:"latency_p95_ms_median"`
 	P99MSMedian float64 `db:"latency_p99_ms_median"`
 	P99MSMin    float64 `db:"latency_p99_ms_min"`
 	P99MSMax    float64 `db:"latency_p99_ms_max"`
 	FailedTotal int64   `db:"failed_total"`
 	AllFailed   bool    `db:"all_failed"`
+	ErrorsTotal int64   `db:"errors_total"` // -1 where no run counted errors
 
 	CPUPasses        int64   `db:"cpu_passes"` // passes with a server CPU per request
 	CPUServerUSMed   float64 `db:"cpu_server_us_per_req_median"`
@@ -180,6 +183,7 @@ type GroupFigures struct {
 	CPUTotalUSMedian float64 `db:"cpu_total_us_per_req_median"`
 	CPUTotalUSMin    float64 `db:"cpu_total_us_per_req_min"`
 	CPUTotalUSMax    float64 `db:"cpu_total_us_per_req_max"`
+	WorkingSetMBMax  float64 `db:"working_set_mb_max"`
 }
 
 // PeakMemory is the highest memory of a server against one database in

@@ -224,8 +224,9 @@ func (a *analysis) fig(id string) model.GroupFigures {
 	}
 	nan := math.NaN()
 	return model.GroupFigures{GroupID: id, RPSMedian: nan, RPSMin: nan, RPSMax: nan, GoodputMedian: nan, GoodputMin: nan, GoodputMax: nan,
-		P99MSMedian: nan, P99MSMin: nan, P99MSMax: nan, CPUServerUSMed: nan, CPUServerUSMin: nan, CPUServerUSMax: nan,
-		CPUUserUSMedian: nan, CPUKernelUSMed: nan, CPUDBUSMedian: nan, CPUTotalUSMedian: nan, CPUTotalUSMin: nan, CPUTotalUSMax: nan}
+		P50MSMedian: nan, P95MSMedian: nan, P99MSMedian: nan, P99MSMin: nan, P99MSMax: nan, ErrorsTotal: -1,
+		CPUServerUSMed: nan, CPUServerUSMin: nan, CPUServerUSMax: nan, CPUUserUSMedian: nan, CPUKernelUSMed: nan,
+		CPUDBUSMedian: nan, CPUTotalUSMedian: nan, CPUTotalUSMin: nan, CPUTotalUSMax: nan, WorkingSetMBMax: nan}
 }
 
 // shared are the figures that more than one section, and the findings,

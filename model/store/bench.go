@@ -15,14 +15,9 @@ import (
 // by run id.
 func (s *Store) BenchGroups(ctx context.Context, rule model.DesignRule) ([]model.BenchGroup, error) {
 	groups, err := scanAll[model.BenchGroup](ctx, s, "run_medians", `
-SELECT m.group_id, m.mode, m.tool, coalesce(m.server, '') AS server, coalesce(m.database, '') AS database, coalesce(m.test, '') AS test,
-       coalesce(m.connections, -1) AS connections, m.target_rps,
-       (SELECT any_value(g.factors) FROM run_groups g WHERE g.group_id = m.group_id) AS factors, m.passes,
-       m.rps_median, m.rps_min, m.rps_max, m.latency_p50_ms_median, m.latency_p95_ms_median,
-       m.latency_p99_ms_median, m.latency_p99_ms_min, m.latency_p99_ms_max,
-       m.cpu_server_us_per_req_median, m.cpu_server_us_per_req_min, m.cpu_server_us_per_req_max, m.cpu_db_us_per_req_median,
-       m.cpu_total_us_per_req_median, m.cpu_total_us_per_req_min, m.cpu_total_us_per_req_max,
-       m.working_set_mb_max, coalesce(m.errors_total, -1) AS errors_total
+SELECT `+groupFigures+`, m.mode, m.tool, coalesce(m.server, '') AS server, coalesce(m.database, '') AS database,
+       coalesce(m.test, '') AS test, coalesce(m.connections, -1) AS connections, m.target_rps,
+       (SELECT any_value(g.factors) FROM run_groups g WHERE g.group_id = m.group_id) AS factors
 FROM run_medians m
 ORDER BY test, tool, server, database, connections, target_rps NULLS FIRST, mode, group_id`, nil)
 	if err != nil {

@@ -206,16 +206,20 @@ ORDER BY ro.g, p.corrected DESC, ro.k, p.percentile, p.latency_ms`, nil, func(r 
 	return nil
 }
 
+// groupFigures are the columns of run_medians m that fill a
+// model.GroupFigures, for every reader of a group's figures.
+const groupFigures = `m.group_id, m.passes, m.rps_passes, m.rps_median, m.rps_min, m.rps_max,
+       m.goodput_rps_median, m.goodput_rps_min, m.goodput_rps_max,
+       m.latency_p50_ms_median, m.latency_p95_ms_median, m.latency_p99_ms_median, m.latency_p99_ms_min, m.latency_p99_ms_max,
+       m.failed_total, m.all_failed, coalesce(m.errors_total, -1) AS errors_total,
+       m.cpu_passes, m.cpu_server_us_per_req_median, m.cpu_server_us_per_req_min, m.cpu_server_us_per_req_max,
+       m.cpu_user_us_per_req_median, m.cpu_kernel_us_per_req_median, m.cpu_db_us_per_req_median,
+       m.cpu_total_us_per_req_median, m.cpu_total_us_per_req_min, m.cpu_total_us_per_req_max, m.working_set_mb_max`
+
 // GroupFigures reads the figures of every group of the experiment
 // (run_medians: each run counted once, medians of type 7), by group id.
 func (s *Store) GroupFigures(ctx context.Context) (map[string]model.GroupFigures, error) {
-	rows, err := scanAll[model.GroupFigures](ctx, s, "run_medians", `
-SELECT group_id, passes, rps_passes, rps_median, rps_min, rps_max, goodput_rps_median, goodput_rps_min, goodput_rps_max,
-       latency_p99_ms_median, latency_p99_ms_min, latency_p99_ms_max, failed_total, all_failed,
-       cpu_passes, cpu_server_us_per_req_median, cpu_server_us_per_req_min, cpu_server_us_per_req_max,
-       cpu_user_us_per_req_median, cpu_kernel_us_per_req_median, cpu_db_us_per_req_median,
-       cpu_total_us_per_req_median, cpu_total_us_per_req_min, cpu_total_us_per_req_max
-FROM run_medians`, nil)
+	rows, err := scanAll[model.GroupFigures](ctx, s, "run_medians", `SELECT `+groupFigures+` FROM run_medians m`, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -23,16 +23,18 @@ func groups() []model.BenchGroup {
 		return model.BenchRun{RunID: id, Source: "a/" + id + ".txt", Line: 1, RPS: rps, P50MS: nan, P95MS: nan, P99MS: p99,
 			CPUServerUS: nan, CPUDBUS: nan, CPUTotalUS: nan, WorkingSetMB: nan, Errors: 0}
 	}
-	a := model.BenchGroup{GroupID: "ga", Mode: "fixed-rate", Tool: "wrk2", Server: "node-18", Database: "postgres", Test: "db",
-		Connections: 64, TargetRPS: 1000, Factors: map[string]string{"note": "a b/c"}, Passes: 2,
-		RPSMedian: 995, RPSMin: 990, RPSMax: 1000, P50MSMedian: nan, P95MSMedian: nan, P99MSMedian: 2.5, P99MSMin: 2, P99MSMax: 3,
-		CPUServerUSMed: nan, CPUServerUSMin: nan, CPUServerUSMax: nan, CPUDBUSMedian: nan, CPUTotalUSMedian: nan,
-		CPUTotalUSMin: nan, CPUTotalUSMax: nan, WorkingSetMBMax: nan, ErrorsTotal: 0,
+	a := model.BenchGroup{Mode: "fixed-rate", Tool: "wrk2", Server: "node-18", Database: "postgres", Test: "db",
+		Connections: 64, TargetRPS: 1000, Factors: map[string]string{"note": "a b/c"},
+		GroupFigures: model.GroupFigures{GroupID: "ga", Passes: 2,
+			RPSMedian: 995, RPSMin: 990, RPSMax: 1000, P50MSMedian: nan, P95MSMedian: nan, P99MSMedian: 2.5, P99MSMin: 2, P99MSMax: 3,
+			CPUServerUSMed: nan, CPUServerUSMin: nan, CPUServerUSMax: nan, CPUDBUSMedian: nan, CPUTotalUSMedian: nan,
+			CPUTotalUSMin: nan, CPUTotalUSMax: nan, WorkingSetMBMax: nan, ErrorsTotal: 0},
 		Runs: []model.BenchRun{run("r1", 990, 2), run("r2", 1000, 3)}}
-	b := model.BenchGroup{GroupID: "gb", Mode: "full-speed", Tool: "ab", Server: "go", Connections: -1, TargetRPS: nan, Passes: 1,
-		RPSMedian: 5000, RPSMin: 5000, RPSMax: 5000, P50MSMedian: nan, P95MSMedian: nan, P99MSMedian: nan, P99MSMin: nan, P99MSMax: nan,
-		CPUServerUSMed: nan, CPUServerUSMin: nan, CPUServerUSMax: nan, CPUDBUSMedian: nan, CPUTotalUSMedian: nan,
-		CPUTotalUSMin: nan, CPUTotalUSMax: nan, WorkingSetMBMax: nan, ErrorsTotal: -1,
+	b := model.BenchGroup{Mode: "full-speed", Tool: "ab", Server: "go", Connections: -1, TargetRPS: nan,
+		GroupFigures: model.GroupFigures{GroupID: "gb", Passes: 1,
+			RPSMedian: 5000, RPSMin: 5000, RPSMax: 5000, P50MSMedian: nan, P95MSMedian: nan, P99MSMedian: nan, P99MSMin: nan, P99MSMax: nan,
+			CPUServerUSMed: nan, CPUServerUSMin: nan, CPUServerUSMax: nan, CPUDBUSMedian: nan, CPUTotalUSMedian: nan,
+			CPUTotalUSMin: nan, CPUTotalUSMax: nan, WorkingSetMBMax: nan, ErrorsTotal: -1},
 		Caveats: []model.Caveat{{GroupID: "gb", Kind: "passes", Text: "one run:\nno spread"}},
 		Runs:    []model.BenchRun{run("r3", 5000, nan)}}
 	b.Runs[0].Errors = -1
