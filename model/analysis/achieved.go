@@ -42,7 +42,7 @@ func (a *analysis) achieved(rounds, singles []runRow) AchievedSection {
 	var sec AchievedSection
 	var runs []runRow
 	for _, r := range append(slices.Clone(rounds), singles...) {
-		if !math.IsNaN(r.targetRPS) && !math.IsNaN(r.rps) {
+		if !math.IsNaN(r.TargetRPS) && !math.IsNaN(r.RPS) {
 			runs = append(runs, r)
 		}
 	}
@@ -51,8 +51,8 @@ func (a *analysis) achieved(rounds, singles []runRow) AchievedSection {
 		return sec
 	}
 	slices.SortStableFunc(runs, func(x, y runRow) int {
-		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.server, y.server), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant),
-			cmp.Compare(x.database, y.database), cmp.Compare(x.connections, y.connections))
+		return cmp.Or(cmp.Compare(x.Test, y.Test), cmp.Compare(x.Server, y.Server), cmp.Compare(x.Tool, y.Tool), cmp.Compare(x.variant, y.variant),
+			cmp.Compare(x.Database, y.Database), cmp.Compare(x.Connections, y.Connections))
 	})
 	// A series is one server, tool and variant; where its runs differ in
 	// database or connections, factors of the design, each is a series of
@@ -64,43 +64,43 @@ func (a *analysis) achieved(rounds, singles []runRow) AchievedSection {
 	}
 	kinds := map[line][]apart{}
 	for _, r := range runs {
-		l, k := line{r.test, r.server, r.tool, r.variant}, apart{r.database, r.connections}
+		l, k := line{r.Test, r.Server, r.Tool, r.variant}, apart{r.Database, r.Connections}
 		if !slices.Contains(kinds[l], k) {
 			kinds[l] = append(kinds[l], k)
 		}
 	}
 	for i, r := range runs {
-		if i == 0 || r.test != runs[i-1].test {
-			sec.Plots = append(sec.Plots, AchievedPlot{Test: r.test})
+		if i == 0 || r.Test != runs[i-1].Test {
+			sec.Plots = append(sec.Plots, AchievedPlot{Test: r.Test})
 		}
 		p := &sec.Plots[len(sec.Plots)-1]
 		var more []string
-		if ks := kinds[line{r.test, r.server, r.tool, r.variant}]; len(ks) > 1 {
+		if ks := kinds[line{r.Test, r.Server, r.Tool, r.variant}]; len(ks) > 1 {
 			dbs, conns := false, false
 			for _, k := range ks[1:] {
 				dbs, conns = dbs || k.database != ks[0].database, conns || k.connections != ks[0].connections
 			}
-			if dbs && r.database != "" {
-				more = append(more, r.database)
+			if dbs && r.Database != "" {
+				more = append(more, r.Database)
 			} else if dbs {
 				more = append(more, "no database")
 			}
-			if conns && r.connections >= 0 {
-				more = append(more, strconv.FormatInt(r.connections, 10)+" connections")
+			if conns && r.Connections >= 0 {
+				more = append(more, strconv.FormatInt(r.Connections, 10)+" connections")
 			} else if conns {
 				more = append(more, "connections not recorded")
 			}
 		}
-		label := ServerName(r.server) + ": " + seriesName(r.test, r.tool, "fixed rate", append([]string{r.variant}, more...)...)
+		label := ServerName(r.Server) + ": " + seriesName(r.Test, r.Tool, "fixed rate", append([]string{r.variant}, more...)...)
 		if n := len(p.Series); n == 0 || p.Series[n-1].Label != label {
-			p.Series = append(p.Series, RateSeries{Server: r.server, Database: r.database, Label: label})
+			p.Series = append(p.Series, RateSeries{Server: r.Server, Database: r.Database, Label: label})
 		}
 		s := &p.Series[len(p.Series)-1]
-		s.Points = append(s.Points, RatePoint{TargetRPS: r.targetRPS, AchievedRPS: r.rps})
+		s.Points = append(s.Points, RatePoint{TargetRPS: r.TargetRPS, AchievedRPS: r.RPS})
 		// the line through a series is its group's median at each
 		// target (run_medians), by target: a series is one group at each
-		if !slices.ContainsFunc(s.Medians, func(m RatePoint) bool { return m.TargetRPS == r.targetRPS }) {
-			s.Medians = append(s.Medians, RatePoint{TargetRPS: r.targetRPS, AchievedRPS: a.fig(r.groupID).RPSMedian})
+		if !slices.ContainsFunc(s.Medians, func(m RatePoint) bool { return m.TargetRPS == r.TargetRPS }) {
+			s.Medians = append(s.Medians, RatePoint{TargetRPS: r.TargetRPS, AchievedRPS: a.fig(r.GroupID).RPSMedian})
 		}
 	}
 	for i := range sec.Plots {

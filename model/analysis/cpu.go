@@ -11,21 +11,16 @@ import (
 	"github.com/wra-bench/wra/stats"
 )
 
-// cpuRun is one pass with its CPU per successful response.
-type cpuRun struct {
-	stackUS, userUS, kernelUS, dbUS float64
-	// totalUS is the stack's + the database's (cpu_per_request's
-	// cpu_total_us_per_req)
-	totalUS      float64
-	p50MS, p99MS float64
-	failed       int64
-	// fromRequests: the record has no 2xx count; the divisor is
-	// requests - non_2xx - errors
-	fromRequests bool
-	source       model.Source
-	// block is the run's block (its trial), "" where it has none
-	block string
-}
+// cpuRun is one pass with its CPU per successful response, as the store
+// reads it (model.CPURun, from cpu_per_request).
+type cpuRun struct{ model.CPURun }
+
+// fromRequests says that the record has no 2xx count: the divisor is
+// requests - non_2xx - errors.
+func (r cpuRun) fromRequests() bool { return r.DivisorFrom == "requests" }
+
+// source is where the pass was read.
+func (r cpuRun) source() model.Source { return model.Source{File: r.Source, Line: r.Line} }
 
 // cpuGroup is the passes of one (test, rate or connections, server,
 // database).
@@ -45,7 +40,7 @@ type cpuGroup struct {
 
 // total is the stack + database CPU of a pass, µs per successful
 // response, as the store defines it (cpu_per_request).
-func (r cpuRun) total() float64 { return r.totalUS }
+func (r cpuRun) total() float64 { return r.TotalUS }
 
 // totals are the total CPU of each pass.
 func (g *cpuGroup) totals() []float64 { return g.values(cpuRun.total) }
@@ -79,7 +74,7 @@ func (g *cpuGroup) values(get func(cpuRun) float64) []float64 {
 func (g *cpuGroup) sources() []model.Source {
 	var out []model.Source
 	for _, r := range g.runs {
-		out = append(out, r.source)
+		out = append(out, r.source())
 	}
 	return out
 }
@@ -124,11 +119,7 @@ func (a *analysis) cpuGroups(fixedRate bool) ([]cpuGroup, []string, error) {
 			groups[n-1].tools = append(groups[n-1].tools, r.Tool)
 			slices.Sort(groups[n-1].tools)
 		}
-		groups[n-1].runs = append(groups[n-1].runs, cpuRun{
-			stackUS: r.StackUS, userUS: r.UserUS, kernelUS: r.KernelUS, dbUS: r.DBUS, totalUS: r.TotalUS,
-			p50MS: r.P50MS, p99MS: r.P99MS, failed: r.Failed, fromRequests: r.DivisorFrom == "requests",
-			source: model.Source{File: r.Source, Line: r.Line}, block: r.Block,
-		})
+		groups[n-1].runs = append(groups[n-1].runs, cpuRun{r})
 	}
 	return groups, split, nil
 }
@@ -146,7 +137,7 @@ func pairedCPU(base, g cpuGroup, get func(cpuRun) float64) *stats.Paired {
 // byBlock is the figure get gives of each pass, by the pass's block
 // (byBlock).
 func (g *cpuGroup) byBlock(get func(cpuRun) float64) map[string][]float64 {
-	return byBlock(g.runs, func(r cpuRun) string { return r.block }, get)
+	return byBlock(g.runs, func(r cpuRun) string { return r.Block }, get)
 }
 
 // byBlock is the figure get gives of each run, by the run's block, the
@@ -259,12 +250,12 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) CPUSection {
 		for _, g := range byKey[k] {
 			// the median's interval, and its warnings, over the passes;
 			// the figures are the group's (run_medians)
-			stack := stats.Summarize(g.values(func(r cpuRun) float64 { return r.stackUS }))
+			stack := stats.Summarize(g.values(func(r cpuRun) float64 { return r.StackUS }))
 			f := g.fig
 			cv.add(a.rowName(g.server, g.database, ""), []string{g.id})
 			fromRequests := false
 			for _, r := range g.runs {
-				fromRequests = fromRequests || r.fromRequests
+				fromRequests = fromRequests || r.fromRequests()
 			}
 			summaryNotes(n, "stack CPU", stack)
 			if fromRequests {

@@ -161,8 +161,8 @@ type figure struct {
 }
 
 var cpuFigures = []figure{
-	{"stack CPU", func(r cpuRun) float64 { return r.stackUS }},
-	{"database CPU", func(r cpuRun) float64 { return r.dbUS }},
+	{"stack CPU", func(r cpuRun) float64 { return r.StackUS }},
+	{"database CPU", func(r cpuRun) float64 { return r.DBUS }},
 }
 
 func groupSources(gs ...cpuGroup) []model.Source {
@@ -484,16 +484,16 @@ func groupRuns(rows ...[]runRow) []*runGroup {
 		for _, r := range rs {
 			var g *runGroup
 			for _, c := range out {
-				if c.test == r.test && c.tool == r.tool && c.variant == r.variant && c.connections == r.connections && sameFloat(c.targetRPS, r.targetRPS) {
+				if c.test == r.Test && c.tool == r.Tool && c.variant == r.variant && c.connections == r.Connections && sameFloat(c.targetRPS, r.TargetRPS) {
 					g = c
 					break
 				}
 			}
 			if g == nil {
-				g = &runGroup{test: r.test, tool: r.tool, variant: r.variant, connections: r.connections, targetRPS: r.targetRPS, runs: map[string][]runRow{}}
+				g = &runGroup{test: r.Test, tool: r.Tool, variant: r.variant, connections: r.Connections, targetRPS: r.TargetRPS, runs: map[string][]runRow{}}
 				out = append(out, g)
 			}
-			name := groupName(r.server, r.database)
+			name := groupName(r.Server, r.Database)
 			if _, ok := g.runs[name]; !ok {
 				g.servers = append(g.servers, name)
 			}
@@ -540,7 +540,7 @@ func (g *runGroup) load() string {
 func runSources(rs []runRow) []model.Source {
 	out := make([]model.Source, len(rs))
 	for i, r := range rs {
-		out[i] = r.source
+		out[i] = r.source()
 	}
 	return out
 }
@@ -560,8 +560,8 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 		for _, sv := range g.servers {
 			var ps []float64
 			for _, run := range g.runs[sv] {
-				if !math.IsNaN(run.p99) && !run.allFailed {
-					ps = append(ps, run.p99)
+				if !math.IsNaN(run.P99MS) && !run.AllFailed {
+					ps = append(ps, run.P99MS)
 				}
 			}
 			p99 = append(p99, ps)
@@ -572,7 +572,7 @@ func (a *analysis) tails(sh *shared, r stats.FindingRules) []found {
 			var peers []float64
 			for k, p := range p99 {
 				if k != tl.Server && len(p) >= r.MinPasses {
-					peers = append(peers, a.fig(g.runs[g.servers[k]][0].groupID).P99MSMedian)
+					peers = append(peers, a.fig(g.runs[g.servers[k]][0].GroupID).P99MSMedian)
 				}
 			}
 			if by[sv] == nil {
@@ -737,7 +737,7 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 		for _, sv := range g.servers {
 			var fs []int64
 			for _, run := range g.runs[sv] {
-				fs = append(fs, run.failed)
+				fs = append(fs, run.Failed)
 			}
 			failed = append(failed, fs)
 		}
@@ -748,8 +748,8 @@ func (a *analysis) errorsInOne(sh *shared) []found {
 		sv := g.servers[one]
 		var nFailed, nReq int64
 		for _, run := range g.runs[sv] {
-			nFailed += run.failed
-			nReq += run.requests
+			nFailed += run.Failed
+			nReq += run.Requests
 		}
 		if by[sv] == nil {
 			by[sv] = &found{rule: ruleErrorsInOne}
@@ -812,12 +812,12 @@ func (a *analysis) sharedLimits(sh *shared, r stats.FindingRules, t tested) []fo
 			for _, g := range byKey[k] {
 				var rps []float64
 				for _, run := range g.runs[sv] {
-					rps = append(rps, run.rps)
+					rps = append(rps, run.RPS)
 				}
 				if len(rps) == 0 {
 					continue
 				}
-				if med := a.fig(g.runs[sv][0].groupID).RPSMedian; bestRPS == nil || med > bestMedian {
+				if med := a.fig(g.runs[sv][0].GroupID).RPSMedian; bestRPS == nil || med > bestMedian {
 					bestRPS, bestRuns, bestConns, bestMedian = rps, g.runs[sv], g.connections, med
 				}
 			}

@@ -88,11 +88,11 @@ func (a *analysis) ranking(singles, repeated []runRow) (RankingSection, error) {
 	spread := toolSpreads(repeated, a.fig)
 	for i := 0; i < len(rows); {
 		j := i + 1
-		for j < len(rows) && rows[j].test == rows[i].test && rows[j].tool == rows[i].tool && loadKey(rows[j]) == loadKey(rows[i]) &&
+		for j < len(rows) && rows[j].Test == rows[i].Test && rows[j].Tool == rows[i].Tool && loadKey(rows[j]) == loadKey(rows[i]) &&
 			rows[j].variant == rows[i].variant {
 			j++
 		}
-		if math.IsNaN(rows[i].targetRPS) {
+		if math.IsNaN(rows[i].TargetRPS) {
 			sec.Tables = append(sec.Tables, a.rankTable(rows[i:j], spread))
 		} else {
 			t, err := a.heldAtRate(rows[i:j])
@@ -113,8 +113,8 @@ func (a *analysis) ranking(singles, repeated []runRow) (RankingSection, error) {
 func sortSingles(rows []runRow) []string {
 	split := splitVariants(rows)
 	slices.SortStableFunc(rows, func(x, y runRow) int {
-		return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant),
-			cmp.Compare(x.connections, y.connections), cmpNaNLast(x.targetRPS, y.targetRPS))
+		return cmp.Or(cmp.Compare(x.Test, y.Test), cmp.Compare(x.Tool, y.Tool), cmp.Compare(x.variant, y.variant),
+			cmp.Compare(x.Connections, y.Connections), cmpNaNLast(x.TargetRPS, y.TargetRPS))
 	})
 	return split
 }
@@ -128,11 +128,11 @@ func toolSpreads(rows []runRow, fig func(id string) model.GroupFigures) map[stri
 	ranges := map[string][]float64{}
 	for i := 0; i < len(rows); {
 		j := i + 1
-		for j < len(rows) && rows[j].groupID == rows[i].groupID {
+		for j < len(rows) && rows[j].GroupID == rows[i].GroupID {
 			j++
 		}
-		if f := fig(rows[i].groupID); f.RPSPasses >= 2 && f.RPSMedian > 0 {
-			ranges[rows[i].tool] = append(ranges[rows[i].tool], 100*(f.RPSMax-f.RPSMin)/f.RPSMedian)
+		if f := fig(rows[i].GroupID); f.RPSPasses >= 2 && f.RPSMedian > 0 {
+			ranges[rows[i].Tool] = append(ranges[rows[i].Tool], 100*(f.RPSMax-f.RPSMin)/f.RPSMedian)
 		}
 		i = j
 	}
@@ -151,29 +151,29 @@ func toolSpreads(rows []runRow, fig func(id string) model.GroupFigures) map[stri
 func (a *analysis) rankTable(cur []runRow, spread map[string]float64) RankingTable {
 	r0 := cur[0]
 	rule := a.tieRule()
-	sp, known := spread[r0.tool]
+	sp, known := spread[r0.Tool]
 	sp = math.Ceil(sp*10) / 10 // a tenth of a percent, rounded up: the rule printed is the rule applied
 	if known && sp > rule.TiePct {
 		rule.TiePct = sp
 	}
-	what := r0.tool
+	what := r0.Tool
 	if r0.variant != "" {
 		what += ", " + r0.variant
 	}
-	t := RankingTable{Test: r0.test, Tool: r0.tool, What: what, Connections: r0.connections, TargetRPS: r0.targetRPS}
+	t := RankingTable{Test: r0.Test, Tool: r0.Tool, What: what, Connections: r0.Connections, TargetRPS: r0.TargetRPS}
 	n := &notes{}
 	if known {
 		n.add(fmt.Sprintf("single runs cannot rank: the order is one run each, and rows share a place when they differ by less than %s%%, the median spread (max − min over median) of %s's repeated runs here, or the tie rule's, when larger",
-			strconv.FormatFloat(sp, 'f', 1, 64), r0.tool))
+			strconv.FormatFloat(sp, 'f', 1, 64), r0.Tool))
 	} else {
-		n.add(fmt.Sprintf("single runs cannot rank: the order is one run each, and no spread of %s's repeated runs is known here to tell a difference from noise; rows share a place only under the tie rule", r0.tool))
+		n.add(fmt.Sprintf("single runs cannot rank: the order is one run each, and no spread of %s's repeated runs is known here to tell a difference from noise; rows share a place only under the tie rule", r0.Tool))
 	}
 	cv := a.newCaveats()
 	// Runs whose every request failed are no contenders: they come last,
 	// unranked, with their failure.
 	var ranked, failed []runRow
 	for _, r := range cur {
-		if r.allFailed {
+		if r.AllFailed {
 			failed = append(failed, r)
 		} else {
 			ranked = append(ranked, r)
@@ -181,17 +181,17 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) RankingTab
 	}
 	entries := make([]stats.Entry, len(ranked))
 	for i, r := range ranked {
-		entries[i] = stats.Entry{Values: []float64{r.goodput}, DriftPct: r.driftPct}
+		entries[i] = stats.Entry{Values: []float64{r.GoodputRPS}, DriftPct: r.DriftPct}
 	}
 	tied, anyFailed := false, false
 	row := func(rank int, tie bool, r runRow) {
-		x := RankedRun{Rank: rank, Tied: tie, Server: r.server, Database: r.database, RPS: r.rps, Goodput: r.failed > 0, GoodputRPS: r.goodput,
-			MeanMS: math.NaN(), P50MS: math.NaN(), P95MS: math.NaN(), P99MS: math.NaN(), Failed: r.failed, Corrected: r.corrected, Source: r.source}
-		anyFailed = anyFailed || r.failed > 0
-		if !r.allFailed {
-			x.MeanMS, x.P50MS, x.P95MS, x.P99MS = r.mean, r.p50, r.p95, r.p99
+		x := RankedRun{Rank: rank, Tied: tie, Server: r.Server, Database: r.Database, RPS: r.RPS, Goodput: r.Failed > 0, GoodputRPS: r.GoodputRPS,
+			MeanMS: math.NaN(), P50MS: math.NaN(), P95MS: math.NaN(), P99MS: math.NaN(), Failed: r.Failed, Corrected: r.Corrected, Source: r.source()}
+		anyFailed = anyFailed || r.Failed > 0
+		if !r.AllFailed {
+			x.MeanMS, x.P50MS, x.P95MS, x.P99MS = r.MeanMS, r.P50MS, r.P95MS, r.P99MS
 		}
-		cv.add(a.rowName(r.server, r.database, ""), []string{r.groupID})
+		cv.add(a.rowName(r.Server, r.Database, ""), []string{r.GroupID})
 		t.Ranked = append(t.Ranked, x)
 		warningNote(n, r)
 	}
@@ -225,15 +225,15 @@ func (a *analysis) heldAtRate(cur []runRow) (RankingTable, error) {
 	if err != nil {
 		return RankingTable{}, err
 	}
-	t := RankingTable{Test: r0.test, Tool: r0.tool, What: r0.tool, Connections: r0.connections, TargetRPS: r0.targetRPS}
+	t := RankingTable{Test: r0.Test, Tool: r0.Tool, What: r0.Tool, Connections: r0.Connections, TargetRPS: r0.TargetRPS}
 	n := &notes{}
 	cv := a.newCaveats()
 	for _, r := range cur {
-		cv.add(a.rowName(r.server, r.database, ""), []string{r.groupID})
-		t.Held = append(t.Held, HeldRun{Server: r.server, Database: r.database, TargetRPS: r.targetRPS, AchievedRPS: r.rps, Achieved: r.rps / r.targetRPS,
-			P95MS: r.p95, P99MS: r.p99, Failed: r.failed, Held: heldByRun[r.runID], Corrected: r.corrected, Source: r.source})
-		if math.IsNaN(r.p95) {
-			n.add(fmt.Sprintf("%s has no p95 latency: held is false for want of it", a.serverName(r.server)))
+		cv.add(a.rowName(r.Server, r.Database, ""), []string{r.GroupID})
+		t.Held = append(t.Held, HeldRun{Server: r.Server, Database: r.Database, TargetRPS: r.TargetRPS, AchievedRPS: r.RPS, Achieved: r.RPS / r.TargetRPS,
+			P95MS: r.P95MS, P99MS: r.P99MS, Failed: r.Failed, Held: heldByRun[r.RunID], Corrected: r.Corrected, Source: r.source()})
+		if math.IsNaN(r.P95MS) {
+			n.add(fmt.Sprintf("%s has no p95 latency: held is false for want of it", a.serverName(r.Server)))
 		}
 		warningNote(n, r)
 	}

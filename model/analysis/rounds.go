@@ -12,37 +12,17 @@ import (
 	"github.com/wra-bench/wra/stats"
 )
 
-// runRow is one run of the rounds and ranking tables.
+// runRow is one run of the rounds and ranking tables: the run as the
+// store reads it (model.RateRun), with its variant, the labels on which
+// it differs from other runs of its test and tool ("variant jwt"), empty
+// when none does (see splitVariants).
 type runRow struct {
-	test, tool, server  string
-	database, groupID   string
-	connections         int64
-	targetRPS           float64
-	rps, mean, p50, p95 float64
-	p99                 float64
-	// goodput is the run's successful requests per second, allFailed
-	// whether none succeeded, failure what failed them (run_outcomes).
-	goodput          float64
-	allFailed        bool
-	failure          string
-	failed, requests int64
-	corrected        bool
-	source           model.Source
-	// driftPct is the largest calibration drift covering the run, in
-	// percent (0 when no calibration pair covers it).
-	driftPct float64
-	// warning is what the reader said of the run (label warning), or "".
-	warning string
-	runID   string
-	// split are the run's labels that tell experiments apart; variant
-	// names those on which it differs from other runs of its test and
-	// tool ("variant jwt"), empty when none does (see splitVariants).
-	split   map[string]string
+	model.RateRun
 	variant string
-	// mode and block are the run's mode and block (run_groups), block
-	// "" where it has none.
-	mode, block string
 }
+
+// source is where the run was read.
+func (r runRow) source() model.Source { return model.Source{File: r.Source, Line: r.Line} }
 
 // runRows reads the runs of the rounds (rounds true) or ranking table,
 // each counted once and with its group (the store's run_groups).
@@ -53,12 +33,7 @@ func (a *analysis) runRows(rounds bool) ([]runRow, error) {
 	}
 	out := make([]runRow, len(rows))
 	for i, r := range rows {
-		out[i] = runRow{test: r.Test, tool: r.Tool, server: r.Server, connections: r.Connections, targetRPS: r.TargetRPS,
-			rps: r.RPS, mean: r.MeanMS, p50: r.P50MS, p95: r.P95MS, p99: r.P99MS,
-			failed: r.Failed, requests: r.Requests, corrected: r.Corrected,
-			source: model.Source{File: r.Source, Line: r.Line}, driftPct: r.DriftPct, warning: r.Warning, runID: r.RunID, split: r.Split,
-			database: r.Database, groupID: r.GroupID, mode: r.Mode, block: r.Block,
-			goodput: r.GoodputRPS, allFailed: r.AllFailed, failure: r.Failure}
+		out[i] = runRow{RateRun: r}
 	}
 	return out, nil
 }
@@ -124,16 +99,16 @@ func splitNote(split []string) string {
 // splitVariants sets the variant of each run (see variants) and orders
 // the rows by test, tool and variant.
 func splitVariants(rows []runRow) []string {
-	vs, split := variants(len(rows), func(i int) map[string]string { return rows[i].split }, func(i int) string {
+	vs, split := variants(len(rows), func(i int) map[string]string { return rows[i].Split }, func(i int) string {
 		r := rows[i]
-		return fmt.Sprint(r.test, "\x00", r.tool, "\x00", r.server, "\x00", r.database, "\x00", r.connections, "\x00", r.targetRPS)
-	}, func(i int) string { return rows[i].test + "\x00" + rows[i].tool })
+		return fmt.Sprint(r.Test, "\x00", r.Tool, "\x00", r.Server, "\x00", r.Database, "\x00", r.Connections, "\x00", r.TargetRPS)
+	}, func(i int) string { return rows[i].Test + "\x00" + rows[i].Tool })
 	for i := range rows {
 		rows[i].variant = vs[i]
 	}
 	if len(split) > 0 {
 		slices.SortStableFunc(rows, func(x, y runRow) int {
-			return cmp.Or(cmp.Compare(x.test, y.test), cmp.Compare(x.tool, y.tool), cmp.Compare(x.variant, y.variant))
+			return cmp.Or(cmp.Compare(x.Test, y.Test), cmp.Compare(x.Tool, y.Tool), cmp.Compare(x.variant, y.variant))
 		})
 	}
 	return split
@@ -146,16 +121,16 @@ const GoodputNote = "goodput: successful requests per second (requests/s × the 
 // failed them where its report says.
 func failedNote(r runRow) string {
 	what := ""
-	if r.failure != "" {
-		what = " (" + r.failure + ")"
+	if r.Failure != "" {
+		what = " (" + r.Failure + ")"
 	}
-	return fmt.Sprintf("%s:%d: every request failed%s: the run is listed last, never ranked or marked best", r.source.File, r.source.Line, what)
+	return fmt.Sprintf("%s:%d: every request failed%s: the run is listed last, never ranked or marked best", r.source().File, r.source().Line, what)
 }
 
 // warningNote footnotes what the reader said of a run (label warning).
 func warningNote(n *notes, r runRow) {
-	if r.warning != "" {
-		n.add(fmt.Sprintf("%s:%d: %s", r.source.File, r.source.Line, r.warning))
+	if r.Warning != "" {
+		n.add(fmt.Sprintf("%s:%d: %s", r.source().File, r.source().Line, r.Warning))
 	}
 }
 
@@ -221,7 +196,7 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 	}
 	var groups [][]runRow
 	for i, r := range rows {
-		if i == 0 || r.groupID != rows[i-1].groupID {
+		if i == 0 || r.GroupID != rows[i-1].GroupID {
 			groups = append(groups, nil)
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], r)
@@ -252,16 +227,16 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 	}
 	for i, g := range groups {
 		r0 := g[0]
-		if i == 0 || r0.test != groups[i-1][0].test || r0.tool != groups[i-1][0].tool || r0.variant != groups[i-1][0].variant {
+		if i == 0 || r0.Test != groups[i-1][0].Test || r0.Tool != groups[i-1][0].Tool || r0.variant != groups[i-1][0].variant {
 			flush()
 			n = &notes{}
 			cv = a.newCaveats()
 			cur = nil
-			what := r0.tool
+			what := r0.Tool
 			if r0.variant != "" {
 				what += ", " + r0.variant
 			}
-			t = &RoundsTable{Test: r0.test, What: what}
+			t = &RoundsTable{Test: r0.Test, What: what}
 			if len(split) > 0 {
 				n.add(splitNote(split))
 			}
@@ -269,48 +244,48 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 		// The row's figures are the group's (run_medians); its runs'
 		// values are what the best marks, the paired ratios and the
 		// median's interval are made of.
-		fig := a.fig(r0.groupID)
+		fig := a.fig(r0.GroupID)
 		var rps, goodput, p99 []float64
 		var srcs []model.Source
 		drift := 0.0
 		for _, r := range g {
-			rps = append(rps, r.rps)
-			if !math.IsNaN(r.goodput) {
-				goodput = append(goodput, r.goodput)
+			rps = append(rps, r.RPS)
+			if !math.IsNaN(r.GoodputRPS) {
+				goodput = append(goodput, r.GoodputRPS)
 			}
-			if !math.IsNaN(r.p99) && !r.allFailed {
-				p99 = append(p99, r.p99)
+			if !math.IsNaN(r.P99MS) && !r.AllFailed {
+				p99 = append(p99, r.P99MS)
 			}
-			srcs = append(srcs, r.source)
-			drift = max(drift, r.driftPct)
+			srcs = append(srcs, r.source())
+			drift = max(drift, r.DriftPct)
 			warningNote(n, r)
-			if r.allFailed {
+			if r.AllFailed {
 				n.add(failedNote(r))
 			}
 		}
 		summaryNotes(n, "requests/s", stats.Summarize(rps))
-		row := RoundsRow{Server: r0.server, Database: r0.database, Connections: r0.connections, TargetRPS: r0.targetRPS, Rounds: fig.RPSPasses,
+		row := RoundsRow{Server: r0.Server, Database: r0.Database, Connections: r0.Connections, TargetRPS: r0.TargetRPS, Rounds: fig.RPSPasses,
 			RPS: fig.RPSMedian, RPSMin: fig.RPSMin, RPSMax: fig.RPSMax,
 			Goodput: fig.FailedTotal > 0, GoodputRPS: fig.GoodputMedian, GoodputMin: fig.GoodputMin, GoodputMax: fig.GoodputMax,
 			P99MS: fig.P99MSMedian, P99MinMS: fig.P99MSMin, P99MaxMS: fig.P99MSMax, Failed: fig.FailedTotal, Sources: srcs}
-		cv.add(a.rowName(r0.server, r0.database, "")+" "+loadName(loadKey(r0)), []string{r0.groupID})
+		cv.add(a.rowName(r0.Server, r0.Database, "")+" "+loadName(loadKey(r0)), []string{r0.GroupID})
 		order := fig.GoodputMedian
 		if fig.AllFailed || len(goodput) == 0 {
 			order = math.Inf(-1)
 		}
-		cur = append(cur, roundRow{RoundsRow: row, mark: bestRow{load: loadKey(r0), name: a.rowName(r0.server, r0.database, ""), fixedRate: !math.IsNaN(r0.targetRPS),
+		cur = append(cur, roundRow{RoundsRow: row, mark: bestRow{load: loadKey(r0), name: a.rowName(r0.Server, r0.Database, ""), fixedRate: !math.IsNaN(r0.TargetRPS),
 			rps: stats.Entry{Values: goodput, DriftPct: drift}, p99: stats.Entry{Values: p99, DriftPct: drift}, allFailed: fig.AllFailed, order: order,
-			rpsByBlock: byBlock(g, func(r runRow) string { return r.block }, func(r runRow) float64 { return r.goodput })}})
+			rpsByBlock: byBlock(g, func(r runRow) string { return r.Block }, func(r runRow) float64 { return r.GoodputRPS })}})
 		// A fixed-rate run's requests/s is its target: only runs at full
 		// speed are drawn, one chart per test, a series per tool and
 		// connections.
-		if math.IsNaN(r0.targetRPS) {
-			if len(sec.Plots) == 0 || sec.Plots[len(sec.Plots)-1].Test != r0.test {
-				sec.Plots = append(sec.Plots, ThroughputPlot{Test: r0.test})
+		if math.IsNaN(r0.TargetRPS) {
+			if len(sec.Plots) == 0 || sec.Plots[len(sec.Plots)-1].Test != r0.Test {
+				sec.Plots = append(sec.Plots, ThroughputPlot{Test: r0.Test})
 			}
 			tp := &sec.Plots[len(sec.Plots)-1]
-			series := seriesName(r0.test, r0.tool, loadName(loadKey(r0))[3:], r0.variant)
-			tp.Bars = append(tp.Bars, Bar{Label: r0.server, Series: series, Values: rps, Median: fig.RPSMedian})
+			series := seriesName(r0.Test, r0.Tool, loadName(loadKey(r0))[3:], r0.variant)
+			tp.Bars = append(tp.Bars, Bar{Label: r0.Server, Series: series, Values: rps, Median: fig.RPSMedian})
 		}
 	}
 	flush()
@@ -401,10 +376,10 @@ func (a *analysis) orderByFirstLoad(rows []roundRow, n *notes) []roundRow {
 // loadKey names the load of a run: full speed at C connections, or a
 // fixed rate of R requests/s.
 func loadKey(r runRow) string {
-	if !math.IsNaN(r.targetRPS) {
-		return "r" + strconv.FormatFloat(r.targetRPS, 'g', -1, 64)
+	if !math.IsNaN(r.TargetRPS) {
+		return "r" + strconv.FormatFloat(r.TargetRPS, 'g', -1, 64)
 	}
-	return "c" + strconv.FormatInt(r.connections, 10)
+	return "c" + strconv.FormatInt(r.Connections, 10)
 }
 
 // tieRule is the rule of shared places and best marks.

@@ -490,7 +490,7 @@ func cpuContests(fixed []cpuGroup, disp model.Display) []contest {
 			if len(byDB[db]) < 2 {
 				continue
 			}
-			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.dbUS }, func(f model.GroupFigures) float64 { return f.CPUDBUSMedian })
+			cs := cpuContenders(byDB[db], func(r cpuRun) float64 { return r.DBUS }, func(f model.GroupFigures) float64 { return f.CPUDBUSMedian })
 			for k := range cs {
 				cs[k].serverOnly = true
 			}
@@ -520,31 +520,31 @@ func throughputContests(rounds, singles []runRow, tiePct func(tool string) float
 	add := func(rows []runRow, one bool) {
 		for i := 0; i < len(rows); {
 			j := i
-			for j < len(rows) && rows[j].groupID == rows[i].groupID {
+			for j < len(rows) && rows[j].GroupID == rows[i].GroupID {
 				j++
 			}
 			r0 := rows[i]
-			if r0.mode != "full-speed" {
+			if r0.Mode != "full-speed" {
 				i = j
 				continue
 			}
-			k := key{r0.test, r0.tool, r0.variant, r0.connections}
+			k := key{r0.Test, r0.Tool, r0.variant, r0.Connections}
 			if _, ok := by[k]; !ok {
 				if _, ok := dead[k]; !ok {
 					order = append(order, k)
 				}
 			}
 			single[k] = single[k] || one
-			c := contender{server: r0.server, database: r0.database, blocks: map[string][]float64{}, ids: []string{r0.groupID}}
+			c := contender{server: r0.Server, database: r0.Database, blocks: map[string][]float64{}, ids: []string{r0.GroupID}}
 			allFailed := true
 			for _, r := range rows[i:j] {
-				allFailed = allFailed && r.allFailed
-				if math.IsNaN(r.goodput) {
+				allFailed = allFailed && r.AllFailed
+				if math.IsNaN(r.GoodputRPS) {
 					continue
 				}
-				c.values = append(c.values, r.goodput)
-				if r.block != "" {
-					c.blocks[r.block] = append(c.blocks[r.block], r.goodput)
+				c.values = append(c.values, r.GoodputRPS)
+				if r.Block != "" {
+					c.blocks[r.Block] = append(c.blocks[r.Block], r.GoodputRPS)
 				}
 			}
 			i = j
@@ -552,7 +552,7 @@ func throughputContests(rounds, singles []runRow, tiePct func(tool string) float
 				dead[k] = append(dead[k], c)
 				continue
 			}
-			c.value = fig(r0.groupID).GoodputMedian
+			c.value = fig(r0.GroupID).GoodputMedian
 			by[k] = append(by[k], c)
 		}
 	}
