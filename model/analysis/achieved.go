@@ -2,9 +2,9 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
-	"strconv"
 )
 
 // AchievedSection is the fixed-rate runs of the rounds and single-run
@@ -86,7 +86,7 @@ func (a *analysis) achieved(rounds, singles []runRow) AchievedSection {
 				more = append(more, "no database")
 			}
 			if conns && r.Connections >= 0 {
-				more = append(more, strconv.FormatInt(r.Connections, 10)+" connections")
+				more = append(more, fmt.Sprintf("%d connections", r.Connections))
 			} else if conns {
 				more = append(more, "connections not recorded")
 			}

@@ -177,10 +177,11 @@ type Bar struct {
 	Median        float64
 }
 
-// totalsBar is the bar of a CPU group: the total CPU of each pass, its
-// height the group's median total (run_medians).
-func totalsBar(label, series string, g cpuGroup) Bar {
-	return Bar{Label: label, Series: series, Values: g.totals(), Median: g.fig.CPUTotalUSMedian}
+// totalsBar is the bar of a CPU group in a series: its server, the
+// total CPU of each pass, its height the group's median total
+// (run_medians).
+func totalsBar(series string, g cpuGroup) Bar {
+	return Bar{Label: g.server, Series: series, Values: g.totals(), Median: g.fig.CPUTotalUSMedian}
 }
 
 // CPUSection is the CPU per request at a fixed rate: one table per
@@ -268,7 +269,7 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) CPUSection {
 				StackUS: f.CPUServerUSMed, StackMinUS: f.CPUServerUSMin, StackMaxUS: f.CPUServerUSMax, StackCIPct: ciPct(stack),
 				DBUS: f.CPUDBUSMedian, TotalUS: f.CPUTotalUSMedian,
 				P99MS: f.P99MSMedian, Failed: f.FailedTotal, Sources: g.sources()}, g: g})
-			sec.Bars = append(sec.Bars, totalsBar(g.server, series, g))
+			sec.Bars = append(sec.Bars, totalsBar(series, g))
 		}
 		slices.SortStableFunc(rows, func(x, y row) int { return cmpNaNLast(x.TotalUS, y.TotalUS) })
 		paired := false
@@ -392,7 +393,7 @@ func cpuFullSpeed(groups []cpuGroup) []Bar {
 			if g.connections >= 0 {
 				load = fmt.Sprintf("%d connections", g.connections)
 			}
-			bars = append(bars, totalsBar(g.server, cpuSeries(g.test, byConns[g.connections], load), g))
+			bars = append(bars, totalsBar(cpuSeries(g.test, byConns[g.connections], load), g))
 		}
 		i = j
 	}

@@ -924,7 +924,7 @@ func (a *analysis) ladderFindings(ladders []ladderRuns) []found {
 		var p95 []float64
 		var srcs []model.Source
 		first := math.NaN()
-		for i, res := range l.results {
+		for i, res := range l.sum.Runs {
 			if !stats.FirstStepFailed(res) {
 				continue
 			}
@@ -942,7 +942,7 @@ func (a *analysis) ladderFindings(ladders []ladderRuns) []found {
 		if len(failed) == 0 {
 			continue
 		}
-		rule = l.results[0].Rule
+		rule = l.sum.Runs[0].Rule
 		p := ""
 		if len(p95) > 0 {
 			p = fmt.Sprintf(" with a p95 of %s–%s ms", Sig(slices.Min(p95)), Sig(slices.Max(p95)))
@@ -953,7 +953,7 @@ func (a *analysis) ladderFindings(ladders []ladderRuns) []found {
 		}
 		by[l.server].srcs = append(by[l.server].srcs, srcs...)
 		heads[l.server] = append(heads[l.server], fmt.Sprintf("%s at %s requests/s", l.what, Sig(first)))
-		at[l.server] = append(at[l.server], fmt.Sprintf("%s: the first step (%s requests/s) already failed in %d of %d runs%s", l.what, Sig(first), len(failed), len(l.results), p))
+		at[l.server] = append(at[l.server], fmt.Sprintf("%s: the first step (%s requests/s) already failed in %d of %d runs%s", l.what, Sig(first), len(failed), len(l.sum.Runs), p))
 	}
 	var out []found
 	for _, sv := range order {

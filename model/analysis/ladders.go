@@ -137,8 +137,8 @@ func onDatabase(db string) string {
 // ladderRuns is the runs of one server's ladder.
 type ladderRuns struct {
 	server, what string
-	results      []stats.LadderResult
-	// sum is the ladders table's figure of the runs (stats.MedianLadder)
+	// sum is the ladders table's figure of the runs (stats.MedianLadder),
+	// the runs in sum.Runs
 	sum   stats.LadderSummary
 	names []string
 	srcs  [][]model.Source // per run, when known
@@ -310,7 +310,7 @@ func (a *analysis) ladderTable(k ladderKind, runs []LadderRun) (t LadderTable, k
 		for _, w := range sum.Warnings {
 			n.add(fmt.Sprintf("%s, %s: %s", ServerName(a.disp.Name("server", r0.Server))+onDatabase(a.disp.Name("database", r0.Database)), OrDash(r0.Test), w.Msg))
 		}
-		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), results: results, sum: sum, names: names, srcs: runSrcs})
+		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), sum: sum, names: names, srcs: runSrcs})
 		t.Rows = append(t.Rows, LadderRow{Server: r0.Server, Database: r0.Database, Test: r0.Test, Tool: r0.Tool, Variant: r0.Variant, Summary: sum, Sources: srcs})
 		i = j
 	}

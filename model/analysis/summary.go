@@ -536,9 +536,8 @@ func throughputContests(rounds, singles []runRow, tiePct func(tool string) float
 			}
 			single[k] = single[k] || one
 			c := contender{server: r0.Server, database: r0.Database, blocks: map[string][]float64{}, ids: []string{r0.GroupID}}
-			allFailed := true
+			f := fig(r0.GroupID)
 			for _, r := range rows[i:j] {
-				allFailed = allFailed && r.AllFailed
 				if math.IsNaN(r.GoodputRPS) {
 					continue
 				}
@@ -548,11 +547,11 @@ func throughputContests(rounds, singles []runRow, tiePct func(tool string) float
 				}
 			}
 			i = j
-			if allFailed {
+			if f.AllFailed {
 				dead[k] = append(dead[k], c)
 				continue
 			}
-			c.value = fig(r0.GroupID).GoodputMedian
+			c.value = f.GoodputMedian
 			by[k] = append(by[k], c)
 		}
 	}
@@ -599,7 +598,7 @@ func ladderContests(ladders []ladderRuns, groupOf map[model.Source][]string) []c
 	by := map[string][]contender{}
 	for _, l := range ladders {
 		c := contender{server: l.server, value: l.sum.MedianHeldRPS, plus: l.sum.StillHolding}
-		for _, r := range l.results {
+		for _, r := range l.sum.Runs {
 			c.values = append(c.values, r.HighestHeldRPS)
 		}
 		for _, srcs := range l.srcs {
