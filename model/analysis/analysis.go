@@ -148,7 +148,17 @@ func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error)
 	if err != nil {
 		return nil, err
 	}
-	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats, disp: disp, figures: figures}
+	// The runs' groups, by where each run was read.
+	refs, err := st.RunGroupRefs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	groupOf := map[model.Source][]string{}
+	for _, r := range refs {
+		src := model.Source{File: r.Source, Line: r.Line}
+		groupOf[src] = append(groupOf[src], r.GroupID)
+	}
+	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats, disp: disp, figures: figures, groupOf: groupOf}
 	sh, err := a.shared()
 	if err != nil {
 		return nil, err
@@ -172,16 +182,6 @@ func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error)
 	res.Calibration = a.calibration(sh.drifts, sh.driftNotes)
 	if res.Cost, err = a.cost(); err != nil {
 		return nil, err
-	}
-	// The runs' groups, by where each run was read.
-	refs, err := st.RunGroupRefs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	groupOf := map[model.Source][]string{}
-	for _, r := range refs {
-		src := model.Source{File: r.Source, Line: r.Line}
-		groupOf[src] = append(groupOf[src], r.GroupID)
 	}
 	// The summary, its context and the findings come first, from the
 	// same figures as the sections.
@@ -212,6 +212,9 @@ type analysis struct {
 	// figures are the groups' medians, ranges and totals, computed once
 	// by the store (run_medians), by group id
 	figures map[string]model.GroupFigures
+	// groupOf are the groups of the runs read at each file and line
+	// (RunGroupRefs), for the rows made of runs by where they were read
+	groupOf map[model.Source][]string
 }
 
 // fig is the figures of the group id (run_medians). Every group a

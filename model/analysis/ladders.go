@@ -139,7 +139,9 @@ type ladderRuns struct {
 	server, what string
 	// sum is the ladders table's figure of the runs (stats.MedianLadder),
 	// the runs in sum.Runs
-	sum   stats.LadderSummary
+	sum stats.LadderSummary
+	// ids are the groups of the runs (their caveats are the row's)
+	ids   []string
 	names []string
 	srcs  [][]model.Source // per run, when known
 }
@@ -266,6 +268,7 @@ func (a *analysis) ladderTable(k ladderKind, runs []LadderRun) (t LadderTable, k
 	}
 	t.Variants = len(variants) > 1
 	n := &notes{}
+	cv := a.newCaveats()
 	same := func(x, y LadderRun) bool {
 		return x.Server == y.Server && x.Database == y.Database && x.Test == y.Test && x.Tool == y.Tool && x.Variant == y.Variant
 	}
@@ -310,11 +313,17 @@ func (a *analysis) ladderTable(k ladderKind, runs []LadderRun) (t LadderTable, k
 		for _, w := range sum.Warnings {
 			n.add(fmt.Sprintf("%s, %s: %s", ServerName(a.disp.Name("server", r0.Server))+onDatabase(a.disp.Name("database", r0.Database)), OrDash(r0.Test), w.Msg))
 		}
-		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), sum: sum, names: names, srcs: runSrcs})
+		ids := appendGroups(nil, srcs, a.groupOf)
+		for _, rs := range runSrcs {
+			ids = appendGroups(ids, rs, a.groupOf)
+		}
+		cv.add(a.rowName(r0.Server, r0.Database, "")+", "+OrDash(r0.Test)+", "+r0.Tool, ids)
+		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), sum: sum, ids: ids, names: names, srcs: runSrcs})
 		t.Rows = append(t.Rows, LadderRow{Server: r0.Server, Database: r0.Database, Test: r0.Test, Tool: r0.Tool, Variant: r0.Variant, Summary: sum, Sources: srcs})
 		i = j
 	}
 	n.add(k.note)
+	cv.to(n)
 	t.Notes = n.list
 	return t, kept
 }

@@ -322,7 +322,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 	var contests []contest
 	contests = append(contests, cpuContests(sh.fixed, a.disp)...)
 	contests = append(contests, throughputContests(sh.rounds, sh.singles, a.singleTiePct(sh.rounds), a.fig)...)
-	contests = append(contests, ladderContests(ladders, groupOf)...)
+	contests = append(contests, ladderContests(ladders)...)
 	contests = append(contests, memoryContest(sh.memory)...)
 	contests = append(contests, a.costContests(res.Cost, groupOf)...)
 	a.nameContenders(contests)
@@ -335,6 +335,19 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		}
 		cv := a.newCaveats()
 		cv.every = "every stack"
+		// A row named alike in two parts of the bullet may stand for two
+		// groups (a server's ladders of two tests): the caveats then name
+		// each row with its part, so that none is said of a group it is
+		// not of.
+		rowOf := func(k contest, c contender) string { return c.row }
+		if rowsDiffer(contests[i:j]) {
+			rowOf = func(k contest, c contender) string {
+				if k.part == "" {
+					return c.row
+				}
+				return k.part + ": " + c.row
+			}
+		}
 		var parts []string
 		anyPaired, allTied := false, true
 		var hows []string
@@ -359,7 +372,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			parts, hows = append(parts, text), append(hows, how)
 			anyPaired, allTied = anyPaired || paired, allTied && tie
 			for _, c := range k.cs {
-				cv.add(c.row, c.ids)
+				cv.add(rowOf(k, c), c.ids)
 			}
 			if k.note != "" {
 				note = k.note
@@ -368,7 +381,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 				var names []string
 				for _, c := range k.dead {
 					names = append(names, c.name)
-					cv.add(c.row, c.ids)
+					cv.add(rowOf(k, c), c.ids)
 				}
 				note = strings.TrimSpace(note + " " + fmt.Sprintf("every request of %s failed: not compared", joinAnd(names)))
 			}
@@ -426,6 +439,22 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 		sec.Remarks = append(sec.Remarks, "A drift caveat beside a within-trial ratio: a drift of the machine's speed that all the runs of a trial share cancels in the ratio, so the ratio stands where the medians may not.")
 	}
 	return sec
+}
+
+// rowsDiffer reports whether a row name stands for different groups in
+// different contests of cs.
+func rowsDiffer(cs []contest) bool {
+	ids := map[string]string{}
+	for _, k := range cs {
+		for _, c := range append(slices.Clone(k.cs), k.dead...) {
+			key := strings.Join(c.ids, "\x00")
+			if prev, ok := ids[c.row]; ok && prev != key {
+				return true
+			}
+			ids[c.row] = key
+		}
+	}
+	return false
 }
 
 // nameContenders names the contenders of the contests by the display
@@ -593,16 +622,13 @@ func (a *analysis) singleTiePct(repeated []runRow) func(tool string) float64 {
 
 // ladderContests compare the highest rate held of each ladder kind
 // (the ladders table's figure, ladderRuns.sum).
-func ladderContests(ladders []ladderRuns, groupOf map[model.Source][]string) []contest {
+func ladderContests(ladders []ladderRuns) []contest {
 	var order []string
 	by := map[string][]contender{}
 	for _, l := range ladders {
-		c := contender{server: l.server, value: l.sum.MedianHeldRPS, plus: l.sum.StillHolding}
+		c := contender{server: l.server, value: l.sum.MedianHeldRPS, plus: l.sum.StillHolding, ids: l.ids}
 		for _, r := range l.sum.Runs {
 			c.values = append(c.values, r.HighestHeldRPS)
-		}
-		for _, srcs := range l.srcs {
-			c.ids = appendGroups(c.ids, srcs, groupOf)
 		}
 		if _, ok := by[l.what]; !ok {
 			order = append(order, l.what)

@@ -89,3 +89,23 @@ func TestParseReadme(t *testing.T) {
 		t.Errorf("got %+v", c)
 	}
 }
+
+// A server named alike in two parts of a bullet, for two groups (its
+// ladders of two tests), is two rows for the caveats; the same groups
+// under one name in two parts (a stack's total and database CPU) are one.
+func TestRowsDiffer(t *testing.T) {
+	ladders := []contest{
+		{part: "the k6 ladder of page", cs: []contender{{row: "go", ids: []string{"g-page"}}}},
+		{part: "the fixed-rate ladder of one", cs: []contender{{row: "go", ids: []string{"g-one-100", "g-one-200"}}}},
+	}
+	if !rowsDiffer(ladders) {
+		t.Error("go stands for two groups in two parts: rowsDiffer false")
+	}
+	cpu := []contest{
+		{part: "stack + database", cs: []contender{{row: "go (postgresql)", ids: []string{"g1"}}}},
+		{part: "database CPU on postgresql", cs: []contender{{row: "go (postgresql)", ids: []string{"g1"}}}},
+	}
+	if rowsDiffer(cpu) {
+		t.Error("go (postgresql) is one group in both parts: rowsDiffer true")
+	}
+}
