@@ -470,14 +470,16 @@ type stmts struct {
 }
 
 // storeSampleSteps stores the steps of each run of runs in sample_steps:
-// the rows of sample_steps_of (views/13_ladder_steps.sql), the one
-// definition of a step's figures over its request samples. It runs one
-// query per run: DuckDB holds every value of an exact quantile's group,
-// so that a query over every run's requests needs memory that grows with
-// the store, and one run's does not. Each query is given the run's span
-// of times, so that DuckDB reads only the row groups of the samples of
-// that time (those of other runs have no run_id statistics that rule
-// them out); the spans not known are looked up first, in one query.
+// the rows of sample_steps_in (views/13_ladder_steps.sql), the one
+// definition of a step's figures over its request samples, in one query
+// over the runs' samples, which reads them back once. DuckDB holds every
+// value of an exact quantile's group, so that the memory of that query
+// grows with the runs' requests: runs are those of one file, or of a
+// group of files loaded together, never the whole store (a migration
+// passes its runs one at a time). The query is given the runs' span of
+// times, so that DuckDB reads only the row groups of the samples of that
+// time (those of other runs have no run_id statistics that rule them
+// out); the spans not known are looked up first, in one query.
 func storeSampleSteps(st stmts, runs map[string]span) error {
 	var unknown []string
 	for id, sp := range runs {
@@ -497,19 +499,30 @@ func storeSampleSteps(st stmts, runs map[string]span) error {
 			return fmt.Errorf("the times of the samples: %w", err)
 		}
 	}
+	var ids []string
+	all := span{}
 	for _, id := range slices.Sorted(maps.Keys(runs)) {
 		sp := runs[id]
 		if !sp.known {
 			continue // no samples
 		}
-		// Whole seconds around the span: wider bounds select the same
-		// samples.
-		q := `INSERT INTO sample_steps BY NAME SELECT * FROM sample_steps_of(` + sqlString(id) +
-			`, from_ts := TIMESTAMP '` + sp.first.UTC().Truncate(time.Second).Format(time.DateTime) +
-			`', to_ts := TIMESTAMP '` + sp.last.UTC().Truncate(time.Second).Add(time.Second).Format(time.DateTime) + `')`
-		if err := st.exec(q); err != nil {
-			return fmt.Errorf("run %s: the steps of its samples: %w", id, err)
+		ids = append(ids, sqlString(id))
+		all.add(sp.first)
+		all.add(sp.last)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	// Whole seconds around the span: wider bounds select the same
+	// samples.
+	q := `INSERT INTO sample_steps BY NAME SELECT * FROM sample_steps_in([` + strings.Join(ids, ", ") +
+		`], from_ts := TIMESTAMP '` + all.first.UTC().Truncate(time.Second).Format(time.DateTime) +
+		`', to_ts := TIMESTAMP '` + all.last.UTC().Truncate(time.Second).Add(time.Second).Format(time.DateTime) + `')`
+	if err := st.exec(q); err != nil {
+		if len(ids) == 1 {
+			return fmt.Errorf("run %s: the steps of its samples: %w", ids[0], err)
 		}
+		return fmt.Errorf("runs %s and %d others: the steps of their samples: %w", ids[0], len(ids)-1, err)
 	}
 	return nil
 }

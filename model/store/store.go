@@ -14,9 +14,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -423,14 +425,22 @@ func fillSampleSteps(ctx context.Context, tx *sql.Tx) error {
 		},
 	}
 	runs := map[string]span{}
-	if err := st.query(`SELECT DISTINCT run_id FROM samples`, func(r driverRow) {
-		if id, ok := r.get("run_id").(string); ok {
-			runs[id] = span{}
-		}
+	if err := st.query(`SELECT run_id, min(ts) AS first, max(ts) AS last FROM samples GROUP BY run_id`, func(r driverRow) {
+		id, _ := r.get("run_id").(string)
+		first, _ := r.get("first").(time.Time)
+		last, _ := r.get("last").(time.Time)
+		runs[id] = span{first, last, true}
 	}); err != nil {
 		return err
 	}
-	return storeSampleSteps(st, runs)
+	// One run at a time: a query over every run's requests would hold
+	// them all (storeSampleSteps).
+	for _, id := range slices.Sorted(maps.Keys(runs)) {
+		if err := storeSampleSteps(st, map[string]span{id: runs[id]}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // execer runs a statement: the store's database, or a transaction.

@@ -29,22 +29,25 @@ CREATE OR REPLACE MACRO k6_stage_requests(stages, target) AS
                   THEN st[i].seconds * (coalesce(st[i - 1].target, target) + target) / 2
                   ELSE 0 END)), 0))[1];
 
--- sample_steps_of(run, from_ts := NULL, to_ts := NULL): the figures of
--- each step of one k6 run over its request samples (http_req_duration
--- points tagged with their step, tags: {step: '<rate>'}), one row per
--- step: requests, failed (k6 tagged the request expected_response=false,
--- what http_req_failed counts, or, without that tag, its status is
--- missing, 0 or >= 400), p95_ms (quantile_cont, type 7, k6's own p(95)),
--- last_ts (the last request's time) and median_us (the median of the
--- requests' times, microseconds since the epoch: the start of the step's
--- later half). wra stores these rows in sample_steps with the run's
--- samples, in the file's transaction, one run at a time (and fills them
--- so for a store of an older wra), so that ladder_steps reads a row per
--- step and no query holds the request samples of every run at once.
--- from_ts and to_ts, when given, bound the samples read by time: bounds
--- around the run's first and last samples change no figure and let
--- DuckDB skip the row groups of other times.
-CREATE OR REPLACE MACRO sample_steps_of(run, from_ts := NULL, to_ts := NULL) AS TABLE
+-- sample_steps_in(runs, from_ts := NULL, to_ts := NULL): the figures of
+-- each step of the k6 runs of the list runs (run ids) over their request
+-- samples (http_req_duration points tagged with their step, tags: {step:
+-- '<rate>'}), one row per (run, step): requests, failed (k6 tagged the
+-- request expected_response=false, what http_req_failed counts, or,
+-- without that tag, its status is missing, 0 or >= 400), p95_ms
+-- (quantile_cont, type 7, k6's own p(95)), last_ts (the last request's
+-- time) and median_us (the median of the requests' times, microseconds
+-- since the epoch: the start of the step's later half). Each run's rows
+-- are its own: a list gives the rows its runs give one by one. wra stores
+-- these rows in sample_steps with the runs' samples, in the file's
+-- transaction, those of a file's runs (or of a group of files loaded
+-- together) in one query, so that the samples are read back once; a
+-- store of an older wra has them filled run by run. ladder_steps reads a
+-- row per step, and no query holds the request samples of every run at
+-- once. from_ts and to_ts, when given, bound the samples read by time:
+-- bounds around the runs' first and last samples change no figure and
+-- let DuckDB skip the row groups of other times.
+CREATE OR REPLACE MACRO sample_steps_in(runs, from_ts := NULL, to_ts := NULL) AS TABLE
 WITH req AS (
     SELECT
         run_id,
@@ -56,7 +59,7 @@ WITH req AS (
             ELSE coalesce(status, 0) = 0 OR status >= 400
         END AS failed
     FROM samples
-    WHERE run_id = run AND metric = 'http_req_duration'
+    WHERE metric = 'http_req_duration' AND list_contains(runs, run_id)
       AND (from_ts IS NULL OR ts >= from_ts) AND (to_ts IS NULL OR ts <= to_ts)
       AND json_extract_string(tags, '$.step') IS NOT NULL AND json_extract_string(tags, '$.step') <> ''
 )
@@ -70,6 +73,11 @@ SELECT
     quantile_cont(epoch_us(ts), 0.5) AS median_us
 FROM req
 GROUP BY run_id, step;
+
+-- sample_steps_of(run, from_ts := NULL, to_ts := NULL): sample_steps_in
+-- of the one run run.
+CREATE OR REPLACE MACRO sample_steps_of(run, from_ts := NULL, to_ts := NULL) AS TABLE
+SELECT * FROM sample_steps_in([run], from_ts := from_ts, to_ts := to_ts);
 
 -- ladder_steps(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio :=
 -- 0.95): every step of every held-rate ladder in the store, one row per
@@ -259,7 +267,8 @@ CREATE OR REPLACE VIEW ladder_steps AS SELECT * FROM ladder_steps();
 COMMENT ON MACRO k6_duration_seconds IS 'a k6 duration (10s, 1m30s, 500ms) in seconds';
 COMMENT ON MACRO k6_stages IS 'a stages label (target:duration,…) as a list of {target, seconds}';
 COMMENT ON MACRO k6_stage_requests IS 'the requests the stages ending at a target asked a ramping-arrival-rate executor for';
-COMMENT ON MACRO TABLE sample_steps_of IS 'the figures of each step of one k6 run over its request samples: what sample_steps keeps';
+COMMENT ON MACRO TABLE sample_steps_in IS 'the figures of each step of the k6 runs of a list over their request samples: what sample_steps keeps';
+COMMENT ON MACRO TABLE sample_steps_of IS 'the figures of each step of one k6 run over its request samples (sample_steps_in of one run)';
 COMMENT ON MACRO TABLE ladder_steps IS 'every step of every held-rate ladder, held under the rule given';
 COMMENT ON VIEW ladder_steps IS 'every step of every held-rate ladder, held under p95 < 50 ms, errors < 1% and 95% of the step''s rate achieved';
 COMMENT ON COLUMN ladder_steps.kind IS 'the ladder run';
