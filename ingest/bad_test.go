@@ -15,7 +15,6 @@ package ingest
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +31,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/wra-bench/wra/ingest/ingesttest"
 	"github.com/wra-bench/wra/model"
 )
 
@@ -884,32 +884,23 @@ func TestBadLongLine(t *testing.T) {
 	}
 }
 
-// writeGzip writes head then n bytes c, gzip-compressed, to path.
-func writeGzip(t *testing.T, path string, head []byte, c byte, n int64) {
+// writeGzip writes head, then line repeated to n bytes or more,
+// gzip-compressed, to path (ingesttest.GzipRepeat, chunks of 4 MiB).
+func writeGzip(t *testing.T, path string, head, line []byte, n int64) {
 	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	zw.Write(head)
-	if _, err := io.Copy(zw, &endlessReader{c: c, n: n}); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := os.WriteFile(path, ingesttest.GzipRepeat(head, bytes.Repeat(line, (4<<20)/len(line)), n), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // TestBadGzipBomb makes small gzip files that expand past the limit
 // (MaxExpansion times their size, at least MinExpansionLimit): a k6 point
-// stream followed by blank lines, and a wrk report followed by blank
-// lines, each expanding to twice MinExpansionLimit; both stop at the limit
-// with ErrTooLarge. A bomb of zeros is binary: skipped from its head,
-// without expanding the rest.
+// stream followed by blank lines (of spaces), and a wrk report followed by
+// blank lines, each expanding to MinExpansionLimit and 64 MiB more; both
+// stop at the limit with ErrTooLarge. A bomb of zeros is binary: skipped
+// from its head, without expanding the rest. A gzip file too small to
+// pass its limit, whatever it holds, is so by DEFLATE's bound
+// (WithinLimit), and one a byte larger is not.
 func TestBadGzipBomb(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bomb")
 	os.Mkdir(dir, 0o755)
@@ -921,15 +912,21 @@ func TestBadGzipBomb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 2 * MinExpansionLimit
-	writeGzip(t, filepath.Join(dir, "points.ndjson.gz"), nd[:lineEnds(nd)[50]], '\n', n)
-	writeGzip(t, filepath.Join(dir, "wrk.txt.gz"), wrk[:lineEnds(wrk)[2]], '\n', n)
-	writeGzip(t, filepath.Join(dir, "zeros.gz"), nil, 0, n)
+	const n = MinExpansionLimit + 64<<20
+	blank := append(bytes.Repeat([]byte(" "), 4095), '\n')
+	writeGzip(t, filepath.Join(dir, "points.ndjson.gz"), nd[:lineEnds(nd)[50]], blank, n)
+	writeGzip(t, filepath.Join(dir, "wrk.txt.gz"), wrk[:lineEnds(wrk)[2]], blank, n)
+	writeGzip(t, filepath.Join(dir, "zeros.gz"), nil, []byte{0}, n)
 	for _, name := range []string{"points.ndjson.gz", "wrk.txt.gz", "zeros.gz"} {
 		st, _ := os.Stat(filepath.Join(dir, name))
-		if limit := max(st.Size()*MaxExpansion, MinExpansionLimit); limit >= n {
+		if limit := ExpansionLimit(st.Size()); limit >= n || WithinLimit(st.Size()) {
 			t.Fatalf("%s: %d bytes compressed, limit %d: not a bomb", name, st.Size(), limit)
 		}
+	}
+	// The bound: the largest file within its limit, full of the longest
+	// matches, could expand to the limit and no further.
+	if s := int64(MinExpansionLimit / maxDeflateRatio); !WithinLimit(s) || WithinLimit(s+1) || s*maxDeflateRatio > ExpansionLimit(s) {
+		t.Errorf("WithinLimit is wrong at %d bytes: limit %d", s, ExpansionLimit(s))
 	}
 	for _, name := range []string{"points.ndjson.gz", "wrk.txt.gz"} {
 		c := &model.Collector{}

@@ -29,6 +29,9 @@ type Input struct {
 	Path string
 	// Gzip tells that Path is gzip-compressed; R is always decompressed.
 	Gzip bool
+	// Bounded tells that a gzip file is too small to expand past its
+	// limit (MaxExpansion), whatever it holds (WithinLimit).
+	Bounded bool
 	// R is the decompressed content.
 	R io.Reader
 	// Strict tells a reader to refuse a value it would otherwise store
@@ -182,11 +185,28 @@ func detectBeyond(path, name string) (*Format, error) {
 // MaxExpansion bounds how far a gzip file may expand: a file whose content
 // grows beyond MaxExpansion times its compressed size (and beyond
 // MinExpansionLimit) is refused as a likely gzip bomb. Real k6 NDJSON
-// streams compress about 20 to 1.
+// streams compress about 20 to 1 (those of data/ladder 34 to 1). Up to
+// MinExpansionLimit, no file is refused: its content is no more than a
+// plain file of that size, which wra reads without a limit.
 const (
 	MaxExpansion      = 200
-	MinExpansionLimit = 64 << 20
+	MinExpansionLimit = 2 << 30
 )
+
+// maxDeflateRatio is the most that DEFLATE (RFC 1951) expands: a match of
+// 258 bytes coded in 2 bits, 1032 bytes from each byte of the stream. A
+// gzip file of any number of members holds at most maxDeflateRatio times
+// its size, whatever its trailer says.
+const maxDeflateRatio = 1032
+
+// ExpansionLimit is the most content a gzip file of size bytes may hold.
+func ExpansionLimit(size int64) int64 { return max(size*MaxExpansion, MinExpansionLimit) }
+
+// WithinLimit tells that a gzip file of size bytes cannot hold more than
+// its limit, whatever it holds: every file of up to MinExpansionLimit /
+// maxDeflateRatio bytes (2 MiB). Its content need not be counted for the
+// limit by a reader of its own beside a scanner's (k6Bulk).
+func WithinLimit(size int64) bool { return size <= MinExpansionLimit/maxDeflateRatio }
 
 // opened is a file opened for reading, decompressed where needed.
 type opened struct {
@@ -234,8 +254,9 @@ func openFile(path, name string, hashGzip bool) (*opened, error) {
 			f.Close()
 			return nil, Errorf(name, 0, 0, "gzip: %v", err)
 		}
-		limit := max(st.Size()*MaxExpansion, MinExpansionLimit)
+		limit := ExpansionLimit(st.Size())
 		o.Gzip = true
+		o.Bounded = WithinLimit(st.Size())
 		r = bufio.NewReaderSize(&limitedReader{r: zr, left: limit, name: name, limit: limit}, 256<<10)
 	}
 	rb := r.(*bufio.Reader)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/ingest/ingesttest"
 )
 
 // fileSum is the SHA-256 of a file.
@@ -95,10 +95,10 @@ func TestSafetyNotebookReadOnly(t *testing.T) {
 }
 
 // TestSafetyGzipBomb ingests a k6 point stream whose gzip expands past the
-// limit (ingest.MaxExpansion times its size, at least
-// ingest.MinExpansionLimit) into a real store, whose scanner reads such
-// streams itself: the file fails at the limit, nothing of it is stored,
-// and the other file of the folder loads.
+// limit (ingest.ExpansionLimit: ingest.MaxExpansion times its size, at
+// least ingest.MinExpansionLimit) into a real store, whose scanner reads
+// such streams itself: the file fails at the limit, nothing of it is
+// stored, and the other file of the folder loads.
 func TestSafetyGzipBomb(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "in")
 	copyTree(t, dir, map[string]string{"wrk.txt": "../../ingest/testdata/wrk/wrk_plain_nginx_static.txt"})
@@ -107,15 +107,10 @@ func TestSafetyGzipBomb(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := nd[:bytes.IndexByte(nd[20000:], '\n')+20001]
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(head)
-	blank := bytes.Repeat([]byte("\n"), 1<<20)
-	for i := 0; i < 2*ingest.MinExpansionLimit>>20; i++ {
-		zw.Write(blank)
-	}
-	zw.Close()
-	if limit := max(int64(gz.Len())*ingest.MaxExpansion, ingest.MinExpansionLimit); limit >= 2*ingest.MinExpansionLimit {
+	// The head, then blank lines to the limit and 64 MiB more.
+	const size = ingest.MinExpansionLimit + 64<<20
+	gz := bytes.NewBuffer(ingesttest.GzipRepeat(head, bytes.Repeat([]byte("\n"), 4<<20), size))
+	if limit := ingest.ExpansionLimit(int64(gz.Len())); limit >= size || ingest.WithinLimit(int64(gz.Len())) {
 		t.Fatalf("%d bytes compressed: the limit %d is not exceeded", gz.Len(), limit)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "points.ndjson.gz"), gz.Bytes(), 0o644); err != nil {

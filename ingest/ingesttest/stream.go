@@ -63,3 +63,25 @@ func K6Stream(t testing.TB, path string, size int64, compress bool) {
 		t.Fatal(err)
 	}
 }
+
+// Gzip is b gzip-compressed, as one gzip member, at the best compression.
+func Gzip(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// GzipRepeat is head, then chunk over and over to n bytes or more,
+// gzip-compressed: head as one gzip member, then copies of one member of
+// chunk, which a gzip reader reads on as one stream (RFC 1952), so that a
+// file of gigabytes of content is made in a moment.
+func GzipRepeat(head, chunk []byte, n int64) []byte {
+	out := Gzip(head)
+	member := Gzip(chunk)
+	for w := int64(0); w < n; w += int64(len(chunk)) {
+		out = append(out, member...)
+	}
+	return out
+}

@@ -9,13 +9,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/wra-bench/wra/ingest"
+	"github.com/wra-bench/wra/ingest/ingesttest"
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
 )
@@ -240,11 +243,14 @@ func sortSamples(ps []model.Sample) {
 }
 
 // TestK6BulkGzipBomb loads a gzipped k6 stream of valid points that
-// expands past the limit (MaxExpansion times its size): DuckDB's scanner
-// would read it all, so the check read alongside it must stop the load
-// with ErrTooLarge, and nothing of the file is kept. A stream under the
-// limit loads, with the SHA-256 of its bytes, hashed from the check's
-// reads of it, in ingested_files and runs.
+// expands past the limit (MaxExpansion times its size, at least
+// MinExpansionLimit): DuckDB's scanner would read it all, so the check
+// read alongside it must stop the load with ErrTooLarge, and nothing of
+// the file is kept. Two streams under the limit load, with the SHA-256 of
+// their bytes in ingested_files and runs: one large enough to be checked,
+// hashed from the check's reads of it, and one too small to pass its
+// limit whatever it holds (ingest.WithinLimit), which is not read for the
+// check, hashed from a read of its own.
 func TestK6BulkGzipBomb(t *testing.T) {
 	src, err := os.ReadFile(k6Testdata + "k6_constant_go2_ping_points.ndjson")
 	if err != nil {
@@ -258,29 +264,43 @@ func TestK6BulkGzipBomb(t *testing.T) {
 			break
 		}
 	}
+	value := regexp.MustCompile(`"value":[0-9.eE+-]+`)
+	if !value.Match(point) {
+		t.Fatalf("no value in %s", point)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
 	dir := t.TempDir()
-	write := func(name string, size int64) string {
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-		n := int64(0)
-		for _, l := range lines[:100] {
-			zw.Write(l)
-			n += int64(len(l))
+	// write writes the stream's first 100 lines, then points to size
+	// bytes or more, as gzip members of 4 MiB of points each (a gzip
+	// reader reads on from one member to the next as one stream): copies
+	// of one member, or, when varied, members of their own whose points
+	// each have a value of their own, which compress about 37 to 1.
+	write := func(name string, size int64, varied bool) string {
+		out := ingesttest.Gzip(bytes.Join(lines[:100], nil))
+		var member []byte
+		for n := int64(0); n < size; n += 4 << 20 {
+			if member == nil || varied {
+				var chunk []byte
+				for len(chunk) < 4<<20 {
+					if varied {
+						chunk = append(chunk, value.ReplaceAll(point, fmt.Appendf(nil, `"value":%d.%06d`, rng.IntN(1000), rng.IntN(1e6)))...)
+					} else {
+						chunk = append(chunk, point...)
+					}
+				}
+				member = ingesttest.Gzip(chunk)
+			}
+			out = append(out, member...)
 		}
-		for n < size {
-			zw.Write(point)
-			n += int64(len(point))
-		}
-		zw.Close()
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, gz.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(p, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	const size = 2 * ingest.MinExpansionLimit
-	bomb := write("bomb.ndjson.gz", size)
-	if st, _ := os.Stat(bomb); max(st.Size()*ingest.MaxExpansion, ingest.MinExpansionLimit) >= size {
+	const size = ingest.MinExpansionLimit + 64<<20
+	bomb := write("bomb.ndjson.gz", size, false)
+	if st, _ := os.Stat(bomb); ingest.ExpansionLimit(st.Size()) >= size || ingest.WithinLimit(st.Size()) {
 		t.Fatalf("%d bytes compressed: not a bomb", st.Size())
 	}
 	s := openStore(t, t.TempDir())
@@ -299,25 +319,36 @@ func TestK6BulkGzipBomb(t *testing.T) {
 		t.Errorf("%d rows kept after the bomb, want 0", n)
 	}
 
-	small := write("small.ndjson.gz", 4<<20)
-	res, err = ingest.Ingest(context.Background(), s, []string{small}, ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fr := res.Files[0]; fr.Status != ingest.Loaded {
-		t.Fatalf("small: %v %v", fr.Status, fr.Err)
-	}
-	b, err := os.ReadFile(small)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fmt.Sprintf("%x", sha256.Sum256(b))
-	var inFiles, inRuns string
-	if err := store.SQLDB(s).QueryRow(`SELECT (SELECT source_sha256 FROM ingested_files), (SELECT any_value(source_sha256) FROM runs)`).Scan(&inFiles, &inRuns); err != nil {
-		t.Fatal(err)
-	}
-	if inFiles != want || inRuns != want {
-		t.Errorf("hashes: ingested_files %s, runs %s, want %s", inFiles, inRuns, want)
+	checked := write("checked.ndjson.gz", 96<<20, true)
+	small := write("small.ndjson.gz", 4<<20, false)
+	for _, c := range []struct {
+		path   string
+		within bool
+	}{{checked, false}, {small, true}} {
+		st, _ := os.Stat(c.path)
+		if ingest.WithinLimit(st.Size()) != c.within {
+			t.Fatalf("%s: %d bytes compressed, within its limit whatever it holds: %v, want %v", c.path, st.Size(), !c.within, c.within)
+		}
+		s := openStore(t, t.TempDir())
+		res, err = ingest.Ingest(context.Background(), s, []string{c.path}, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fr := res.Files[0]; fr.Status != ingest.Loaded {
+			t.Fatalf("%s: %v %v", c.path, fr.Status, fr.Err)
+		}
+		b, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("%x", sha256.Sum256(b))
+		var inFiles, inRuns string
+		if err := store.SQLDB(s).QueryRow(`SELECT (SELECT source_sha256 FROM ingested_files), (SELECT any_value(source_sha256) FROM runs)`).Scan(&inFiles, &inRuns); err != nil {
+			t.Fatal(err)
+		}
+		if inFiles != want || inRuns != want {
+			t.Errorf("%s: hashes: ingested_files %s, runs %s, want %s", c.path, inFiles, inRuns, want)
+		}
 	}
 }
 
