@@ -143,6 +143,9 @@ func runAnalyze(ctx context.Context, e *env, g *globals, o *analyzeOptions, args
 		if err := putPrices(ctx, st, cost.NewBook()); err != nil {
 			return err
 		}
+		if err := st.ReleaseBuffers(ctx); err != nil {
+			return err
+		}
 		failed = res.Count(ingest.Failed)
 	}
 	opts := analyze.DefaultOptions()
