@@ -489,24 +489,18 @@ func storeSampleSteps(st stmts, runs map[string]span) error {
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
-		err := st.query(`SELECT run_id, min(ts) AS first, max(ts) AS last FROM samples WHERE run_id IN (`+strings.Join(unknown, ", ")+`) GROUP BY run_id`, func(r driverRow) {
-			id, _ := r.get("run_id").(string)
-			first, _ := r.get("first").(time.Time)
-			last, _ := r.get("last").(time.Time)
-			runs[id] = span{first, last, true}
-		})
-		if err != nil {
-			return fmt.Errorf("the times of the samples: %w", err)
+		if err := sampleSpans(st, `WHERE run_id IN (`+strings.Join(unknown, ", ")+`)`, runs); err != nil {
+			return err
 		}
 	}
-	var ids []string
+	var ids, lits []string
 	all := span{}
 	for _, id := range slices.Sorted(maps.Keys(runs)) {
 		sp := runs[id]
 		if !sp.known {
 			continue // no samples
 		}
-		ids = append(ids, sqlString(id))
+		ids, lits = append(ids, id), append(lits, sqlString(id))
 		all.add(sp.first)
 		all.add(sp.last)
 	}
@@ -515,7 +509,7 @@ func storeSampleSteps(st stmts, runs map[string]span) error {
 	}
 	// Whole seconds around the span: wider bounds select the same
 	// samples.
-	q := `INSERT INTO sample_steps BY NAME SELECT * FROM sample_steps_in([` + strings.Join(ids, ", ") +
+	q := `INSERT INTO sample_steps BY NAME SELECT * FROM sample_steps_in([` + strings.Join(lits, ", ") +
 		`], from_ts := TIMESTAMP '` + all.first.UTC().Truncate(time.Second).Format(time.DateTime) +
 		`', to_ts := TIMESTAMP '` + all.last.UTC().Truncate(time.Second).Add(time.Second).Format(time.DateTime) + `')`
 	if err := st.exec(q); err != nil {
@@ -523,6 +517,22 @@ func storeSampleSteps(st stmts, runs map[string]span) error {
 			return fmt.Errorf("run %s: the steps of its samples: %w", ids[0], err)
 		}
 		return fmt.Errorf("runs %s and %d others: the steps of their samples: %w", ids[0], len(ids)-1, err)
+	}
+	return nil
+}
+
+// sampleSpans sets in runs the span of times of the samples of each run
+// that the condition where (a WHERE clause, or nothing for every run)
+// selects.
+func sampleSpans(st stmts, where string, runs map[string]span) error {
+	err := st.query(`SELECT run_id, min(ts) AS first, max(ts) AS last FROM samples `+where+` GROUP BY run_id`, func(r driverRow) {
+		id, _ := r.get("run_id").(string)
+		first, _ := r.get("first").(time.Time)
+		last, _ := r.get("last").(time.Time)
+		runs[id] = span{first, last, true}
+	})
+	if err != nil {
+		return fmt.Errorf("the times of the samples: %w", err)
 	}
 	return nil
 }

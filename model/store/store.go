@@ -425,12 +425,7 @@ func fillSampleSteps(ctx context.Context, tx *sql.Tx) error {
 		},
 	}
 	runs := map[string]span{}
-	if err := st.query(`SELECT run_id, min(ts) AS first, max(ts) AS last FROM samples GROUP BY run_id`, func(r driverRow) {
-		id, _ := r.get("run_id").(string)
-		first, _ := r.get("first").(time.Time)
-		last, _ := r.get("last").(time.Time)
-		runs[id] = span{first, last, true}
-	}); err != nil {
+	if err := sampleSpans(st, "", runs); err != nil {
 		return err
 	}
 	// One run at a time: a query over every run's requests would hold
