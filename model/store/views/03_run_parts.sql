@@ -10,12 +10,14 @@
 -- file of named rows without an aggregate has no parts: each row is a
 -- run, its request name a factor.
 CREATE OR REPLACE VIEW run_parts AS
-WITH agg AS (
-    SELECT run_id, source, coalesce(source_line, 0) AS line FROM runs WHERE labels->>'aggregated' = 'true'
+WITH labelled AS (
+    SELECT run_id, source, coalesce(source_line, 0) AS line, label_map(labels) AS label_map FROM runs
+), agg AS (
+    SELECT run_id, source, line FROM labelled WHERE label_map['aggregated'] = 'true'
 ), part AS (
-    SELECT run_id, source, coalesce(source_line, 0) AS line, labels->>'request_name' AS request_name, labels->>'request_type' AS request_type
-    FROM runs
-    WHERE labels->>'request_name' IS NOT NULL AND coalesce(labels->>'aggregated', '') <> 'true'
+    SELECT run_id, source, line, label_map['request_name'] AS request_name, label_map['request_type'] AS request_type
+    FROM labelled
+    WHERE label_map['request_name'] IS NOT NULL AND coalesce(label_map['aggregated'], '') <> 'true'
       AND source IN (SELECT source FROM agg)
 )
 SELECT p.run_id,

@@ -18,8 +18,9 @@
 -- wra analyze read.
 -- broken_values(labels): the raw.<column> labels of a run, each the text
 -- of a value its records row had that cannot be right (stored as NULL).
+-- labels is a label_map or the JSON labels.
 CREATE OR REPLACE MACRO broken_values(labels) AS
-    coalesce(list_sort(list_filter(json_keys(labels), k -> starts_with(k, 'raw.'))), []);
+    coalesce(list_sort(list_filter(map_keys(label_map(labels)), k -> starts_with(k, 'raw.'))), []);
 
 COMMENT ON MACRO broken_values IS 'the raw.<column> labels of a run: values stored as NULL because they cannot be right';
 

@@ -151,25 +151,27 @@ tagged AS (
     FROM sampled s LEFT JOIN runs r USING (run_id)
 ),
 streamed AS (
-    SELECT DISTINCT r.server, r.database, r.test, r.round, run_block(r.labels) AS block
-    FROM (SELECT DISTINCT run_id FROM sampled) s JOIN runs r USING (run_id)
+    SELECT DISTINCT r.server, r.database, r.test, r.round, run_block(r.label_map) AS block
+    FROM (SELECT DISTINCT run_id FROM sampled) s
+    JOIN (SELECT run_id, server, database, test, round, label_map(labels) AS label_map FROM runs) r USING (run_id)
 ),
 sub AS (
-    SELECT run_id, server, test, tool, database, source, source_line, round, requests, errors, labels,
-           regexp_extract(k, '\{step:([^}]*)\}', 1) AS step, TRY_CAST(labels->>k AS DOUBLE) AS p95
-    FROM (SELECT *, unnest(json_keys(labels)) AS k FROM runs WHERE tool = 'k6' AND labels IS NOT NULL) r
+    SELECT run_id, server, test, tool, database, source, source_line, round, requests, errors, label_map,
+           regexp_extract(k, '\{step:([^}]*)\}', 1) AS step, TRY_CAST(label_map[k] AS DOUBLE) AS p95
+    FROM (SELECT *, unnest(map_keys(label_map)) AS k
+          FROM (SELECT *, label_map(labels) AS label_map FROM runs WHERE tool = 'k6' AND labels IS NOT NULL)) r
     WHERE k LIKE 'submetric.http_req_duration{step:%}.p95_ms'
       AND NOT EXISTS (SELECT 1 FROM streamed t WHERE t.server IS NOT DISTINCT FROM r.server AND t.database IS NOT DISTINCT FROM r.database
-                      AND t.test IS NOT DISTINCT FROM r.test AND t.round IS NOT DISTINCT FROM r.round AND t.block IS NOT DISTINCT FROM run_block(r.labels))
+                      AND t.test IS NOT DISTINCT FROM r.test AND t.round IS NOT DISTINCT FROM r.round AND t.block IS NOT DISTINCT FROM run_block(r.label_map))
 ),
 per_step AS (
     SELECT *,
-           TRY_CAST(labels->>('submetric.http_reqs{step:' || step || '}.count') AS DOUBLE) AS step_reqs,
-           TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.passes') AS DOUBLE) AS step_failed,
-           TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.fails') AS DOUBLE) AS step_ok,
-           coalesce(TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.rate') AS DOUBLE),
-                    TRY_CAST(labels->>('submetric.http_req_failed{step:' || step || '}.value') AS DOUBLE)) AS step_rate,
-           k6_stage_requests(labels->>'stages', TRY_CAST(step AS DOUBLE)) AS asked
+           TRY_CAST(label_map['submetric.http_reqs{step:' || step || '}.count'] AS DOUBLE) AS step_reqs,
+           TRY_CAST(label_map['submetric.http_req_failed{step:' || step || '}.passes'] AS DOUBLE) AS step_failed,
+           TRY_CAST(label_map['submetric.http_req_failed{step:' || step || '}.fails'] AS DOUBLE) AS step_ok,
+           coalesce(TRY_CAST(label_map['submetric.http_req_failed{step:' || step || '}.rate'] AS DOUBLE),
+                    TRY_CAST(label_map['submetric.http_req_failed{step:' || step || '}.value'] AS DOUBLE)) AS step_rate,
+           k6_stage_requests(label_map['stages'], TRY_CAST(step AS DOUBLE)) AS asked
     FROM sub
     WHERE TRY_CAST(step AS DOUBLE) IS NOT NULL AND p95 IS NOT NULL
 ),
@@ -204,8 +206,8 @@ fr0 AS (
            runs.latency_p95_ms, runs.source, runs.source_line,
            o.requests_counted AS req,
            o.failed AS nfailed,
-           run_factor_pairs(runs.labels) AS factors
-    FROM runs JOIN run_outcomes o USING (run_id)
+           run_factor_pairs(runs.label_map) AS factors
+    FROM (SELECT *, label_map(labels) AS label_map FROM runs) runs JOIN run_outcomes o USING (run_id)
     WHERE target_rps IS NOT NULL AND latency_p95_ms IS NOT NULL AND o.requests_counted > 0
 ),
 fr_rates AS (

@@ -32,25 +32,28 @@ WITH stepped AS (
     WHERE tool = 'k6' AND labels IS NOT NULL
       AND len(list_filter(json_keys(labels), lambda k: k LIKE 'submetric.http_req_duration{step:%}.p95_ms')) > 0
 ),
+labelled AS (
+    SELECT *, label_map(labels) AS label_map FROM runs
+),
 r AS (
     SELECT r.*, f.format, p.record_id,
-           list_filter(list_sort(string_split(r.labels->>'label_keys', ',')), lambda k: k <> 'tool' AND k <> '') AS manifest_keys,
-           list_filter(string_split(r.labels->>'report_keys', ','), lambda k: k <> '') AS report_keys,
-           concat_ws(' ', CAST(r.round AS VARCHAR), label_pairs(r.labels, string_split(r.labels->>'replicate_keys', ',')),
-                     CASE WHEN r.labels->>'round_by' IS NOT NULL THEN r.source END) AS replicate,
-           run_block(r.labels) AS block,
+           list_filter(list_sort(string_split(r.label_map['label_keys'], ',')), lambda k: k <> 'tool' AND k <> '') AS manifest_keys,
+           list_filter(string_split(r.label_map['report_keys'], ','), lambda k: k <> '') AS report_keys,
+           concat_ws(' ', CAST(r.round AS VARCHAR), label_pairs(r.label_map, string_split(r.label_map['replicate_keys'], ',')),
+                     CASE WHEN r.label_map['round_by'] IS NOT NULL THEN r.source END) AS replicate,
+           run_block(r.label_map) AS block,
            CASE WHEN r.run_id IN (SELECT run_id FROM stepped) THEN 'ladder'
-                WHEN r.labels->>'wait_ms' IS NOT NULL THEN 'waiting'
+                WHEN r.label_map['wait_ms'] IS NOT NULL THEN 'waiting'
                 WHEN r.target_rps IS NOT NULL THEN 'fixed-rate'
                 ELSE 'full-speed' END AS mode
-    FROM runs r
+    FROM labelled r
     JOIN ingested_files f USING (source)
     LEFT JOIN run_pairs p ON p.report_id = r.run_id
     WHERE r.run_id NOT IN (SELECT record_id FROM run_pairs)
       AND r.run_id NOT IN (SELECT run_id FROM run_parts)
 ),
 m AS (
-    SELECT r.*, coalesce(label_pairs(r.labels, r.manifest_keys), '') AS manifest_variant,
+    SELECT r.*, coalesce(label_pairs(r.label_map, r.manifest_keys), '') AS manifest_variant,
            coalesce(r.server, run_file_name(r.source)) AS design_server
     FROM r
 ),
@@ -59,7 +62,7 @@ m AS (
 -- factor of the design where two runs that agree on every other factor
 -- but the server differ in it
 cand AS (
-    SELECT run_id, k, json_extract_string(labels, '$."' || k || '"') AS v,
+    SELECT run_id, k, label_map[k] AS v,
            mode, tool, database, test, connections, target_rps, manifest_variant
     FROM (SELECT *, unnest(report_keys) AS k FROM m)
     UNION ALL
@@ -77,11 +80,11 @@ factors AS (
            to_json(map_from_entries(list({k: k, v: coalesce(v, '')} ORDER BY k)))::VARCHAR AS obj
     FROM (SELECT run_id, k, v FROM cand WHERE k IN (SELECT k FROM active)
           UNION ALL
-          SELECT run_id, k, json_extract_string(labels, '$."' || k || '"') FROM (SELECT run_id, labels, unnest(manifest_keys) AS k FROM m))
+          SELECT run_id, k, label_map[k] FROM (SELECT run_id, label_map, unnest(manifest_keys) AS k FROM m))
     GROUP BY run_id
 ),
 v AS (
-    SELECT m.*, coalesce(f.keys, []) AS factor_keys, coalesce(f.obj, '{}') AS factors,
+    SELECT m.* EXCLUDE (label_map), coalesce(f.keys, []) AS factor_keys, coalesce(f.obj, '{}') AS factors,
            coalesce(array_to_string(list_sort(f.pairs), ', '), '') AS variant
     FROM m LEFT JOIN factors f USING (run_id)
 ),

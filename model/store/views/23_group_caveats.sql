@@ -29,14 +29,15 @@
 -- The plain view group_caveats is the macro at its defaults.
 -- generator_cores(labels): the load generator's CPU seconds over the
 -- seconds of the run (loadgen_cpu_s / wall_s of a wra record row): the
--- cores it kept busy on average; NULL where a record has neither.
+-- cores it kept busy on average; NULL where a record has neither. labels
+-- is a label_map or the JSON labels.
 CREATE OR REPLACE MACRO generator_cores(labels) AS
-    TRY_CAST(labels->>'loadgen_cpu_s' AS DOUBLE) / nullif(TRY_CAST(labels->>'wall_s' AS DOUBLE), 0);
+    TRY_CAST(label_map(labels)['loadgen_cpu_s'] AS DOUBLE) / nullif(TRY_CAST(label_map(labels)['wall_s'] AS DOUBLE), 0);
 
 COMMENT ON MACRO generator_cores IS 'the cores a run''s load generator kept busy on average: loadgen_cpu_s / wall_s of its record';
 
 -- broken_cpu(a, b): whether either label set names a CPU value stored as
--- NULL for being broken (broken_values).
+-- NULL for being broken (broken_values); a and b as for broken_values.
 CREATE OR REPLACE MACRO broken_cpu(a, b) AS
     len(list_filter(list_concat(broken_values(a), broken_values(b)), k -> starts_with(k, 'raw.cpu'))) > 0;
 
@@ -57,7 +58,7 @@ WITH g AS (
            -- runs whose CPU figures are all usable: a server figure, no
            -- CPU value stored as NULL for being broken, and none negative
            -- (written into the store by hand)
-           count(c.cpu_server_us_per_req) FILTER (WHERE NOT broken_cpu(r.labels, rec.labels)
+           count(c.cpu_server_us_per_req) FILTER (WHERE NOT broken_cpu(r.label_map, rec.label_map)
                AND NOT coalesce(least(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
                                       rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) < 0, FALSE)) AS cpu_ok,
            count(*) FILTER (WHERE o.error_rate > max_error_rate) AS failing,
@@ -65,15 +66,15 @@ WITH g AS (
            max(o.error_rate) AS error_rate_max,
            count(*) FILTER (WHERE coalesce(r.cpu_server_s, r.cpu_server_user_s, r.cpu_server_kernel_s, r.cpu_db_s,
                                            rec.cpu_server_s, rec.cpu_server_user_s, rec.cpu_server_kernel_s, rec.cpu_db_s) IS NOT NULL
-                                  OR broken_cpu(r.labels, rec.labels)) AS cpu_counted,
-           count(*) FILTER (WHERE 'proc-ticks' IN (coalesce(rec.labels, r.labels)->>'cpu_source', coalesce(rec.labels, r.labels)->>'db_cpu_source')) AS ticked,
-           min(c.responses_ok) FILTER (WHERE 'proc-ticks' IN (coalesce(rec.labels, r.labels)->>'cpu_source', coalesce(rec.labels, r.labels)->>'db_cpu_source')) AS ticked_ok,
-           count(*) FILTER (WHERE generator_cores(coalesce(rec.labels, r.labels)) > 0.5) AS busy_generator,
-           max(generator_cores(coalesce(rec.labels, r.labels))) AS generator_max
+                                  OR broken_cpu(r.label_map, rec.label_map)) AS cpu_counted,
+           count(*) FILTER (WHERE 'proc-ticks' IN (coalesce(rec.label_map, r.label_map)['cpu_source'], coalesce(rec.label_map, r.label_map)['db_cpu_source'])) AS ticked,
+           min(c.responses_ok) FILTER (WHERE 'proc-ticks' IN (coalesce(rec.label_map, r.label_map)['cpu_source'], coalesce(rec.label_map, r.label_map)['db_cpu_source'])) AS ticked_ok,
+           count(*) FILTER (WHERE generator_cores(coalesce(rec.label_map, r.label_map)) > 0.5) AS busy_generator,
+           max(generator_cores(coalesce(rec.label_map, r.label_map))) AS generator_max
     FROM run_groups g
-    JOIN runs r ON r.run_id = g.run_id
+    JOIN (SELECT *, label_map(labels) AS label_map FROM runs) r ON r.run_id = g.run_id
     JOIN run_outcomes o ON o.run_id = g.run_id
-    LEFT JOIN runs rec ON rec.run_id = g.record_id
+    LEFT JOIN (SELECT *, label_map(labels) AS label_map FROM runs) rec ON rec.run_id = g.record_id
     LEFT JOIN cpu_per_request c ON c.run_id = coalesce(g.record_id, g.run_id)
     LEFT JOIN rate_held(p95_ms := p95_ms, max_error_rate := max_error_rate, min_achieved_ratio := min_achieved_ratio) h ON h.run_id = g.run_id
     GROUP BY g.group_id
