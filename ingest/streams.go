@@ -22,9 +22,13 @@ type StreamLoader interface {
 
 const (
 	// groupMaxFiles and groupMaxBytes bound a group of streams: the
-	// files open at once, and the work lost to a group that fails and
-	// is loaded again file by file.
-	groupMaxFiles = 32
+	// files open at once, the points DuckDB holds for the group's
+	// transaction until it commits, and the work lost to a group that
+	// fails and is loaded again file by file. 16 files keep both cores
+	// busy as 32 did (data/ladder's 30 streams at 1.33 times DuckDB's one
+	// statement over them either way), and 16 copies of data/ ingested
+	// at a peak of 289 MiB instead of 301-315 (docs/performance.md).
+	groupMaxFiles = 16
 	groupMaxBytes = 256 << 20
 )
 

@@ -73,15 +73,15 @@ func bigCorpus(t *testing.T) (dir string, files int) {
 		b := bytes.Replace(rec, []byte("2026-11-29T18:56:57Z"), []byte(fmt.Sprintf("2026-11-29T17:%02d:%02dZ", i/60, i%60)), 1)
 		write(fmt.Sprintf("records/r%03d.csv", i), b)
 	}
-	// Two groups of streams: one full (the walker's 32) and two more.
-	for i := 0; i < 34; i++ {
+	// Two groups of streams: one full (the walker's 16) and two more.
+	for i := 0; i < 18; i++ {
 		write(fmt.Sprintf("k6/points%02d.ndjson", i), append(append([]byte{}, nd...), []byte(fmt.Sprintf(`{"metric":"http_reqs","type":"Point","data":{"time":"2026-11-29T18:52:%02d.000000000Z","value":1,"tags":{"status":"200"}}}`+"\n", i))...))
 	}
 	return dir, files
 }
 
 // TestFaultKilledMidIngest kills wra three times while a transaction is
-// open: the walker loads the point streams in groups of up to 32, each
+// open: the walker loads the point streams in groups of up to 16, each
 // in one transaction, and then the small files in one batch, so the
 // kills land in the second group's bulk load (the first stored), in the
 // group of those left, and in the batch. Each kill must find the child holding the transaction (a child that
