@@ -63,9 +63,23 @@ func TestHoldReadsWhatTheViewsGive(t *testing.T) {
 		t.Fatalf("nothing to compare: %d refs, %d memory rows, %d groups with caveats, %d medians",
 			len(views.refs), len(views.memory), len(views.caveats), len(views.medians.Rows))
 	}
+	threads := func() string {
+		t.Helper()
+		tab, err := st.Query(context.Background(), `SELECT current_setting('threads')::VARCHAR`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store.Text(tab.Rows[0][0])
+	}
+	before := threads()
 	release, err := st.Hold(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	// the views are evaluated with one thread, and the queries after
+	// run with the store's
+	if after := threads(); after != before {
+		t.Errorf("threads %s after Hold, want %s as before", after, before)
 	}
 	if got, want := temporaries(t, st), []any{"run_groups", "run_medians"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("held tables %v, want %v", got, want)
