@@ -47,17 +47,18 @@ func (s *Store) Hold(ctx context.Context) (release func() error, err error) {
 	if _, err := s.exec(ctx, `SET threads = `+strconv.Itoa(holdThreads)); err != nil {
 		return nil, fmt.Errorf("holding: %w", err)
 	}
+	defer func() {
+		if _, rerr := s.exec(context.WithoutCancel(ctx), `SET threads = `+Text(threads)); rerr != nil && err == nil {
+			release()
+			release, err = nil, fmt.Errorf("holding: setting threads back to %s: %w", Text(threads), rerr)
+		}
+	}()
 	for _, v := range heldViews {
 		if _, err := s.exec(ctx, `CREATE TEMP TABLE `+v+` AS SELECT * FROM main.`+v); err != nil {
-			s.exec(context.WithoutCancel(ctx), `SET threads = `+Text(threads))
 			release()
 			return nil, fmt.Errorf("holding %s: %w", v, err)
 		}
 		held = append(held, v)
-	}
-	if _, err := s.exec(ctx, `SET threads = `+Text(threads)); err != nil {
-		release()
-		return nil, fmt.Errorf("holding: setting threads back to %s: %w", Text(threads), err)
 	}
 	return release, nil
 }

@@ -153,7 +153,7 @@ tagged AS (
 streamed AS (
     SELECT DISTINCT r.server, r.database, r.test, r.round, run_block(r.label_map) AS block
     FROM (SELECT DISTINCT run_id FROM sampled) s
-    JOIN (SELECT run_id, server, database, test, round, label_map(labels) AS label_map FROM runs) r USING (run_id)
+    JOIN (SELECT *, label_map(labels) AS label_map FROM runs) r USING (run_id)
 ),
 sub AS (
     SELECT run_id, server, test, tool, database, source, source_line, round, requests, errors, label_map,
