@@ -383,6 +383,10 @@ type RunGroupRef struct {
 type RunFigures struct {
 	Columns []string
 	Rows    [][]any
+	// Caveats are the caveats of the runs' groups and the groups of the
+	// runs by where each was read (source and source_line): what a table
+	// prints beside its cells; none are printed where it is empty.
+	Caveats DesignCaveats
 }
 
 // HighestWorkingSet is the highest working set of server against database

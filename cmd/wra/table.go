@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/analysis"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/projection"
 	"github.com/wra-bench/wra/stats"
@@ -25,6 +27,7 @@ type tableOptions struct {
 	sort    string
 	spread  bool
 	rule    stats.LadderRule
+	drift   float64
 }
 
 func (o *tableOptions) AddFlags(cmd *cobra.Command) {
@@ -40,6 +43,7 @@ func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f.StringVar(&o.sort, "sort", "", `order the rows by a figure of the cell, highest first ("rps") or lowest first ("+latency_p99_ms")`)
 	f.BoolVar(&o.spread, "spread", false, "show the min and max of the rounds of every figure (and their number, in csv and json)")
 	addLadderRuleFlags(f, &o.rule)
+	addDriftFlag(f, &o.drift, stats.DefaultDriftTolerance)
 }
 
 func newTableCmd(e *env, g *globals) *cobra.Command {
@@ -101,6 +105,9 @@ func runTable(ctx context.Context, e *env, g *globals, o *tableOptions) error {
 	t, err := projection.Read(ctx, st, spec.Cells(), o.where, o.rule)
 	if err != nil {
 		return usageError{err}
+	}
+	if t.Caveats, err = analysis.ReadCaveats(ctx, st, model.DesignRule{Tolerance: o.drift, LadderRule: o.rule}); err != nil {
+		return err
 	}
 	tables, err := projection.Project(t, spec)
 	if errors.Is(err, projection.ErrNoRuns) {

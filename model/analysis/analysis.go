@@ -115,6 +115,31 @@ type Result struct {
 	Display model.Display
 	// Rule is the held rule of the ladders and fixed-rate runs.
 	Rule stats.LadderRule
+	// Caveats are the caveats of every group under the analysis's rule
+	// and the groups of its runs: what the manifest's layouts print
+	// beside their cells.
+	Caveats model.DesignCaveats `json:"-"`
+}
+
+// CaveatReader reads what ReadCaveats needs.
+type CaveatReader interface {
+	Caveats(ctx context.Context, rule model.DesignRule) (map[string][]model.Caveat, error)
+	RunGroupRefs(ctx context.Context) ([]model.RunGroupRef, error)
+}
+
+// ReadCaveats reads the caveats of every group of the store under rule
+// (group_caveats) and the groups of its runs: what every table of wra
+// prints beside a group's figures, in group_caveats' words.
+func ReadCaveats(ctx context.Context, st CaveatReader, rule model.DesignRule) (model.DesignCaveats, error) {
+	of, err := st.Caveats(ctx, rule)
+	if err != nil {
+		return model.DesignCaveats{}, err
+	}
+	refs, err := st.RunGroupRefs(ctx)
+	if err != nil {
+		return model.DesignCaveats{}, err
+	}
+	return model.NewDesignCaveats(of, refs), nil
 }
 
 // holder is a store that can evaluate once, for a whole analysis, the
@@ -136,7 +161,7 @@ func Hold(ctx context.Context, st any) (release func() error, err error) {
 
 // Analyze computes every section the store has inputs for.
 func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error) {
-	caveats, err := st.Caveats(ctx, opts.DesignRule())
+	design, err := ReadCaveats(ctx, st, opts.DesignRule())
 	if err != nil {
 		return nil, err
 	}
@@ -148,22 +173,13 @@ func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error)
 	if err != nil {
 		return nil, err
 	}
-	// The runs' groups, by where each run was read.
-	refs, err := st.RunGroupRefs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	groupOf := map[model.Source][]string{}
-	for _, r := range refs {
-		src := model.Source{File: r.Source, Line: r.Line}
-		groupOf[src] = append(groupOf[src], r.GroupID)
-	}
-	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: caveats, disp: disp, figures: figures, groupOf: groupOf}
+	groupOf := design.Groups
+	a := &analysis{ctx: ctx, st: st, opts: opts, caveats: design.Of, disp: disp, figures: figures, groupOf: groupOf}
 	sh, err := a.shared()
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Display: disp, Rule: opts.LadderRule}
+	res := &Result{Display: disp, Rule: opts.LadderRule, Caveats: design}
 	res.CPU = a.cpuFixedRate(sh.fixed, sh.cpuSplit)
 	if res.Spectra, err = a.spectra(); err != nil {
 		return nil, err

@@ -64,11 +64,11 @@ func PriceJobs(jobs []cost.Job, price cost.Price, w cost.Workload, given []strin
 	for _, note := range cost.PriceNotes(price, w) {
 		n.add(note)
 	}
-	cv := &caveatNotes{of: caveats, rows: map[string][]string{}}
+	cv := model.NewCaveatNotes(caveats)
 	for _, r := range sec.Rows {
-		cv.add(cost.StackName(r.Stack), r.Job.GroupIDs)
+		cv.Add(cost.StackName(r.Stack), r.Job.GroupIDs)
 	}
-	cv.to(n)
+	n.addLines(cv.Lines())
 	sec.Notes = n.list
 	return sec, nil
 }

@@ -221,7 +221,7 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 		if goodput {
 			n.add(GoodputNote)
 		}
-		cv.to(n)
+		n.addLines(cv.Lines())
 		t.Notes = n.list
 		sec.Tables = append(sec.Tables, *t)
 	}
@@ -268,7 +268,7 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 			RPS: fig.RPSMedian, RPSMin: fig.RPSMin, RPSMax: fig.RPSMax,
 			Goodput: fig.FailedTotal > 0, GoodputRPS: fig.GoodputMedian, GoodputMin: fig.GoodputMin, GoodputMax: fig.GoodputMax,
 			P99MS: fig.P99MSMedian, P99MinMS: fig.P99MSMin, P99MaxMS: fig.P99MSMax, Failed: fig.FailedTotal, Sources: srcs}
-		cv.add(a.rowName(r0.Server, r0.Database, "")+" "+loadName(loadKey(r0)), []string{r0.GroupID})
+		cv.Add(a.rowName(r0.Server, r0.Database, "")+" "+loadName(loadKey(r0)), []string{r0.GroupID})
 		order := fig.GoodputMedian
 		if fig.AllFailed || len(goodput) == 0 {
 			order = math.Inf(-1)

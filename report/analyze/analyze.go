@@ -117,7 +117,7 @@ func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error)
 	}
 	var layouts *Section
 	if len(opts.Layouts) > 0 {
-		if layouts, err = layoutSection(ctx, st, opts.Layouts, opts.LadderRule); err != nil {
+		if layouts, err = layoutSection(ctx, st, opts.Layouts, opts.LadderRule, a.Caveats); err != nil {
 			return nil, err
 		}
 	}

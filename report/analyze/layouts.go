@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 	"github.com/wra-bench/wra/report/projection"
 	"github.com/wra-bench/wra/stats"
@@ -14,7 +15,8 @@ import (
 // view run_figures under its condition, or ladder_figures under the
 // ladder rule for highest_held_rps) projected as wra table projects
 // them, one table or one per combination of the labels that split it.
-func layoutSection(ctx context.Context, st projection.Reader, layouts []Layout, rule stats.LadderRule) (*Section, error) {
+// The caveats of their cells' groups are the analysis's (caveats).
+func layoutSection(ctx context.Context, st projection.Reader, layouts []Layout, rule stats.LadderRule, caveats model.DesignCaveats) (*Section, error) {
 	sec := &Section{ID: "table", Title: "Tables of the manifest"}
 	for i, l := range layouts {
 		what := l.Spec.Title
@@ -25,6 +27,7 @@ func layoutSection(ctx context.Context, st projection.Reader, layouts []Layout, 
 		if err != nil {
 			return nil, fmt.Errorf("wra.toml %s: %w", what, err)
 		}
+		runs.Caveats = caveats
 		tables, err := projection.Project(runs, l.Spec)
 		if errors.Is(err, projection.ErrNoRuns) {
 			d := &report.Data{Title: what, Name: what, Notes: []string{"no runs match: where " + l.Where}}

@@ -18,16 +18,11 @@ import (
 
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
-	"github.com/wra-bench/wra/stats"
 )
 
 // MinRounds is the number of rounds a cell needs before its median is
 // published without a footnote.
 const MinRounds = 3
-
-// DriftTolerancePct is the calibration drift, in percent, beyond which
-// the runs of a table are footnoted as suspect (stats.DefaultDriftTolerance).
-const DriftTolerancePct = 100 * stats.DefaultDriftTolerance
 
 // SplitLabels are the labels that tell experiments apart: a table whose
 // cells would pool runs that differ in one of them is split by it. Labels
@@ -98,8 +93,11 @@ type Figure struct {
 
 // Runs are the runs to lay out: column names and one row of values per
 // run, as the store's run_figures view gives them, with at least run_id
-// and, for the footnotes, round, source, source_line, tool,
-// latency_corrected, drift_pct and labels (JSON text).
+// and, for the footnotes, round, source, source_line, tool and labels
+// (JSON text); the caveats of their groups (Runs.Caveats, as
+// analysis.ReadCaveats reads them) are footnoted beside the cells
+// whose runs were read where the caveats' groups say, in
+// group_caveats' words.
 type Runs = model.RunFigures
 
 // ErrNoRuns is returned when there is nothing to lay out.
@@ -118,6 +116,7 @@ type projector struct {
 	col     map[string]int
 	runs    []run
 	metrics []int // column of each template metric
+	caveats model.DesignCaveats
 }
 
 // Project lays out runs as spec says: one table, or one per combination
@@ -248,7 +247,7 @@ func withUnits(runs Runs, metrics []string) Runs {
 			if !ok || slices.Contains(notMetrics, base+u.have) {
 				continue
 			}
-			out := Runs{Columns: append(slices.Clone(runs.Columns), m)}
+			out := Runs{Columns: append(slices.Clone(runs.Columns), m), Caveats: runs.Caveats}
 			for _, r := range runs.Rows {
 				var v any
 				switch x := r[src].(type) {
@@ -295,7 +294,7 @@ func project(runs Runs, spec Spec) ([]*report.Data, error) {
 	if t, err := parseTemplate(spec.Cell); err == nil {
 		runs = withUnits(runs, t.metrics)
 	}
-	p := &projector{spec: spec, col: map[string]int{}}
+	p := &projector{spec: spec, col: map[string]int{}, caveats: runs.Caveats}
 	for i, c := range runs.Columns {
 		p.col[c] = i
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/report"
 )
 
@@ -113,7 +114,17 @@ func TestTemplateSpreadAndNotes(t *testing.T) {
 		{server: "b", round: 1, conns: 32, rps: 1, p99: 1},
 		{server: "b", round: 1, conns: 32, rps: 3, p99: 3},
 	}
-	tables, err := Project(runsOf(rs...), Spec{Cell: "{rps} ({latency_p99_ms})", Rows: []string{"server"}, Cols: []string{"connections"}, Spread: true})
+	// The caveats of the cells' groups, as the store words them: every
+	// group's latency, a's drift, b at 8's one run.
+	runs := runsOf(rs...)
+	latency := model.Caveat{Kind: "latency", Text: "latency not corrected for coordinated omission: its percentiles understate the waiting under load"}
+	runs.Caveats = model.NewDesignCaveats(map[string][]model.Caveat{
+		"a8":  {{Kind: "drift", Text: "1 of 3 runs are covered by a calibration drift above 5% (the largest 7.0%)"}, latency},
+		"b8":  {{Kind: "passes", Text: "one run: no spread is known"}, latency},
+		"b32": {latency},
+	}, []model.RunGroupRef{{Source: "f", Line: 1, GroupID: "a8"}, {Source: "f", Line: 2, GroupID: "a8"}, {Source: "f", Line: 3, GroupID: "a8"},
+		{Source: "f", Line: 4, GroupID: "b8"}, {Source: "f", Line: 5, GroupID: "b32"}, {Source: "f", Line: 6, GroupID: "b32"}})
+	tables, err := Project(runs, Spec{Cell: "{rps} ({latency_p99_ms})", Rows: []string{"server"}, Cols: []string{"connections"}, Spread: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,14 +144,26 @@ func TestTemplateSpreadAndNotes(t *testing.T) {
 	}
 	notes := strings.Join(d.Notes, "\n")
 	for _, want := range []string{
-		"2 of 3 cells have fewer than 3 rounds (the fewest 1)",
+		// b at 8's one run is said by its group's caveat
+		"\n1 of 3 cells have fewer than 3 rounds (the fewest 2): their median is of what there is\n",
 		"1 cells hold two runs of the same round",
-		"records: latencies not corrected",
-		"1 of 6 runs are covered by a calibration drift above 5% (the largest 7.00%)",
+		"\na at connections 8: 1 of 3 runs are covered by a calibration drift above 5% (the largest 7.0%)\n",
+		"\nevery cell: " + latency.Text + "\n",
+		"\nb at connections 8: one run: no spread is known",
 	} {
-		if !strings.Contains(notes, want) {
+		if !strings.Contains(notes+"\n", want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
 		}
+	}
+	// Without the caveats, no caveat is footnoted, and b at 8 counts
+	// among the cells of few rounds.
+	tables, err = Project(runsOf(rs...), Spec{Cell: "{rps} ({latency_p99_ms})", Rows: []string{"server"}, Cols: []string{"connections"}, Spread: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes = strings.Join(tables[0].Notes, "\n")
+	if strings.Contains(notes, "coordinated omission") || strings.Contains(notes, "drift above") || !strings.Contains(notes, "2 of 3 cells have fewer than 3 rounds (the fewest 1)") {
+		t.Errorf("notes without caveats:\n%s", notes)
 	}
 }
 

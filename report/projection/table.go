@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/layout"
 	"github.com/wra-bench/wra/report"
 )
@@ -153,6 +154,10 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 		}
 	}
 	n := &notes{}
+	// The caveats of the cells' groups, in group_caveats' words, each
+	// once after the cells it is beside.
+	cv := model.NewCaveatNotes(p.caveats.Of)
+	cv.Every = "every cell"
 	few, fewest, cellsN, twice := 0, math.MaxInt, 0, 0
 	sortKey := map[int]float64{}
 	firstVals := make([][][]float64, len(cols.texts)) // per column, per row: the rounds of the first figure
@@ -168,7 +173,11 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 			cr := cells[rt+"\x01"+ct]
 			if len(cr) > 0 {
 				cellsN++
-				if len(cr) < MinRounds {
+				name := p.cellName(rows.vals[rt], cols.vals[ct])
+				cv.Add(name, p.groupsOf(cr))
+				// A cell beside its group's caveat on passes has it said
+				// there, in the group's words.
+				if len(cr) < MinRounds && !cv.Beside(name, "passes") {
 					few++
 					fewest = min(fewest, len(cr))
 				}
@@ -252,8 +261,9 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 		n.add(fmt.Sprintf("%d cells hold two runs of the same round (the same run kept twice, or a label no file sets): both are counted", twice))
 	}
 	p.heldNote(n, runs)
-	p.latencyNote(n, runs)
-	p.driftNote(n, runs)
+	for _, l := range cv.Lines() {
+		n.add(l)
+	}
 	d.Notes = n.list
 	return d
 }
@@ -393,40 +403,34 @@ func orNone(s string) string {
 	return s
 }
 
-func (p *projector) latencyNote(n *notes, runs []run) {
-	uses := false
-	for _, m := range p.tmpl.metrics {
-		uses = uses || strings.HasPrefix(m, "latency_")
+// cellName names a cell in a footnote: the names of its row's values,
+// then "at" its column's keys and values: "go-pgx at connections 50".
+func (p *projector) cellName(rowVals, colVals []any) string {
+	var row, col []string
+	for i, v := range rowVals {
+		row = append(row, orNone(p.display.Name(p.spec.Rows[i], keyText(v))))
 	}
-	if !uses {
-		return
+	for i, v := range colVals {
+		col = append(col, p.spec.Cols[i]+" "+orNone(p.display.Name(p.spec.Cols[i], keyText(v))))
 	}
-	var tools []string
-	for _, r := range runs {
-		if p.value(r, "latency_corrected") == false {
-			if t := keyText(p.value(r, "tool")); !slices.Contains(tools, t) {
-				tools = append(tools, t)
-			}
-		}
+	switch {
+	case len(row) == 0 && len(col) == 0:
+		return "the cell"
+	case len(col) == 0:
+		return strings.Join(row, ", ")
+	case len(row) == 0:
+		return strings.Join(col, ", ")
 	}
-	slices.Sort(tools)
-	if len(tools) > 0 {
-		n.add(strings.Join(tools, ", ") + ": latencies not corrected for coordinated omission; they understate waiting under load")
-	}
+	return strings.Join(row, ", ") + " at " + strings.Join(col, ", ")
 }
 
-func (p *projector) driftNote(n *notes, runs []run) {
-	count, worst := 0, 0.0
+// groupsOf are the groups of the runs of a cell, by where each was read.
+func (p *projector) groupsOf(runs []run) []string {
+	var ids []string
 	for _, r := range runs {
-		if d := p.num(r, "drift_pct"); d > DriftTolerancePct {
-			count++
-			worst = max(worst, d)
-		}
+		ids = p.caveats.GroupsAt(ids, p.source(r))
 	}
-	if count > 0 {
-		n.add(fmt.Sprintf("%d of %d runs are covered by a calibration drift above %g%% (the largest %s%%): the machine's speed moved, so their figures are suspect",
-			count, len(runs), DriftTolerancePct, report.Sig3(worst)))
-	}
+	return ids
 }
 
 // notes collects footnotes without repeating one.
