@@ -26,6 +26,10 @@ type CompareRun struct {
 	// StillHolding: the run is a ladder that still held at its top step,
 	// so its HighestHeld figure is a lower bound.
 	StillHolding bool
+	// Caveats are those of the run's groups (group_caveats, as
+	// DesignCaveats gives them for its Source and Line), in their order:
+	// what a comparison says beside its side's figures.
+	Caveats []Caveat
 }
 
 // HighestHeld is the metric of a ladder run's highest step held

@@ -25,6 +25,10 @@ const (
 	// WarnLowerBound: the value is only a lower bound, e.g. a ladder that
 	// still held at its top step.
 	WarnLowerBound
+	// WarnDesign: a caveat of the group of the experiment's design that
+	// the values belong to (a drift, too few runs, failed requests ...),
+	// in the words the caller was given.
+	WarnDesign
 )
 
 // A Warning is a caveat attached to a statistic, meant to be printed as a

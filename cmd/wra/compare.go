@@ -23,6 +23,12 @@ type compareOptions struct {
 	metrics      []string
 	ladders      bool
 	rule         stats.LadderRule
+	drift        float64
+}
+
+// designRule is the rule of the sides' groups' caveats.
+func (o *compareOptions) designRule() model.DesignRule {
+	return model.DesignRule{Tolerance: o.drift, LadderRule: o.rule}
 }
 
 func (o *compareOptions) AddFlags(cmd *cobra.Command) {
@@ -36,6 +42,7 @@ func (o *compareOptions) AddFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.metrics, "metric", nil, "metrics to compare (default "+strings.Join(compare.Metrics(), ", ")+"; also a statistic the tool printed, a column of run_reported such as reported_rps_mean)")
 	f.BoolVar(&o.ladders, "ladders", false, "list the held-rate ladder steps of both sides instead of comparing metrics")
 	addLadderRuleFlags(f, &o.rule)
+	addDriftFlag(f, &o.drift, stats.DefaultDriftTolerance)
 }
 
 func newCompareCmd(e *env, g *globals) *cobra.Command {
@@ -58,6 +65,8 @@ n=4)" when the difference is not significant at --alpha. The p-values of
 one table are Holm-Bonferroni adjusted together unless --holm=false.
 When no row can be significant with the runs there are, the delta is
 the change alone and one note says how many runs a side it would take.
+The caveats of each side's groups (group_caveats, under --drift and the
+held rule) mark its figures, in their words.
 Where the sides ran in the same trials, the table leads with the ratio
 of the two within each trial (vs / base within trials), which a drift
 of the machine's speed does not swamp.
@@ -129,7 +138,7 @@ func runCompare(ctx context.Context, e *env, g *globals, o *compareOptions, args
 	defer st.Close()
 	d, err := compare.Compare(ctx, st, compare.Options{
 		Sides: sides, Metrics: metrics, Alpha: o.alpha, Confidence: o.confidence, Holm: o.holm,
-		Ladders: o.ladders, Rule: o.rule,
+		Ladders: o.ladders, Rule: o.rule, Drift: o.drift,
 		Machine: format == report.CSV || format == report.JSON,
 	})
 	if err != nil {

@@ -33,6 +33,7 @@ func (o *gateOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.confidence, "confidence", stats.DefaultConfidence, "confidence level of the changes' intervals")
 	f.BoolVar(&o.holm, "holm", true, "adjust the p-values of all checks together (Holm-Bonferroni), so that the gate fires on an A/A comparison at most alpha of the time; --holm=false for raw p-values")
 	addLadderRuleFlags(f, &o.rule)
+	addDriftFlag(f, &o.drift, stats.DefaultDriftTolerance)
 }
 
 // Formats of wra gate: the tables of every command, and JUnit XML.
@@ -106,7 +107,7 @@ func runGate(ctx context.Context, e *env, g *globals, o *gateOptions, args []str
 	if len(args) == 2 {
 		base, vs = args[0], args[1]
 		keys = store.CompareSides{All: "base"}.Keys()
-		runs, err = g.gateSides(ctx, e, base, vs, o.rule)
+		runs, err = g.gateSides(ctx, e, base, vs, o.designRule())
 	} else {
 		if o.by == "" && len(args) == 0 {
 			return usagef("give the baseline and the candidate: two paths, or --by with --base and --vs")
@@ -116,7 +117,7 @@ func runGate(ctx context.Context, e *env, g *globals, o *gateOptions, args []str
 			return err
 		}
 		base, vs, keys = sides.Base, sides.Vs, sides.Keys()
-		runs, err = g.gateLabels(ctx, sides, o.rule)
+		runs, err = g.gateLabels(ctx, sides, o.designRule())
 	}
 	if err != nil {
 		return err

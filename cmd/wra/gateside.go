@@ -10,12 +10,11 @@ import (
 	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/store"
 	"github.com/wra-bench/wra/report/compare"
-	"github.com/wra-bench/wra/stats"
 )
 
 // gateLabels reads the two sides of a gate from the store (--db), told
 // apart by a label.
-func (g *globals) gateLabels(ctx context.Context, sides store.CompareSides, rule stats.LadderRule) ([]*model.CompareRun, error) {
+func (g *globals) gateLabels(ctx context.Context, sides store.CompareSides, rule model.DesignRule) ([]*model.CompareRun, error) {
 	st, err := g.openStore(ctx, true)
 	if err != nil {
 		return nil, err
@@ -40,7 +39,7 @@ func (g *globals) gateLabels(ctx context.Context, sides store.CompareSides, rule
 // gateSides reads every run of the baseline's path and of the
 // candidate's. Runs of two paths never share a trial: their blocks are
 // left out, so that the U test compares them.
-func (g *globals) gateSides(ctx context.Context, e *env, base, vs string, rule stats.LadderRule) ([]*model.CompareRun, error) {
+func (g *globals) gateSides(ctx context.Context, e *env, base, vs string, rule model.DesignRule) ([]*model.CompareRun, error) {
 	tmp, err := os.MkdirTemp("", "wra-gate-")
 	if err != nil {
 		return nil, err
@@ -65,7 +64,7 @@ func (g *globals) gateSides(ctx context.Context, e *env, base, vs string, rule s
 
 // sideRuns opens one side: a store as it is; a Parquet export loaded
 // into a new store at tmp; a folder of raw records ingested into one.
-func (g *globals) sideRuns(ctx context.Context, e *env, path, tmp string, sides store.CompareSides, rule stats.LadderRule) ([]*model.CompareRun, error) {
+func (g *globals) sideRuns(ctx context.Context, e *env, path, tmp string, sides store.CompareSides, rule model.DesignRule) ([]*model.CompareRun, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err

@@ -149,14 +149,30 @@ type holder interface {
 }
 
 // Hold evaluates, where the store can, the views an analysis reads many
-// times over once; release frees them. Analyze holds them itself: a
-// caller that reads the store again after it (the manifest's layouts)
-// holds them around both.
+// times over once; release frees them. Analyze does not hold them: its
+// callers do, around it and what they read after it (the manifest's
+// layouts), as wra table and wra compare do around their reads of the
+// figures and the groups' caveats.
 func Hold(ctx context.Context, st any) (release func() error, err error) {
 	if h, ok := st.(holder); ok {
 		return h.Hold(ctx)
 	}
 	return func() error { return nil }, nil
+}
+
+// Holding runs read with the views held (Hold) and releases them after:
+// the error of read, or else that of the release.
+func Holding(ctx context.Context, st any, read func() error) (err error) {
+	release, err := Hold(ctx, st)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	return read()
 }
 
 // Analyze computes every section the store has inputs for.

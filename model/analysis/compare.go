@@ -26,9 +26,10 @@ type CompareOptions struct {
 }
 
 // CompareMatches compares the two sides of runs ("base" and the other),
-// metric by metric and match by match in the keys' order. Where a side's
-// ladder still held at its top step, its model.HighestHeld is a lower
-// bound, which the comparison's warnings say (lowerBounds).
+// metric by metric and match by match in the keys' order. The
+// comparison's warnings say the caveats of each side's groups and,
+// where a side's ladder still held at its top step, that its
+// model.HighestHeld is a lower bound (match.caveats).
 func CompareMatches(runs []*model.CompareRun, o CompareOptions) []CompareRow {
 	var rows []CompareRow
 	for _, m := range o.Metrics {
@@ -37,9 +38,7 @@ func CompareMatches(runs []*model.CompareRun, o CompareOptions) []CompareRow {
 				continue // nothing to compare with
 			}
 			c := stats.CompareAt(gr.base, gr.vs, o.Alpha, o.Confidence)
-			for _, msg := range gr.lowerBounds(m) {
-				c.Warnings = append(c.Warnings, stats.Warning{Kind: stats.WarnLowerBound, Msg: msg})
-			}
+			c.Warnings = append(c.Warnings, gr.caveats(m)...)
 			rows = append(rows, CompareRow{Metric: m, Key: gr.key, Cmp: c, Paired: pairBlocks(gr.baseBlocks, gr.vsBlocks, o.Confidence)})
 		}
 	}
@@ -112,20 +111,36 @@ func matchSides(runs []*model.CompareRun, metric string) []*match {
 	return out
 }
 
-// lowerBounds are the caveats of a match's metric: for model.HighestHeld,
-// each side with a ladder that still held at its top step
-// (model.LowerBoundCaveat, after the side's name).
-func (g *match) lowerBounds(metric string) []string {
+// caveats are what is said beside a match's metric, each after its
+// side's name ("base: ", "vs: "): the caveats of the groups of the
+// side's runs (model.CompareRun.Caveats), each once, in group_caveats'
+// words; then, for model.HighestHeld, a side with a ladder that still
+// held at its top step (model.LowerBoundCaveat).
+func (g *match) caveats(metric string) []stats.Warning {
+	var out []stats.Warning
+	for _, side := range []struct {
+		name string
+		runs []*model.CompareRun
+	}{{"base", g.baseRuns}, {"vs", g.vsRuns}} {
+		var said []string
+		for _, r := range side.runs {
+			for _, cv := range r.Caveats {
+				if !slices.Contains(said, cv.Text) {
+					said = append(said, cv.Text)
+					out = append(out, stats.Warning{Kind: stats.WarnDesign, Msg: side.name + ": " + cv.Text})
+				}
+			}
+		}
+	}
 	if metric != model.HighestHeld {
-		return nil
+		return out
 	}
 	holding := func(r *model.CompareRun) bool { return r.StillHolding }
-	var out []string
 	if slices.ContainsFunc(g.baseRuns, holding) {
-		out = append(out, "base: "+model.LowerBoundCaveat)
+		out = append(out, stats.Warning{Kind: stats.WarnLowerBound, Msg: "base: " + model.LowerBoundCaveat})
 	}
 	if slices.ContainsFunc(g.vsRuns, holding) {
-		out = append(out, "vs: "+model.LowerBoundCaveat)
+		out = append(out, stats.Warning{Kind: stats.WarnLowerBound, Msg: "vs: " + model.LowerBoundCaveat})
 	}
 	return out
 }

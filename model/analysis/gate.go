@@ -99,7 +99,8 @@ type GateRow struct {
 	Key   []any
 	Check stats.GateCheck
 	// Caveats are the match's caveats beside the check, as wra compare
-	// prints them: a side whose highest held rate is a lower bound.
+	// prints them, each after its side's name: its groups' caveats and
+	// a highest held rate that is a lower bound.
 	Caveats []string
 }
 
@@ -143,7 +144,7 @@ func Gate(runs []*model.CompareRun, keys []string, limits []GateLimit, o GateOpt
 			}
 			pb, pv := PairedByBlock(g.baseBlocks, g.vsBlocks)
 			c := stats.Gate(g.base, g.vs, pb, pv, l.Pct, l.FallIsWorse, o.Alpha, o.Confidence)
-			res.Rows = append(res.Rows, GateRow{Limit: l, Key: g.key, Check: c, Caveats: g.lowerBounds(l.Metric)})
+			res.Rows = append(res.Rows, GateRow{Limit: l, Key: g.key, Check: c, Caveats: warningTexts(g.caveats(l.Metric))})
 			falls = append(falls, l.FallIsWorse)
 		}
 	}
@@ -187,4 +188,13 @@ func PairedByBlock(base, vs map[string][]float64) (b, v []float64) {
 		return nil, nil
 	}
 	return b, v
+}
+
+// warningTexts are the messages of ws.
+func warningTexts(ws []stats.Warning) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.Msg)
+	}
+	return out
 }

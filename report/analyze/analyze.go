@@ -101,27 +101,26 @@ type Result struct {
 // Analyze analyses the store (analysis.Analyze) and lays the result out
 // with the manifest's layouts (Render), the views both read evaluated
 // once for the whole of it where the store can.
-func Analyze(ctx context.Context, st Store, opts Options) (_ *Result, err error) {
-	release, err := analysis.Hold(ctx, st)
+func Analyze(ctx context.Context, st Store, opts Options) (*Result, error) {
+	var res *Result
+	err := analysis.Holding(ctx, st, func() error {
+		a, err := analysis.Analyze(ctx, st, opts.Options)
+		if err != nil {
+			return err
+		}
+		var layouts *Section
+		if len(opts.Layouts) > 0 {
+			if layouts, err = layoutSection(ctx, st, opts.Layouts, opts.LadderRule, a.Caveats); err != nil {
+				return err
+			}
+		}
+		res = Render(a, layouts)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if rerr := release(); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
-	a, err := analysis.Analyze(ctx, st, opts.Options)
-	if err != nil {
-		return nil, err
-	}
-	var layouts *Section
-	if len(opts.Layouts) > 0 {
-		if layouts, err = layoutSection(ctx, st, opts.Layouts, opts.LadderRule, a.Caveats); err != nil {
-			return nil, err
-		}
-	}
-	return Render(a, layouts), nil
+	return res, nil
 }
 
 // Findings analyses the store and lays out its Findings section alone.

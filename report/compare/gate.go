@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -320,15 +321,34 @@ func GateTable(g Gate) *report.Data {
 
 // caveats are the checks' caveats for a note each: the metric and match,
 // then the caveat, in the rows' order.
+// A caveat of both sides of every check is one note, first: "both
+// sides of every check: …"; one of both sides of a check, one note
+// for the two: "…: both sides: …".
 func (g Gate) caveats() []string {
+	var all [][]string
+	for _, r := range g.Rows {
+		all = append(all, r.Caveats)
+	}
+	everywhere := bothSidesEverywhere(all)
 	var out []string
+	for _, t := range everywhere {
+		out = append(out, "both sides of every check: "+t)
+	}
 	for _, r := range g.Rows {
 		what := r.Limit.Metric
 		if l := g.labels(r); l != "" {
 			what += " " + l
 		}
 		for _, cv := range r.Caveats {
-			out = append(out, what+": "+cv)
+			t := sideless(cv)
+			both := slices.Contains(r.Caveats, "base: "+t) && slices.Contains(r.Caveats, "vs: "+t)
+			switch {
+			case slices.Contains(everywhere, t):
+			case both && strings.HasPrefix(cv, "base: "):
+				out = append(out, what+": both sides: "+t)
+			case !both:
+				out = append(out, what+": "+cv)
+			}
 		}
 	}
 	return out

@@ -77,6 +77,24 @@ func compareData(rows []row, o Options) *report.Data {
 			notes = append(notes, pairedNote(rows, o.Alpha, signReach))
 		}
 	}
+	// A caveat of the groups of both sides of every row is said once,
+	// under the table, instead of beside every figure.
+	var ws [][]string
+	for _, r := range rows {
+		var msgs []string
+		for _, w := range r.Cmp.Warnings {
+			if w.Kind == stats.WarnDesign {
+				msgs = append(msgs, w.Msg)
+			}
+		}
+		ws = append(ws, msgs)
+	}
+	everywhere := bothSidesEverywhere(ws)
+	if !o.Machine {
+		for _, t := range everywhere {
+			notes = append(notes, "both sides of every row: "+t)
+		}
+	}
 	for _, r := range rows {
 		c := r.Cmp
 		line := []any{r.Metric}
@@ -104,6 +122,8 @@ func compareData(rows []row, o Options) *report.Data {
 		var baseMarks, vsMarks, deltaMarks []int
 		for _, w := range c.Warnings {
 			switch {
+			case w.Kind == stats.WarnDesign && slices.Contains(everywhere, sideless(w.Msg)):
+				// said under the table
 			case w.Kind == stats.WarnTooFewSamples && (strings.HasPrefix(w.Msg, "base: ") || strings.HasPrefix(w.Msg, "vs: ")):
 				// the cell says "no interval" itself
 			case w.Kind == stats.WarnTooFewSamples && !reach.any:
@@ -300,4 +320,36 @@ func differ(rows []row, i int) bool {
 		}
 	}
 	return false
+}
+
+// sideless is a caveat without the name of its side ("base: ", "vs: ").
+func sideless(msg string) string {
+	if t, ok := strings.CutPrefix(msg, "base: "); ok {
+		return t
+	}
+	return strings.TrimPrefix(msg, "vs: ")
+}
+
+// bothSidesEverywhere are the caveats said of both sides ("base: " and
+// "vs: " the same text) in every one of rows (each row's caveats), in the
+// order of the first row; none for no rows.
+func bothSidesEverywhere(rows [][]string) []string {
+	if len(rows) == 0 {
+		return nil
+	}
+	var out []string
+	for _, msg := range rows[0] {
+		t, ok := strings.CutPrefix(msg, "base: ")
+		if !ok || slices.Contains(out, t) {
+			continue
+		}
+		every := true
+		for _, r := range rows {
+			every = every && slices.Contains(r, "base: "+t) && slices.Contains(r, "vs: "+t)
+		}
+		if every {
+			out = append(out, t)
+		}
+	}
+	return out
 }
