@@ -88,23 +88,6 @@ func (c *CaveatNotes) Has(kind string) bool {
 	return false
 }
 
-// Beside tells whether a caveat of kind was added under row.
-func (c *CaveatNotes) Beside(row, kind string) bool {
-	for _, text := range c.order {
-		if !slices.Contains(c.rows[text], row) {
-			continue
-		}
-		for _, cvs := range c.Of {
-			for _, cv := range cvs {
-				if cv.Text == text && cv.Kind == kind {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // DesignCaveats are the caveats of the groups of a store under one rule
 // (group_caveats), and the groups of its runs by where each was read
 // (RunGroupRefs): what a table needs to print, beside the figures of

@@ -33,7 +33,7 @@ var SplitLabels = []string{"tool", "format", "kind", "server", "database", "test
 // notMetrics are the columns of runs that are labels or bookkeeping, not
 // figures to lay out.
 var notMetrics = []string{"run_id", "source", "source_line", "tool", "format", "server", "database", "test", "round",
-	"connections", "threads", "target_rps", "duration_s", "latency_corrected", "started_at", "labels", "kind", "still_holding"}
+	"connections", "threads", "target_rps", "duration_s", "latency_corrected", "started_at", "labels", "kind", "still_holding", "step_sources"}
 
 // Spec is a layout: which figures, laid out by which keys.
 type Spec struct {

@@ -2,6 +2,7 @@ package projection
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -156,8 +157,14 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 	n := &notes{}
 	// The caveats of the cells' groups, in group_caveats' words, each
 	// once after the cells it is beside.
-	cv := model.NewCaveatNotes(p.caveats.Of)
-	cv.Every = "every cell"
+	var rowNames, colNames []string
+	for _, rt := range rows.texts {
+		rowNames = append(rowNames, p.axisName(spec.Rows, rows.vals[rt], false))
+	}
+	for _, ct := range cols.texts {
+		colNames = append(colNames, p.axisName(spec.Cols, cols.vals[ct], true))
+	}
+	cv := newCellCaveats(p.caveats, rowNames, colNames)
 	few, fewest, cellsN, twice := 0, math.MaxInt, 0, 0
 	sortKey := map[int]float64{}
 	firstVals := make([][][]float64, len(cols.texts)) // per column, per row: the rounds of the first figure
@@ -173,11 +180,10 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 			cr := cells[rt+"\x01"+ct]
 			if len(cr) > 0 {
 				cellsN++
-				name := p.cellName(rows.vals[rt], cols.vals[ct])
-				cv.Add(name, p.groupsOf(cr))
+				cv.add(ri, ci, p.groupsOf(cr))
 				// A cell beside its group's caveat on passes has it said
 				// there, in the group's words.
-				if len(cr) < MinRounds && !cv.Beside(name, "passes") {
+				if len(cr) < MinRounds && !cv.has(ri, ci, "passes") {
 					few++
 					fewest = min(fewest, len(cr))
 				}
@@ -261,7 +267,7 @@ func (p *projector) table(runs []run, split []string) *report.Data {
 		n.add(fmt.Sprintf("%d cells hold two runs of the same round (the same run kept twice, or a label no file sets): both are counted", twice))
 	}
 	p.heldNote(n, runs)
-	for _, l := range cv.Lines() {
+	for _, l := range cv.lines() {
 		n.add(l)
 	}
 	d.Notes = n.list
@@ -403,34 +409,57 @@ func orNone(s string) string {
 	return s
 }
 
-// cellName names a cell in a footnote: the names of its row's values,
-// then "at" its column's keys and values: "go-pgx at connections 50".
-func (p *projector) cellName(rowVals, colVals []any) string {
-	var row, col []string
-	for i, v := range rowVals {
-		row = append(row, orNone(p.display.Name(p.spec.Rows[i], keyText(v))))
+// axisName names a row or a column of the table in a footnote: the
+// names of its keys' values ("go-pgx, mysql"); for a column, each after
+// its key ("connections 50").
+func (p *projector) axisName(keys []string, vals []any, withKeys bool) string {
+	var parts []string
+	for i, v := range vals {
+		name := orNone(p.display.Name(keys[i], keyText(v)))
+		if withKeys {
+			name = keys[i] + " " + name
+		}
+		parts = append(parts, name)
 	}
-	for i, v := range colVals {
-		col = append(col, p.spec.Cols[i]+" "+orNone(p.display.Name(p.spec.Cols[i], keyText(v))))
-	}
-	switch {
-	case len(row) == 0 && len(col) == 0:
-		return "the cell"
-	case len(col) == 0:
-		return strings.Join(row, ", ")
-	case len(row) == 0:
-		return strings.Join(col, ", ")
-	}
-	return strings.Join(row, ", ") + " at " + strings.Join(col, ", ")
+	return strings.Join(parts, ", ")
 }
 
-// groupsOf are the groups of the runs of a cell, by where each was read.
+// groupsOf are the groups of the runs of a cell, by where each was read:
+// for a ladder run of ladder_figures, each run of its steps
+// (step_sources).
 func (p *projector) groupsOf(runs []run) []string {
 	var ids []string
 	for _, r := range runs {
 		ids = p.caveats.GroupsAt(ids, p.source(r))
+		ids = p.caveats.GroupsAt(ids, p.stepSources(r)...)
 	}
 	return ids
+}
+
+// stepSources are where the runs of a ladder run's steps were read
+// (ladder_figures.step_sources, a list as its JSON text); none for a
+// run of run_figures.
+func (p *projector) stepSources(r run) []model.Source {
+	i, ok := p.col["step_sources"]
+	if !ok {
+		return nil
+	}
+	text, ok := r.vals[i].(string)
+	if !ok {
+		return nil
+	}
+	var list []struct {
+		Source string `json:"source"`
+		Line   int    `json:"line"`
+	}
+	if json.Unmarshal([]byte(text), &list) != nil {
+		return nil
+	}
+	out := make([]model.Source, len(list))
+	for i, s := range list {
+		out[i] = model.Source{File: s.Source, Line: s.Line}
+	}
+	return out
 }
 
 // notes collects footnotes without repeating one.

@@ -11,7 +11,9 @@
 -- a fixed-rate ladder is one per database): a label they do not all
 -- share is NULL (the
 -- JSON labels and the source: those of the run at the lowest rate),
--- round is the round, and drift_pct is the largest over them.
+-- round is the round, and drift_pct is the largest over them;
+-- step_sources are where each of those runs was read (source and line),
+-- in order: the groups whose caveats a table prints beside the ladder.
 -- target_rps is NULL: the rates are the ladder's steps. The median over
 -- runs and its "+" are stats.MedianLadder's.
 CREATE OR REPLACE MACRO ladder_figures(p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
@@ -32,7 +34,8 @@ m AS (
            arg_min(r.source, (coalesce(mb.target_rps, 0), r.run_id)) AS source,
            arg_min(r.source_line, (coalesce(mb.target_rps, 0), r.run_id)) AS source_line,
            arg_min(r.labels, (coalesce(mb.target_rps, 0), r.run_id)) AS labels,
-           max(d.drift_pct) AS drift_pct
+           max(d.drift_pct) AS drift_pct,
+           list_sort(list_distinct(list({source: r.source, line: coalesce(r.source_line, 0)}))) AS step_sources
     FROM members mb
     JOIN runs r ON r.run_id = mb.member
     LEFT JOIN ingested_files f ON f.source = r.source
@@ -65,7 +68,8 @@ SELECT
     l.min_achieved_ratio,
     m.latency_corrected,
     m.drift_pct,
-    m.labels
+    m.labels,
+    m.step_sources
 FROM l LEFT JOIN m ON m.kind = l.kind AND m.server IS NOT DISTINCT FROM l.server AND m.test IS NOT DISTINCT FROM l.test
                AND m.tool IS NOT DISTINCT FROM l.tool AND m.run = l.run;
 
