@@ -64,11 +64,11 @@ func PriceJobs(jobs []cost.Job, price cost.Price, w cost.Workload, given []strin
 	for _, note := range cost.PriceNotes(price, w) {
 		n.add(note)
 	}
-	cv := model.NewCaveatNotes(caveats)
+	cv := &caveatNotes{of: caveats, rows: map[string][]string{}}
 	for _, r := range sec.Rows {
-		cv.Add(cost.StackName(r.Stack), r.Job.GroupIDs)
+		cv.add(cost.StackName(r.Stack), r.Job.GroupIDs)
 	}
-	n.addLines(cv.Lines())
+	cv.to(n)
 	sec.Notes = n.list
 	return sec, nil
 }

@@ -253,7 +253,7 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) CPUSection {
 			// the figures are the group's (run_medians)
 			stack := stats.Summarize(g.values(func(r cpuRun) float64 { return r.StackUS }))
 			f := g.fig
-			cv.Add(a.rowName(g.server, g.database, ""), []string{g.id})
+			cv.add(a.rowName(g.server, g.database, ""), []string{g.id})
 			fromRequests := false
 			for _, r := range g.runs {
 				fromRequests = fromRequests || r.fromRequests()
@@ -289,7 +289,7 @@ func (a *analysis) cpuFixedRate(groups []cpuGroup, split []string) CPUSection {
 			n.add("vs lowest, within trials: the row's total CPU per request over the lowest row's, in each trial both ran in, median over the trials, low to high the sign test's distribution-free interval of the median ratio; a drift of the machine's speed that a trial's runs share cancels in the ratio, so this compares rows where the medians alone are swamped by drift")
 		}
 		n.add("CPU is user + kernel seconds of all the server's processes (and, for the database, of all its processes) divided by successful responses; median of passes, ± is the half-width of the median's 95% order-statistic interval; total is the median of the passes' server + database CPU")
-		n.addLines(cv.Lines())
+		cv.to(n)
 		if len(split) > 0 {
 			n.add(splitNote(split))
 		}
@@ -352,7 +352,7 @@ func (a *analysis) cpuSplitTable(fixed, open []cpuGroup, split []string) CPUSpli
 		if math.IsNaN(g.targetRPS) {
 			load = fmt.Sprintf("%d conns", g.connections)
 		}
-		cvs[len(sec.Tables)-1].Add(a.rowName(g.server, g.database, "")+" at "+load, []string{g.id})
+		cvs[len(sec.Tables)-1].add(a.rowName(g.server, g.database, "")+" at "+load, []string{g.id})
 		f := g.fig
 		t.Rows = append(t.Rows, CPUSplitRow{Server: g.server, Database: g.database, Load: load, Passes: f.CPUPasses,
 			UserUS: f.CPUUserUSMedian, KernelUS: f.CPUKernelUSMed, StackUS: f.CPUServerUSMed, DBUS: f.CPUDBUSMedian,
@@ -362,7 +362,7 @@ func (a *analysis) cpuSplitTable(fixed, open []cpuGroup, split []string) CPUSpli
 		t := &sec.Tables[i]
 		t.Rows = byManifest(t.Rows, a.disp, func(r CPUSplitRow) string { return r.Server })
 		n := &notes{list: t.Notes}
-		n.addLines(cvs[i].Lines())
+		cvs[i].to(n)
 		t.Notes = n.list
 	}
 	sec.FullSpeed = cpuFullSpeed(open)

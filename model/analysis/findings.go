@@ -109,7 +109,7 @@ func (a *analysis) findings(sh *shared, ladders []ladderRuns, groupOf map[model.
 	all = append(all, a.ladderFindings(ladders)...)
 
 	cv := a.newCaveats()
-	cv.Noun = "finding"
+	cv.noun = "finding"
 	var robust []string // findings with a within-trial ratio and a drift caveat
 	for i, f := range all {
 		var ids []string
@@ -120,7 +120,7 @@ func (a *analysis) findings(sh *shared, ladders []ladderRuns, groupOf map[model.
 				}
 			}
 		}
-		cv.Add(strconv.Itoa(i+1), ids)
+		cv.add(strconv.Itoa(i+1), ids)
 		if f.paired && slices.ContainsFunc(ids, func(id string) bool {
 			return slices.ContainsFunc(a.caveats[id], func(c model.Caveat) bool { return c.Kind == "drift" })
 		}) {
@@ -145,7 +145,7 @@ func (a *analysis) findings(sh *shared, ladders []ladderRuns, groupOf map[model.
 	}
 	list = append(list, fmt.Sprintf("rows behind it: the tables (tables/<name>.csv) and their rows, counted from 1; runs: file:line of each run, lines of one file joined, at most %d files (the CSV and JSON list every one)", MaxFindingFiles))
 	n := &notes{list: list}
-	n.addLines(cv.Lines())
+	cv.to(n)
 	if len(robust) > 0 {
 		n.add(fmt.Sprintf("%s %s: the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not",
 			map[bool]string{true: "finding", false: "findings"}[len(robust) == 1], strings.Join(robust, ", ")))

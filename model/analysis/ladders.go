@@ -317,13 +317,13 @@ func (a *analysis) ladderTable(k ladderKind, runs []LadderRun) (t LadderTable, k
 		for _, rs := range runSrcs {
 			ids = appendGroups(ids, rs, a.groupOf)
 		}
-		cv.Add(a.rowName(r0.Server, r0.Database, "")+", "+OrDash(r0.Test)+", "+r0.Tool, ids)
+		cv.add(a.rowName(r0.Server, r0.Database, "")+", "+OrDash(r0.Test)+", "+r0.Tool, ids)
 		kept = append(kept, ladderRuns{server: r0.Server, what: k.what(r0), sum: sum, ids: ids, names: names, srcs: runSrcs})
 		t.Rows = append(t.Rows, LadderRow{Server: r0.Server, Database: r0.Database, Test: r0.Test, Tool: r0.Tool, Variant: r0.Variant, Summary: sum, Sources: srcs})
 		i = j
 	}
 	n.add(k.note)
-	n.addLines(cv.Lines())
+	cv.to(n)
 	t.Notes = n.list
 	return t, kept
 }

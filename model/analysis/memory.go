@@ -163,9 +163,9 @@ func (a *analysis) memory(mem []memoryPasses) (MemorySection, error) {
 		n := &notes{list: []string{"working set is the resident set (RSS) of all the server's processes, private the pages only they use (Private_Clean + Private_Dirty), each the highest seen after a run of the row's groups (the two may come from different runs of it)"}}
 		cv := a.newCaveats()
 		for _, r := range peak {
-			cv.Add(a.rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
+			cv.add(a.rowName(r.Server, r.Database, r.Variant), r.GroupIDs, "drift")
 		}
-		n.addLines(cv.Lines())
+		cv.to(n)
 		sec.Highest = &MemoryHighest{Rows: byManifest(peak, a.disp, func(r model.PeakMemory) string { return r.Server }), Notes: n.list}
 	}
 	if len(mem) > 0 {

@@ -191,7 +191,7 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) RankingTab
 		if !r.AllFailed {
 			x.MeanMS, x.P50MS, x.P95MS, x.P99MS = r.MeanMS, r.P50MS, r.P95MS, r.P99MS
 		}
-		cv.Add(a.rowName(r.Server, r.Database, ""), []string{r.GroupID})
+		cv.add(a.rowName(r.Server, r.Database, ""), []string{r.GroupID})
 		t.Ranked = append(t.Ranked, x)
 		warningNote(n, r)
 	}
@@ -209,7 +209,7 @@ func (a *analysis) rankTable(cur []runRow, spread map[string]float64) RankingTab
 	if tied {
 		n.add("=N: a place shared by neighbours inside the noise (" + rule.String() + ")")
 	}
-	n.addLines(cv.Lines())
+	cv.to(n)
 	t.Notes = n.list
 	return t
 }
@@ -229,7 +229,7 @@ func (a *analysis) heldAtRate(cur []runRow) (RankingTable, error) {
 	n := &notes{}
 	cv := a.newCaveats()
 	for _, r := range cur {
-		cv.Add(a.rowName(r.Server, r.Database, ""), []string{r.GroupID})
+		cv.add(a.rowName(r.Server, r.Database, ""), []string{r.GroupID})
 		t.Held = append(t.Held, HeldRun{Server: r.Server, Database: r.Database, TargetRPS: r.TargetRPS, AchievedRPS: r.RPS, Achieved: r.RPS / r.TargetRPS,
 			P95MS: r.P95MS, P99MS: r.P99MS, Failed: r.Failed, Held: heldByRun[r.RunID], Corrected: r.Corrected, Source: r.source()})
 		if math.IsNaN(r.P95MS) {
@@ -240,7 +240,7 @@ func (a *analysis) heldAtRate(cur []runRow) (RankingTable, error) {
 	t.Held = byManifest(t.Held, a.disp, func(r HeldRun) string { return r.Server })
 	n.add(fmt.Sprintf("a fixed-rate run's requests/s is its target, so these runs are not ranked; held: p95 < %g ms, errors < %g%% and at least %g%% of the target achieved",
 		rule.P95MS, rule.MaxErrorRate*100, rule.MinAchievedRatio*100))
-	n.addLines(cv.Lines())
+	cv.to(n)
 	t.Notes = n.list
 	return t, nil
 }

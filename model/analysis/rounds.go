@@ -221,7 +221,7 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 		if goodput {
 			n.add(GoodputNote)
 		}
-		n.addLines(cv.Lines())
+		cv.to(n)
 		t.Notes = n.list
 		sec.Tables = append(sec.Tables, *t)
 	}
@@ -268,7 +268,7 @@ func (a *analysis) rounds(rows []runRow, split []string) RoundsSection {
 			RPS: fig.RPSMedian, RPSMin: fig.RPSMin, RPSMax: fig.RPSMax,
 			Goodput: fig.FailedTotal > 0, GoodputRPS: fig.GoodputMedian, GoodputMin: fig.GoodputMin, GoodputMax: fig.GoodputMax,
 			P99MS: fig.P99MSMedian, P99MinMS: fig.P99MSMin, P99MaxMS: fig.P99MSMax, Failed: fig.FailedTotal, Sources: srcs}
-		cv.Add(a.rowName(r0.Server, r0.Database, "")+" "+loadName(loadKey(r0)), []string{r0.GroupID})
+		cv.add(a.rowName(r0.Server, r0.Database, "")+" "+loadName(loadKey(r0)), []string{r0.GroupID})
 		order := fig.GoodputMedian
 		if fig.AllFailed || len(goodput) == 0 {
 			order = math.Inf(-1)

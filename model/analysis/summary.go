@@ -334,7 +334,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			j++
 		}
 		cv := a.newCaveats()
-		cv.Every = "every stack"
+		cv.every = "every stack"
 		// A row named alike in two parts of the bullet may stand for two
 		// groups (a server's ladders of two tests): the caveats then name
 		// each row with its part, so that none is said of a group it is
@@ -372,7 +372,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			parts, hows = append(parts, text), append(hows, how)
 			anyPaired, allTied = anyPaired || paired, allTied && tie
 			for _, c := range k.cs {
-				cv.Add(rowOf(k, c), c.ids)
+				cv.add(rowOf(k, c), c.ids)
 			}
 			if k.note != "" {
 				note = k.note
@@ -381,7 +381,7 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 				var names []string
 				for _, c := range k.dead {
 					names = append(names, c.name)
-					cv.Add(rowOf(k, c), c.ids)
+					cv.add(rowOf(k, c), c.ids)
 				}
 				note = strings.TrimSpace(note + " " + fmt.Sprintf("every request of %s failed: not compared", joinAnd(names)))
 			}
@@ -417,8 +417,8 @@ func (a *analysis) summary(res *Result, sh *shared, ladders []ladderRuns, groupO
 			text += " " + upperFirst(note) + "."
 		}
 		n := &notes{}
-		n.addLines(cv.Lines())
-		if anyPaired && cv.Has("drift") {
+		cv.to(n)
+		if anyPaired && cv.has("drift") {
 			drift = true
 			n.add("the within-trial ratios are robust to a drift that the runs of a trial share; the medians are not")
 		}

@@ -320,10 +320,9 @@ func GateTable(g Gate) *report.Data {
 }
 
 // caveats are the checks' caveats for a note each: the metric and match,
-// then the caveat, in the rows' order.
-// A caveat of both sides of every check is one note, first: "both
-// sides of every check: …"; one of both sides of a check, one note
-// for the two: "…: both sides: …".
+// then the caveat, in the rows' order; one of both sides of a check is
+// one note for the two ("…: both sides: …"), and one of both sides of
+// every check one note, first ("both sides of every check: …").
 func (g Gate) caveats() []string {
 	var all [][]string
 	for _, r := range g.Rows {

@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -138,4 +139,25 @@ func cellName(row, col string) string {
 		return col
 	}
 	return row + " at " + col
+}
+
+// stepSources reads ladder_figures.step_sources, a list of {source, line}
+// as its JSON text (NULL for none).
+func stepSources(v any) ([]model.Source, error) {
+	text, ok := v.(string)
+	if !ok || text == "" {
+		return nil, nil
+	}
+	var list []struct {
+		Source string `json:"source"`
+		Line   int    `json:"line"`
+	}
+	if err := json.Unmarshal([]byte(text), &list); err != nil {
+		return nil, err
+	}
+	out := make([]model.Source, len(list))
+	for i, s := range list {
+		out[i] = model.Source{File: s.Source, Line: s.Line}
+	}
+	return out, nil
 }

@@ -40,3 +40,19 @@ func TestCellCaveatsWhere(t *testing.T) {
 		t.Errorf("has: b at k6 has one, b at wrk2 not")
 	}
 }
+
+// TestStepSources: ladder_figures.step_sources, as the store gives a
+// list (its JSON text), is read into sources; NULL is none, and text that
+// is no such list is an error, not silently no caveats.
+func TestStepSources(t *testing.T) {
+	got, err := stepSources(`[{"line":1,"source":"wrk2/t1/a.txt"},{"line":3,"source":"wrk2/t1/b.txt"}]`)
+	if err != nil || len(got) != 2 || got[1] != (model.Source{File: "wrk2/t1/b.txt", Line: 3}) {
+		t.Errorf("stepSources = %v, %v", got, err)
+	}
+	if got, err := stepSources(nil); got != nil || err != nil {
+		t.Errorf("NULL: %v, %v", got, err)
+	}
+	if _, err := stepSources(`{"source":`); err == nil {
+		t.Error("a truncated list gave no error")
+	}
+}

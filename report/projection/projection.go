@@ -107,6 +107,10 @@ var ErrNoRuns = errors.New("no runs to lay out (is the --where condition too nar
 type run struct {
 	vals   []any
 	labels map[string]any
+	// steps are where the runs of a ladder run's steps were read
+	// (ladder_figures.step_sources): the groups whose caveats are
+	// beside its cell; none for a run of run_figures.
+	steps []model.Source
 }
 
 type projector struct {
@@ -319,6 +323,11 @@ func project(runs Runs, spec Spec) ([]*report.Data, error) {
 				if err := json.Unmarshal([]byte(text), &rr.labels); err != nil {
 					return nil, fmt.Errorf("projection: labels of run %v: %w", r[p.col["run_id"]], err)
 				}
+			}
+		}
+		if i, ok := p.col["step_sources"]; ok {
+			if rr.steps, err = stepSources(r[i]); err != nil {
+				return nil, fmt.Errorf("projection: step_sources of run %v: %w", r[p.col["run_id"]], err)
 			}
 		}
 		if p.kept(rr) {

@@ -2,13 +2,11 @@ package projection
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
-	"github.com/wra-bench/wra/model"
 	"github.com/wra-bench/wra/model/layout"
 	"github.com/wra-bench/wra/report"
 )
@@ -431,35 +429,9 @@ func (p *projector) groupsOf(runs []run) []string {
 	var ids []string
 	for _, r := range runs {
 		ids = p.caveats.GroupsAt(ids, p.source(r))
-		ids = p.caveats.GroupsAt(ids, p.stepSources(r)...)
+		ids = p.caveats.GroupsAt(ids, r.steps...)
 	}
 	return ids
-}
-
-// stepSources are where the runs of a ladder run's steps were read
-// (ladder_figures.step_sources, a list as its JSON text); none for a
-// run of run_figures.
-func (p *projector) stepSources(r run) []model.Source {
-	i, ok := p.col["step_sources"]
-	if !ok {
-		return nil
-	}
-	text, ok := r.vals[i].(string)
-	if !ok {
-		return nil
-	}
-	var list []struct {
-		Source string `json:"source"`
-		Line   int    `json:"line"`
-	}
-	if json.Unmarshal([]byte(text), &list) != nil {
-		return nil
-	}
-	out := make([]model.Source, len(list))
-	for i, s := range list {
-		out[i] = model.Source{File: s.Source, Line: s.Line}
-	}
-	return out
 }
 
 // notes collects footnotes without repeating one.
