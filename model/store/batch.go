@@ -50,8 +50,7 @@ func (s *Store) loadFiles(ctx context.Context, files []model.File, bulk bool, pr
 			}
 			s.deleted.Store(true)
 		}
-		sk, _ := newSink(c, model.File{})
-		sk.ctx, sk.reads = ctx, &s.reads
+		sk := s.newSink(ctx, c, model.File{})
 		var ingested *duckdb.Appender
 		defer func() {
 			sk.close()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -40,11 +41,7 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 			}
 			s.deleted.Store(true)
 		}
-		sk, err := newSink(c, f)
-		if err != nil {
-			return err
-		}
-		sk.ctx, sk.reads = ctx, &s.reads
+		sk := s.newSink(ctx, c, f)
 		ferr := fill(sk)
 		cerr := sk.close()
 		if ferr != nil {
@@ -203,10 +200,18 @@ type sink struct {
 	conn driver.Conn
 	// reads follows DuckDB's reads of a bulk input (reads.go).
 	reads *readWatch
+	// top is the highest row id of the committed samples, -1 for none,
+	// read once per transaction before its first sample is inserted
+	// (knowTop), with the store's hint of it, topHint.
+	top      int64
+	topKnown bool
+	topHint  *atomic.Int64
 }
 
-func newSink(c driver.Conn, f model.File) (*sink, error) {
-	return &sink{file: f, conn: c, runSeen: map[int]bool{}, sampleRuns: map[int]bool{}, spans: map[int]span{}}, nil
+// newSink is the sink of a transaction on c, whose bulk loads run in ctx.
+func (s *Store) newSink(ctx context.Context, c driver.Conn, f model.File) *sink {
+	return &sink{file: f, conn: c, runSeen: map[int]bool{}, sampleRuns: map[int]bool{}, spans: map[int]span{},
+		ctx: ctx, reads: &s.reads, topHint: &s.samplesTop}
 }
 
 // appender returns the appender of a table, made at its first row: most
@@ -329,6 +334,11 @@ func (s *sink) Sample(run int, p *model.Sample) error {
 	var tags driver.Value
 	if p.Tags != "" {
 		tags = json.RawMessage(p.Tags)
+	}
+	if s.samples == nil {
+		if err := s.knowTop(); err != nil {
+			return fmt.Errorf("%s: %w", s.file.Source, err)
+		}
 	}
 	app, err := s.appender(&s.samples, "samples")
 	if err != nil {

@@ -83,6 +83,9 @@ type Store struct {
 	// deleted is set when a load deleted rows (a file replaced): Close
 	// then checkpoints with a vacuum.
 	deleted atomic.Bool
+	// samplesTop is the highest row id of the committed samples that the
+	// last load read, -1 for none: where the next one looks (knowTop).
+	samplesTop atomic.Int64
 }
 
 // ErrNewerStore is returned for a store written by a newer wra.
@@ -154,6 +157,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 	}
 	s := &Store{path: path, opts: opts}
+	s.samplesTop.Store(-1)
 	if err := s.connect(ctx); err != nil {
 		return nil, err
 	}

@@ -99,6 +99,9 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 		return nil, err
 	}
 	defer restore()
+	if err := s.knowTop(); err != nil {
+		return nil, fmt.Errorf("%s and the others of its group: %w", first.Name, err)
+	}
 	var unwatch []func()
 	for _, st := range streams {
 		stop, err := s.watchReads(st.Input.Path, st.Input.Progress)
@@ -110,15 +113,28 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 		}
 		unwatch = append(unwatch, stop)
 	}
-	_, err = s.execChecked(s.conn.(driver.ExecerContext), q, nil, allChecks(checks))
+	res, err := s.execChecked(s.conn.(driver.ExecerContext), q, nil, allChecks(checks))
 	for _, u := range unwatch {
 		u()
 	}
 	if err != nil {
 		return nil, err
 	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return nil, err
+	}
 	s.bulk = true
 	sums, err := s.bulkStatsOf(ids, first)
+	if err == nil {
+		var found int64
+		for _, r := range sums {
+			found += r.Rows
+		}
+		if found < n {
+			err = fmt.Errorf("%d points found of the %d inserted", found, n)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("summarising the points of %s and the others of its group: %w", first.Name, err)
 	}
