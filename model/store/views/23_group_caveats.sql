@@ -45,7 +45,7 @@ COMMENT ON MACRO broken_cpu IS 'whether a run or its record has a CPU value stor
 
 CREATE OR REPLACE MACRO group_caveats(tolerance := 0.05, p95_ms := 50, max_error_rate := 0.01, min_achieved_ratio := 0.95) AS TABLE
 WITH g AS (
-    SELECT g.group_id, any_value(g.mode) AS mode,
+    SELECT g.group_id, any_value(g.mode) AS mode, any_value(g.target_rps) AS target_rps,
            count(*) AS n,
            count(*) FILTER (WHERE g.drift_pct > 100 * tolerance) AS drifted,
            max(g.drift_pct) AS drift_max,
@@ -91,8 +91,10 @@ c AS (
     FROM g WHERE n < 3
     UNION ALL
     SELECT group_id, 3, 'held',
-           printf('the target rate was not held in %d of %d runs (p95 < %g ms, errors < %g%%, at least %g%% of the rate achieved)',
-                  not_held, n, CAST(p95_ms AS DOUBLE), CAST(100 * max_error_rate AS DOUBLE), CAST(100 * min_achieved_ratio AS DOUBLE))
+           printf('%s was not held in %d of %d runs (p95 < %g ms, errors < %g%%, at least %g%% of the rate achieved)',
+                  coalesce('the target rate of ' || CASE WHEN target_rps = trunc(target_rps) THEN format('{:,}', CAST(target_rps AS BIGINT))
+                                                          ELSE CAST(target_rps AS VARCHAR) END || ' requests/s', 'the target rate'), not_held, n,
+                  CAST(p95_ms AS DOUBLE), CAST(100 * max_error_rate AS DOUBLE), CAST(100 * min_achieved_ratio AS DOUBLE))
     FROM g WHERE not_held > 0
     UNION ALL
     SELECT group_id, 4, 'latency',
