@@ -12,7 +12,7 @@ import (
 // (model.BulkStream): all of them or, on an error, none. DuckDB's scanner
 // reads one gzip file with one thread, so that a folder of streams loaded
 // one by one keeps one core busy, and a scan of several keeps them all.
-// The walker hands it the k6 NDJSON streams of a folder in groups, each
+// The walker hands it the k6 NDJSON and CSV streams of a folder in groups, each
 // file's reader running until it hands its stream over and finishing
 // once its points are stored; when a group fails it loads its files one
 // by one, so that only the bad one fails, with the error it has alone.
@@ -53,9 +53,9 @@ type member struct {
 }
 
 // takes reports whether a file opened as o, of format f, joins a group:
-// a k6 NDJSON stream that DuckDB's scanner reads from its path.
+// a k6 NDJSON or CSV stream that DuckDB's scanner reads from its path.
 func (g *streamGroup) takes(f *Format, o *opened) bool {
-	return g != nil && f.Name == "k6-ndjson" && o.Path != "" && !o.Transcoded
+	return g != nil && (f.Name == "k6-ndjson" || f.Name == "k6-csv") && o.Path != "" && !o.Transcoded
 }
 
 // makeRoom stores the group first when the file cannot join it: the same

@@ -180,7 +180,7 @@ func bulkInsertSQL(in *model.BulkInput) (string, error) {
 		if !in.Gzip {
 			comp = "'none'"
 		}
-		return csvInsertSQL(in, comp)
+		return csvInsertSQL(in, "?", sqlString(in.Path), comp, "", "")
 	}
 	return "", fmt.Errorf("no bulk loader for format %q", in.Format)
 }
@@ -205,8 +205,10 @@ func ndjsonInsertSQL(id, paths, comp, options, join string) string {
 // k6 v0.43, metadata) written as k=v&k=v. The tags JSON holds the tag
 // columns that are not empty, in header order, then the extra tags with a
 // value; it is built as text (concat_ws skips the NULLs), which costs a
-// third less than building a MAP and converting it.
-func csvInsertSQL(in *model.BulkInput, comp string) (string, error) {
+// third less than building a MAP and converting it. id, paths, options
+// and join are as for ndjsonInsertSQL; the files of paths have the
+// columns and the time format of in.
+func csvInsertSQL(in *model.BulkInput, id, paths, comp, options, join string) (string, error) {
 	var cols, tags []string
 	for _, c := range in.Columns {
 		typ := "VARCHAR"
@@ -256,9 +258,9 @@ func csvInsertSQL(in *model.BulkInput, comp string) (string, error) {
 			status = "TRY_CAST(status AS INTEGER)"
 		}
 	}
-	return `INSERT INTO samples SELECT ?, ` + ts + `, metric_name, metric_value, ` + status + `, ` + tagsExpr + ` ` +
-		`FROM read_csv(` + sqlString(in.Path) + `, header = true, auto_detect = false, quote = '"', escape = '"', ` +
-		csvReadOptions + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})`, nil
+	return `INSERT INTO samples SELECT ` + id + `, ` + ts + `, metric_name, metric_value, ` + status + `, ` + tagsExpr + ` ` +
+		`FROM read_csv(` + paths + `, header = true, auto_detect = false, quote = '"', escape = '"', ` +
+		csvReadOptions + options + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})` + join, nil
 }
 
 // csvReadOptions are read_csv options beyond DuckDB's defaults. With its

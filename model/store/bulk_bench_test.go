@@ -31,6 +31,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -308,14 +309,23 @@ func sourceTag(b *testing.B, src string) string {
 	return fmt.Sprintf("_%x", sha256.Sum256(data))[:9]
 }
 
-// csvHeader is the first line of a k6 CSV file, split into its columns.
+// csvHeader is the first line of a k6 CSV file (gzipped when its name
+// ends in .gz), split into its columns.
 func csvHeader(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	line, err := bufio.NewReader(f).ReadString('\n')
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r = zr
+	}
+	line, err := bufio.NewReader(r).ReadString('\n')
 	if err != nil {
 		return nil, fmt.Errorf("%s: no header line: %w", path, err)
 	}

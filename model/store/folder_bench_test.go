@@ -9,8 +9,9 @@ package store_test
 //	CGO_ENABLED=1 go test ./model/store -run '^$' -bench K6Folder -benchtime 1x
 //
 // The folder is data/ladder (30 streams of a k6 ladder, 44 MB gzipped,
-// 6.8 million points) unless WRA_BENCH_FOLDER names another; wra ingests
-// the whole folder (its summaries too). As for BenchmarkK6BigSeries,
+// 6.8 million points) unless WRA_BENCH_FOLDER names another (of .csv.gz
+// streams, with DuckDB's read_csv, when it has no .ndjson.gz); wra
+// ingests the whole folder (its summaries too). As for BenchmarkK6BigSeries,
 // every load runs in a child process, WRA_BENCH_REPS times each (5
 // unless set), in alternating pairs, and the ratios reported are the
 // medians of the pairs' ratios, wra's over DuckDB's.
@@ -27,19 +28,26 @@ import (
 	"github.com/wra-bench/wra/model/store"
 )
 
-// folderStreams lists the k6 NDJSON point streams (.ndjson.gz) below a
-// folder, in lexical order.
+// folderStreams lists the k6 point streams below a folder, in lexical
+// order: its gzipped NDJSON streams (.ndjson.gz), or, when it has none,
+// its gzipped CSV streams (.csv.gz).
 func folderStreams(tb testing.TB, dir string) []string {
 	tb.Helper()
-	var files []string
+	byExt := map[string][]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ndjson.gz") {
-			files = append(files, p)
+		for _, ext := range []string{".ndjson.gz", ".csv.gz"} {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ext) {
+				byExt[ext] = append(byExt[ext], p)
+			}
 		}
 		return err
 	})
+	files := byExt[".ndjson.gz"]
+	if len(files) == 0 {
+		files = byExt[".csv.gz"]
+	}
 	if err != nil || len(files) == 0 {
-		tb.Fatalf("%s: no .ndjson.gz streams (%v)", dir, err)
+		tb.Fatalf("%s: no .ndjson.gz or .csv.gz streams (%v)", dir, err)
 	}
 	return files
 }
@@ -47,12 +55,22 @@ func folderStreams(tb testing.TB, dir string) []string {
 // folderInsertSQL is DuckDB's own load of a folder's k6 streams: the
 // statement wra runs for one stream, as DuckDB runs it by default, over
 // every stream of the folder at once, each row keeping its file's name.
+// CSV streams are read with the header of the first, and must have
+// k6's default timestamps, Unix seconds.
 func folderInsertSQL(tb testing.TB, dir string) string {
-	q, err := store.DefaultInsertSQL(&model.BulkInput{Path: "@FILES@", Format: "k6-ndjson", Gzip: true})
+	files := folderStreams(tb, dir)
+	in := &model.BulkInput{Path: "@FILES@", Format: "k6-ndjson", Gzip: true}
+	if strings.HasSuffix(files[0], ".csv.gz") {
+		cols, err := csvHeader(files[0])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		in.Format, in.TimeFormat, in.Columns = "k6-csv", "s", cols
+	}
+	q, err := store.DefaultInsertSQL(in)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	files := folderStreams(tb, dir)
 	lits := make([]string, len(files))
 	for i, f := range files {
 		lits[i] = "'" + strings.ReplaceAll(f, "'", "''") + "'"

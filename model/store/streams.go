@@ -12,10 +12,11 @@ import (
 )
 
 // LoadStreams implements ingest.StreamLoader: it loads several k6 NDJSON
-// point streams, each the one input of its file, in one transaction, with
-// one statement of DuckDB's scanner over all their files, which reads
-// several of them at once (one file of gzip is one thread's work), every
-// point in the run of its file. The points of every run are then
+// or CSV point streams, each the one input of its file, in one
+// transaction, with one statement of DuckDB's scanner over all their
+// files of one format (and, for CSV, of one header and time format),
+// which reads several of them at once (one file of gzip is one thread's
+// work), every point in the run of its file. The points of every run are then
 // summarised in one query, and each stream's Finish is called, in order,
 // with a sink of its file's own and its summary, for the rest of the
 // file (its run row); the per-step figures of the runs follow, as for a
@@ -32,7 +33,7 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 	files := make([]model.File, len(streams))
 	for i, st := range streams {
 		in := st.Input
-		if in.Format != "k6-ndjson" || in.Gzip != first.Gzip || in.Runs != nil ||
+		if (in.Format != "k6-ndjson" && in.Format != "k6-csv") || in.Gzip != first.Gzip || in.Runs != nil ||
 			!slices.Equal(in.QuantileMetrics, first.QuantileMetrics) || !slices.Equal(in.Percentiles, first.Percentiles) {
 			return nil, fmt.Errorf("%s: a stream unlike the first of its group (%s)", in.Name, first.Name)
 		}
@@ -71,27 +72,24 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 // time (docs/performance.md).
 const streamsMemoryLimit = "128MiB"
 
-// insertStreams inserts the points of every stream in one statement over
-// all their files, with every input's check running beside it, and
-// returns the summary of each run, by id.
+// insertStreams inserts the points of every stream, in one statement
+// over the files of each scan (scanOf), with every input's check running
+// beside its statement, and returns the summary of each run, by id.
 func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[string]*model.BulkResult, error) {
 	first := streams[0].Input
-	paths := make([]string, len(streams))
-	pairs := make([]string, len(streams))
-	var checks []func(context.Context) error
+	var scans [][]int // the streams of each scan, by index, in the order of their first stream
+	at := map[string]int{}
 	for i, st := range streams {
-		paths[i] = sqlString(st.Input.Path)
-		pairs[i] = "(" + paths[i] + ", " + sqlString(ids[i]) + ")"
-		if st.Input.Check != nil {
-			checks = append(checks, st.Input.Check)
+		k := scanOf(st.Input)
+		if _, ok := at[k]; !ok {
+			at[k] = len(scans)
+			scans = append(scans, nil)
 		}
+		scans[at[k]] = append(scans[at[k]], i)
 	}
-	comp := "'uncompressed'"
-	if first.Gzip {
-		comp = "'gzip'"
+	if err := s.knowTop(); err != nil {
+		return nil, fmt.Errorf("%s and the others of its group: %w", first.Name, err)
 	}
-	q := ndjsonInsertSQL("f.run_id", "["+strings.Join(paths, ", ")+"]", comp, "filename = true, ",
-		" JOIN (VALUES "+strings.Join(pairs, ", ")+") AS f(path, run_id) ON filename = f.path")
 	// As for one stream (BulkSamples), no insertion order; and a memory
 	// limit of its own (streamsMemoryLimit).
 	restore, err := s.setForBulk(map[string]string{"preserve_insertion_order": "false", "memory_limit": streamsMemoryLimit})
@@ -99,31 +97,45 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 		return nil, err
 	}
 	defer restore()
-	if err := s.knowTop(); err != nil {
-		return nil, fmt.Errorf("%s and the others of its group: %w", first.Name, err)
-	}
 	var unwatch []func()
+	defer func() {
+		for _, u := range unwatch {
+			u()
+		}
+	}()
 	for _, st := range streams {
 		stop, err := s.watchReads(st.Input.Path, st.Input.Progress)
 		if err != nil {
-			for _, u := range unwatch {
-				u()
-			}
 			return nil, err
 		}
 		unwatch = append(unwatch, stop)
 	}
-	res, err := s.execChecked(s.conn.(driver.ExecerContext), q, nil, allChecks(checks))
+	var n int64
+	for _, scan := range scans {
+		q, err := streamsInsertSQL(streams, ids, scan)
+		if err != nil {
+			return nil, err
+		}
+		var checks []func(context.Context) error
+		for _, i := range scan {
+			if c := streams[i].Input.Check; c != nil {
+				checks = append(checks, c)
+			}
+		}
+		res, err := s.execChecked(s.conn.(driver.ExecerContext), q, nil, allChecks(checks))
+		if err != nil {
+			return nil, err
+		}
+		rows, err := res.RowsAffected()
+		if err != nil {
+			return nil, err
+		}
+		n += rows
+	}
 	for _, u := range unwatch {
 		u()
 	}
-	if err != nil {
-		return nil, err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return nil, err
-	}
+	unwatch = nil
 	s.bulk = true
 	sums, err := s.bulkStatsOf(ids, first)
 	if err == nil {
@@ -139,6 +151,43 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 		return nil, fmt.Errorf("summarising the points of %s and the others of its group: %w", first.Name, err)
 	}
 	return sums, nil
+}
+
+// scanOf names the scan that reads a stream with others: its format and,
+// for a k6 CSV, its columns and time format, which its statement names.
+func scanOf(in *model.BulkInput) string {
+	return strings.Join(append([]string{in.Format, in.TimeFormat}, in.Columns...), "\x00")
+}
+
+// streamsInsertSQL is the statement that inserts the points of the
+// streams of one scan, the streams at the indexes scan of streams: their
+// files in one scan of DuckDB's, each point in the run of its file,
+// joined by the file's name.
+func streamsInsertSQL(streams []model.BulkStream, ids []string, scan []int) (string, error) {
+	in := streams[scan[0]].Input
+	paths := make([]string, len(scan))
+	pairs := make([]string, len(scan))
+	for k, i := range scan {
+		paths[k] = sqlString(streams[i].Input.Path)
+		pairs[k] = "(" + paths[k] + ", " + sqlString(ids[i]) + ")"
+	}
+	list := "[" + strings.Join(paths, ", ") + "]"
+	join := " JOIN (VALUES " + strings.Join(pairs, ", ") + ") AS wra_files(path, run_id) ON filename = wra_files.path"
+	switch in.Format {
+	case "k6-ndjson":
+		comp := "'uncompressed'"
+		if in.Gzip {
+			comp = "'gzip'"
+		}
+		return ndjsonInsertSQL("wra_files.run_id", list, comp, "filename = true, ", join), nil
+	case "k6-csv":
+		comp := "'none'"
+		if in.Gzip {
+			comp = "'gzip'"
+		}
+		return csvInsertSQL(in, "wra_files.run_id", list, comp, "filename = true, ", join)
+	}
+	return "", fmt.Errorf("%s: no scan of several files for format %q", in.Name, in.Format)
 }
 
 // allChecks runs checks at once and returns the first error of one,

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,8 +31,9 @@ func (o oneByOne) Load(ctx context.Context, f model.File, fill func(model.Sink) 
 }
 
 // streamsFolder writes a folder of k6 point streams, gzipped and plain,
-// beside a summary, a k6 CSV and a stream with a bad line in its middle;
-// a manifest labels them.
+// NDJSON and CSV (of two time formats, so that a group has three scans),
+// beside summaries and a stream with a bad line in its middle; a
+// manifest labels them.
 func streamsFolder(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -68,6 +70,9 @@ func streamsFolder(t *testing.T) string {
 		"e/ladder-summary-export.json":  read("k6_ladder_go1_db_summary_export.json"),
 		"e/ladder-summary-stdout.txt":   read("k6_ladder_go1_db_stdout.txt"),
 		"e/notes/ladder-copy.ndjson.gz": read("k6_ladder_points.ndjson.gz"),
+		"f/ladder.csv.gz":               gz(read("k6_ladder_csv_points.csv")),
+		"f/err.csv.gz":                  gz(read("k6_constant_err_points.csv")),
+		"f/ping-ms.csv.gz":              gz(milliseconds(t, read("k6_constant_go2_ping_points.csv"))),
 	}
 	for name, b := range files {
 		p := filepath.Join(dir, "streams", name)
@@ -79,6 +84,26 @@ func streamsFolder(t *testing.T) string {
 		}
 	}
 	return filepath.Join(dir, "streams")
+}
+
+// milliseconds is a k6 CSV stream with its timestamps in milliseconds
+// (k6's timeFormat unix_milli) instead of seconds.
+func milliseconds(t *testing.T, b []byte) []byte {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows[1:] {
+		r[1] += "000"
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestStreamsLoadAsFileByFile: a folder whose point streams are loaded in
@@ -111,8 +136,8 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 	// The gzipped streams are one group, stored; the plain ones
 	// another, which fails for its bad stream and is loaded again file
 	// by file.
-	if fmt.Sprint(groups) != "map[false:[3] true:[5]]" {
-		t.Errorf("groups by outcome (stored: true) and size: %v, want map[false:[3] true:[5]]", groups)
+	if fmt.Sprint(groups) != "map[false:[4] true:[8]]" {
+		t.Errorf("groups by outcome (stored: true) and size: %v, want map[false:[4] true:[8]]", groups)
 	}
 	// The bar moves through a group as through a file, and ends full.
 	group := false
@@ -120,13 +145,13 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 		if i > 0 && (p.Bytes < seen[i-1].Bytes || p.Files < seen[i-1].Files) {
 			t.Fatalf("progress went back: %+v after %+v", p, seen[i-1])
 		}
-		group = group || strings.HasSuffix(p.Current, " and 4 more")
+		group = group || strings.HasSuffix(p.Current, " and 7 more")
 	}
 	if last := seen[len(seen)-1]; last.Files != last.TotalFiles || last.Bytes != last.TotalBytes || last.TotalFiles != len(gres.Files) {
 		t.Errorf("progress ends at %+v, want every file and byte of %d files", last, len(gres.Files))
 	}
 	if !group {
-		t.Error("no progress named the group of five gzipped streams")
+		t.Error("no progress named the group of eight gzipped streams")
 	}
 	if got, want := describe(gres), describe(ares); got != want {
 		t.Errorf("results differ:\ngrouped:\n%s\none by one:\n%s", got, want)
