@@ -81,10 +81,7 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 		return &model.BulkResult{Rows: n}, nil
 	}
 	s.sampleRuns[run] = true
-	out, err := s.bulkStats(id, in)
-	if err == nil && out.Rows < n {
-		err = fmt.Errorf("%d points found of the %d inserted", out.Rows, n)
-	}
+	out, err := s.bulkStats(id, in, n)
 	if err != nil {
 		return nil, fmt.Errorf("%s: summarising the points: %w", in.Name, err)
 	}
@@ -169,18 +166,26 @@ func sqlString(v string) string {
 // bulkInsertSQL is the INSERT INTO samples statement for one input; its
 // one parameter is the run id.
 func bulkInsertSQL(in *model.BulkInput) (string, error) {
-	comp := "'uncompressed'"
-	if in.Gzip {
-		comp = "'gzip'"
-	}
+	return insertSQL(in, "?", sqlString(in.Path), "", "")
+}
+
+// insertSQL is the INSERT INTO samples of k6 streams of in's format (and,
+// for CSV, of its columns and time format): id, paths, options and join
+// as for ndjsonInsertSQL.
+func insertSQL(in *model.BulkInput, id, paths, options, join string) (string, error) {
 	switch in.Format {
 	case "k6-ndjson":
-		return ndjsonInsertSQL("?", sqlString(in.Path), comp, "", ""), nil
-	case "k6-csv":
-		if !in.Gzip {
-			comp = "'none'"
+		comp := "'uncompressed'"
+		if in.Gzip {
+			comp = "'gzip'"
 		}
-		return csvInsertSQL(in, "?", sqlString(in.Path), comp, "", "")
+		return ndjsonInsertSQL(id, paths, comp, options, join), nil
+	case "k6-csv":
+		comp := "'none'"
+		if in.Gzip {
+			comp = "'gzip'"
+		}
+		return csvInsertSQL(in, id, paths, comp, options, join)
 	}
 	return "", fmt.Errorf("no bulk loader for format %q", in.Format)
 }
@@ -273,10 +278,10 @@ func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// bulkStats summarises the points of one run by metric, in one scan of
-// them (bulkStatsOf).
-func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, error) {
-	out, err := s.bulkStatsOf([]string{id}, in)
+// bulkStats summarises the inserted points of one run by metric, in one
+// scan of them (bulkStatsOf).
+func (s *sink) bulkStats(id string, in *model.BulkInput, inserted int64) (*model.BulkResult, error) {
+	out, err := s.bulkStatsOf([]string{id}, in, inserted)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +293,9 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 
 // bulkStatsOf summarises the points of each of the runs ids by metric, in
 // one scan of them, and counts them (BulkResult.Rows); a run without
-// points has no entry.
+// points has no entry. The runs' points are those the transaction has
+// just inserted, inserted of them in all: a summary that finds fewer is
+// an error, not a smaller figure.
 //
 // DuckDB adds floating-point values in the order its threads happen to
 // finish, so that two loads of one file of more than a row group of
@@ -314,7 +321,7 @@ func (s *sink) bulkStats(id string, in *model.BulkInput) (*model.BulkResult, err
 // most groups' range of ids), so that the summary no longer grew with the
 // store: at 16 copies of data/, from 0.41 s for the first group of
 // streams to 2.0 s for the thirtieth before.
-func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput) (map[string]*model.BulkResult, error) {
+func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput, inserted int64) (map[string]*model.BulkResult, error) {
 	restore, err := s.setForBulk(map[string]string{"threads": "1"})
 	if err != nil {
 		return nil, err
@@ -378,7 +385,17 @@ func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput) (map[string]*model
 		res.Rows += m.Count
 		res.Metrics = append(res.Metrics, m)
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	var found int64
+	for _, r := range out {
+		found += r.Rows
+	}
+	if found < inserted {
+		return nil, fmt.Errorf("%d points found of the %d inserted", found, inserted)
+	}
+	return out, nil
 }
 
 // knowTop reads, once per transaction and before its first sample is

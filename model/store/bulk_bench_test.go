@@ -177,7 +177,7 @@ func BenchmarkK6BigSeries(b *testing.B) {
 	if err := genK6NDJSON(srcNDJSON, ndjson, gz, target); err != nil {
 		b.Fatal(err)
 	}
-	if err := genK6CSV(srcCSV, csvFile, target); err != nil {
+	if err := genK6CSV(srcCSV, csvFile, target, 0); err != nil {
 		b.Fatal(err)
 	}
 	_, jqErr := exec.LookPath("jq")
@@ -393,9 +393,12 @@ func genK6NDJSON(src, dst, gzDst string, target int64) error {
 }
 
 // genK6CSV does the same for a k6 CSV capture (integer Unix seconds in
-// the second column).
-func genK6CSV(src, dst string, target int64) error {
-	if st, err := os.Stat(dst); err == nil && st.Size() >= target {
+// the second column), its first copy from spans of 11 s later than the
+// capture, until target bytes of CSV are written; gzipped when dst ends
+// in .gz (and then written again even when it exists).
+func genK6CSV(src, dst string, target, from int64) error {
+	gzipped := strings.HasSuffix(dst, ".gz")
+	if st, err := os.Stat(dst); err == nil && st.Size() >= target && !gzipped {
 		return nil
 	}
 	data, err := os.ReadFile(src)
@@ -409,12 +412,18 @@ func genK6CSV(src, dst string, target int64) error {
 		return err
 	}
 	defer f.Close()
-	w := bufio.NewWriterSize(f, 1<<20)
+	var out io.Writer = f
+	var zw *gzip.Writer
+	if gzipped {
+		zw = gzip.NewWriter(f)
+		out = zw
+	}
+	w := bufio.NewWriterSize(out, 1<<20)
 	w.Write(head)
 	w.WriteByte('\n')
 	written := int64(len(head) + 1)
 	var buf []byte
-	for k := int64(0); written < target; k++ {
+	for k := from; written < target; k++ {
 		for _, r := range rows {
 			if len(r) == 0 {
 				continue
@@ -435,5 +444,13 @@ func genK6CSV(src, dst string, target int64) error {
 			written += int64(len(buf))
 		}
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			return err
+		}
+	}
+	return f.Close()
 }

@@ -18,6 +18,7 @@ package store_test
 
 import (
 	"cmp"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,7 +81,40 @@ func folderInsertSQL(tb testing.TB, dir string) string {
 }
 
 func BenchmarkK6Folder(b *testing.B) {
-	dir := cmp.Or(os.Getenv("WRA_BENCH_FOLDER"), "../../data/ladder")
+	benchFolder(b, cmp.Or(os.Getenv("WRA_BENCH_FOLDER"), "../../data/ladder"))
+}
+
+// BenchmarkK6CSVFolder is BenchmarkK6Folder on a folder of 30 gzipped k6
+// CSV streams that it writes first, each the capture
+// k6_constant_go2_ping_points.csv repeated to 23 MB of CSV (16 copies,
+// 6.7 million points in all), every copy later than the one before, in
+// WRA_BENCH_DIR when it is set (written again each time), else in a
+// temporary folder:
+//
+//	CGO_ENABLED=1 go test ./model/store -run '^$' -bench K6CSVFolder -benchtime 1x
+func BenchmarkK6CSVFolder(b *testing.B) {
+	dir := filepath.Join(cmp.Or(os.Getenv("WRA_BENCH_DIR"), b.TempDir()), "k6-csv-folder")
+	const files, copies = 30, 16
+	src := k6Testdata + "k6_constant_go2_ping_points.csv"
+	st, err := os.Stat(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range files {
+		p := filepath.Join(dir, fmt.Sprintf("s%d", i/10), fmt.Sprintf("srv%d", i%10), "points.csv.gz")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := genK6CSV(src, p, (copies-1)*st.Size()+1, int64(i*copies)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchFolder(b, dir)
+}
+
+// benchFolder times the ingest of the folder dir against DuckDB's own
+// load of its streams (folderInsertSQL), in alternating pairs.
+func benchFolder(b *testing.B, dir string) {
 	reps, err := envInt("WRA_BENCH_REPS", 5)
 	if err != nil || reps < 1 {
 		b.Fatalf("WRA_BENCH_REPS: %v, want a count of 1 or more", err)

@@ -98,11 +98,13 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 	}
 	defer restore()
 	var unwatch []func()
-	defer func() {
+	stopWatching := func() {
 		for _, u := range unwatch {
 			u()
 		}
-	}()
+		unwatch = nil
+	}
+	defer stopWatching()
 	for _, st := range streams {
 		stop, err := s.watchReads(st.Input.Path, st.Input.Progress)
 		if err != nil {
@@ -132,21 +134,9 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 		}
 		n += rows
 	}
-	for _, u := range unwatch {
-		u()
-	}
-	unwatch = nil
+	stopWatching()
 	s.bulk = true
-	sums, err := s.bulkStatsOf(ids, first)
-	if err == nil {
-		var found int64
-		for _, r := range sums {
-			found += r.Rows
-		}
-		if found < n {
-			err = fmt.Errorf("%d points found of the %d inserted", found, n)
-		}
-	}
+	sums, err := s.bulkStatsOf(ids, first, n)
 	if err != nil {
 		return nil, fmt.Errorf("summarising the points of %s and the others of its group: %w", first.Name, err)
 	}
@@ -171,23 +161,12 @@ func streamsInsertSQL(streams []model.BulkStream, ids []string, scan []int) (str
 		paths[k] = sqlString(streams[i].Input.Path)
 		pairs[k] = "(" + paths[k] + ", " + sqlString(ids[i]) + ")"
 	}
-	list := "[" + strings.Join(paths, ", ") + "]"
-	join := " JOIN (VALUES " + strings.Join(pairs, ", ") + ") AS wra_files(path, run_id) ON filename = wra_files.path"
-	switch in.Format {
-	case "k6-ndjson":
-		comp := "'uncompressed'"
-		if in.Gzip {
-			comp = "'gzip'"
-		}
-		return ndjsonInsertSQL("wra_files.run_id", list, comp, "filename = true, ", join), nil
-	case "k6-csv":
-		comp := "'none'"
-		if in.Gzip {
-			comp = "'gzip'"
-		}
-		return csvInsertSQL(in, "wra_files.run_id", list, comp, "filename = true, ", join)
+	q, err := insertSQL(in, "wra_files.run_id", "["+strings.Join(paths, ", ")+"]", "filename = true, ",
+		" JOIN (VALUES "+strings.Join(pairs, ", ")+") AS wra_files(path, run_id) ON filename = wra_files.path")
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", in.Name, err)
 	}
-	return "", fmt.Errorf("%s: no scan of several files for format %q", in.Name, in.Format)
+	return q, nil
 }
 
 // allChecks runs checks at once and returns the first error of one,
