@@ -158,6 +158,38 @@ func (s *sink) setForBulk(settings map[string]string) (func(), error) {
 	return restore, nil
 }
 
+// scanPath is a file's path as DuckDB's scanners are given it, so that
+// they read that file and no other: they take a path as a glob pattern
+// (a[1].ndjson read a1.ndjson when one was beside it, and b*.ndjson
+// every file of its folder whose name began with b) and a leading ~ as
+// the home directory. Each *, ? and [ becomes a bracket expression that
+// matches it alone, and a path that begins with ~ is given as ./~…
+// DuckDB then names the file it reads scannedPath(p).
+func scanPath(p string) string {
+	p = scannedPath(p)
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '*', '?', '[':
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(']')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// scannedPath is the name DuckDB gives the file it reads at scanPath(p),
+// in its FileSystem log: p, after ./ where p begins with ~.
+func scannedPath(p string) string {
+	if strings.HasPrefix(p, "~") {
+		return "./" + p
+	}
+	return p
+}
+
 // sqlString quotes a string as an SQL literal.
 func sqlString(v string) string {
 	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
@@ -166,42 +198,41 @@ func sqlString(v string) string {
 // bulkInsertSQL is the INSERT INTO samples statement for one input; its
 // one parameter is the run id.
 func bulkInsertSQL(in *model.BulkInput) (string, error) {
-	return insertSQL(in, "?", sqlString(in.Path), "", "")
+	return insertSQL(in, "?", sqlString(scanPath(in.Path)))
 }
 
 // insertSQL is the INSERT INTO samples of k6 streams of in's format (and,
-// for CSV, of its columns and time format): id, paths, options and join
-// as for ndjsonInsertSQL.
-func insertSQL(in *model.BulkInput, id, paths, options, join string) (string, error) {
+// for CSV, of its columns and time format): id and paths as for
+// ndjsonInsertSQL.
+func insertSQL(in *model.BulkInput, id, paths string) (string, error) {
 	switch in.Format {
 	case "k6-ndjson":
 		comp := "'uncompressed'"
 		if in.Gzip {
 			comp = "'gzip'"
 		}
-		return ndjsonInsertSQL(id, paths, comp, options, join), nil
+		return ndjsonInsertSQL(id, paths, comp), nil
 	case "k6-csv":
 		comp := "'none'"
 		if in.Gzip {
 			comp = "'gzip'"
 		}
-		return csvInsertSQL(in, id, paths, comp, options, join)
+		return csvInsertSQL(in, id, paths, comp)
 	}
 	return "", fmt.Errorf("no bulk loader for format %q", in.Format)
 }
 
 // ndjsonInsertSQL is the INSERT INTO samples of k6 NDJSON streams: id is
-// the expression of the run id, paths read_json's first argument (a
-// path, or a list of them), options more of its options, and join what
-// follows the scan in FROM. A Metric line has no data.time and is
-// skipped; any other type of line is an error rather than a row silently
-// dropped.
-func ndjsonInsertSQL(id, paths, comp, options, join string) string {
+// the expression of the run id, which may use the scanner's file_index,
+// and paths read_json's first argument (a path, or a list of them, each
+// a scanPath). A Metric line has no data.time and is skipped; any other
+// type of line is an error rather than a row silently dropped.
+func ndjsonInsertSQL(id, paths, comp string) string {
 	return `INSERT INTO samples SELECT ` + id + `, data.time, ` +
 		`CASE WHEN type = 'Point' AND metric IS NOT NULL THEN metric ELSE error('not a k6 Point line: type ' || coalesce(type, 'null')) END, ` +
 		`data.value, TRY_CAST(json_extract_string(data.tags, 'status') AS INTEGER), data.tags ` +
-		`FROM read_json(` + paths + `, format = 'newline_delimited', compression = ` + comp + `, ` + options +
-		`columns = {type: 'VARCHAR', metric: 'VARCHAR', data: 'STRUCT("time" TIMESTAMP, value DOUBLE, tags JSON)'})` + join + ` ` +
+		`FROM read_json(` + paths + `, format = 'newline_delimited', compression = ` + comp + `, ` +
+		`columns = {type: 'VARCHAR', metric: 'VARCHAR', data: 'STRUCT("time" TIMESTAMP, value DOUBLE, tags JSON)'}) ` +
 		`WHERE type IS DISTINCT FROM 'Metric'`
 }
 
@@ -210,10 +241,10 @@ func ndjsonInsertSQL(id, paths, comp, options, join string) string {
 // k6 v0.43, metadata) written as k=v&k=v. The tags JSON holds the tag
 // columns that are not empty, in header order, then the extra tags with a
 // value; it is built as text (concat_ws skips the NULLs), which costs a
-// third less than building a MAP and converting it. id, paths, options
-// and join are as for ndjsonInsertSQL; the files of paths have the
-// columns and the time format of in.
-func csvInsertSQL(in *model.BulkInput, id, paths, comp, options, join string) (string, error) {
+// third less than building a MAP and converting it. id and paths are as
+// for ndjsonInsertSQL; the files of paths have the columns and the time
+// format of in.
+func csvInsertSQL(in *model.BulkInput, id, paths, comp string) (string, error) {
 	var cols, tags []string
 	for _, c := range in.Columns {
 		typ := "VARCHAR"
@@ -265,7 +296,7 @@ func csvInsertSQL(in *model.BulkInput, id, paths, comp, options, join string) (s
 	}
 	return `INSERT INTO samples SELECT ` + id + `, ` + ts + `, metric_name, metric_value, ` + status + `, ` + tagsExpr + ` ` +
 		`FROM read_csv(` + paths + `, header = true, auto_detect = false, quote = '"', escape = '"', ` +
-		csvReadOptions + options + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})` + join, nil
+		csvReadOptions + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})`, nil
 }
 
 // csvReadOptions are read_csv options beyond DuckDB's defaults. With its

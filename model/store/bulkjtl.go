@@ -76,7 +76,7 @@ func jtlInsertSQL(in *model.BulkInput, runID func(int) string) (string, error) {
 		`'{' || concat_ws(',', ` + strings.Join(tags, ", ") + `) || '}' ` +
 		`FROM (SELECT ` + label + ` AS label, ` + kind + ` AS kind, CAST(` + trim("timestamp") + ` AS BIGINT) AS ts, CAST(` + trim("elapsed") + ` AS BIGINT) AS elapsed, ` +
 		status + ` AS status, * ` +
-		`FROM read_csv(` + sqlString(in.Path) + `, header = ` + strconv.FormatBool(!in.NoHeader) + `, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
+		`FROM read_csv(` + sqlString(scanPath(in.Path)) + `, header = ` + strconv.FormatBool(!in.NoHeader) + `, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
 		csvReadOptions + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})) ` +
 		`JOIN (VALUES ` + strings.Join(runs, ", ") + `) AS r(label, kind, run_id) USING (label, kind)`, nil
 }

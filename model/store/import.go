@@ -58,14 +58,14 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 			continue
 		}
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
-		src := "read_parquet(" + sqlString(path) + ")"
+		src := "read_parquet(" + sqlString(scanPath(path)) + ")"
 		sel := "*"
 		if len(f.PartitionBy) > 0 {
 			// an empty partitioned table is an empty folder
 			if files, _ := filepath.Glob(filepath.Join(path, "*")); len(files) == 0 {
 				continue
 			}
-			src = "read_parquet(" + sqlString(filepath.Join(path, "**", "*.parquet")) + ", hive_partitioning = true)"
+			src = "read_parquet(" + sqlString(scanPath(path)+string(filepath.Separator)+filepath.Join("**", "*.parquet")) + ", hive_partitioning = true)"
 			quoted := make([]string, len(f.PartitionBy))
 			for i, c := range f.PartitionBy {
 				quoted[i] = quoteIdent(c)

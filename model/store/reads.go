@@ -91,7 +91,7 @@ func (s *sink) watchReads(path string, report func(int64)) (func(), error) {
 		return func() {}, nil
 	}
 	ex := s.conn.(driver.ExecerContext)
-	stop := s.reads.watch(path, report)
+	stop := s.reads.watch(scannedPath(path), report)
 	if _, err := ex.ExecContext(s.ctx, `CALL enable_logging('FileSystem', level = 'trace', storage = '`+readLogStorage+`')`, nil); err != nil {
 		stop()
 		return nil, err

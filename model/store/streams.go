@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -80,7 +81,7 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 	var scans [][]int // the streams of each scan, by index, in the order of their first stream
 	at := map[string]int{}
 	for i, st := range streams {
-		k := scanOf(st.Input)
+		k := scanOf(i, st.Input)
 		if _, ok := at[k]; !ok {
 			at[k] = len(scans)
 			scans = append(scans, nil)
@@ -143,26 +144,39 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 	return sums, nil
 }
 
-// scanOf names the scan that reads a stream with others: its format and,
-// for a k6 CSV, its columns and time format, which its statement names.
-func scanOf(in *model.BulkInput) string {
-	return strings.Join(append([]string{in.Format, in.TimeFormat}, in.Columns...), "\x00")
+// scanOf names the scan that reads the stream at index i with others: its
+// format and, for a k6 CSV, its columns and time format, which its
+// statement names. A CSV with a column named file_index, which would
+// hide the scanner's column of that name (streamsInsertSQL), has a scan
+// of its own.
+func scanOf(i int, in *model.BulkInput) string {
+	k := strings.Join(append([]string{in.Format, in.TimeFormat}, in.Columns...), "\x00")
+	if slices.Contains(in.Columns, "file_index") {
+		k += "\x00" + strconv.Itoa(i)
+	}
+	return k
 }
 
 // streamsInsertSQL is the statement that inserts the points of the
 // streams of one scan, the streams at the indexes scan of streams: their
-// files in one scan of DuckDB's, each point in the run of its file,
-// joined by the file's name.
+// files in one scan of DuckDB's, each point in the run of its file. The
+// run ids are a list in the order of the files, which the scanner's
+// file_index (a file's place in its list of paths) picks from: a join
+// of the file's name with a table of paths and run ids took 7 % more
+// time and CPU (docs/performance.md). A scan of one file names its run.
 func streamsInsertSQL(streams []model.BulkStream, ids []string, scan []int) (string, error) {
 	in := streams[scan[0]].Input
 	paths := make([]string, len(scan))
-	pairs := make([]string, len(scan))
+	runs := make([]string, len(scan))
 	for k, i := range scan {
-		paths[k] = sqlString(streams[i].Input.Path)
-		pairs[k] = "(" + paths[k] + ", " + sqlString(ids[i]) + ")"
+		paths[k] = sqlString(scanPath(streams[i].Input.Path))
+		runs[k] = sqlString(ids[i])
 	}
-	q, err := insertSQL(in, "wra_files.run_id", "["+strings.Join(paths, ", ")+"]", "filename = true, ",
-		" JOIN (VALUES "+strings.Join(pairs, ", ")+") AS wra_files(path, run_id) ON filename = wra_files.path")
+	id := runs[0]
+	if len(scan) > 1 {
+		id = "[" + strings.Join(runs, ", ") + "][file_index::BIGINT + 1]"
+	}
+	q, err := insertSQL(in, id, "["+strings.Join(paths, ", ")+"]")
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", in.Name, err)
 	}

@@ -31,26 +31,14 @@ func (o oneByOne) Load(ctx context.Context, f model.File, fill func(model.Sink) 
 }
 
 // streamsFolder writes a folder of k6 point streams, gzipped and plain,
-// NDJSON and CSV (of two time formats, so that a group has three scans),
-// beside summaries and a stream with a bad line in its middle; a
-// manifest labels them.
+// NDJSON and CSV (of two time formats, and two with a column named as
+// the scanner's file_index, so that a group has five scans), beside
+// summaries and a stream with a bad line in its middle; a manifest
+// labels them.
 func streamsFolder(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	read := func(name string) []byte {
-		b, err := os.ReadFile(k6Testdata + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	gz := func(b []byte) []byte {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(b)
-		zw.Close()
-		return buf.Bytes()
-	}
+	read := func(name string) []byte { return readK6(t, name) }
 	ping := read("k6_constant_go2_ping_points.ndjson")
 	lines := bytes.SplitAfter(read("k6_constant_err_points.ndjson"), []byte("\n"))
 	bad := bytes.Join(lines[:len(lines)/2], nil)
@@ -73,6 +61,8 @@ func streamsFolder(t *testing.T) string {
 		"f/ladder.csv.gz":               gz(read("k6_ladder_csv_points.csv")),
 		"f/err.csv.gz":                  gz(read("k6_constant_err_points.csv")),
 		"f/ping-ms.csv.gz":              gz(milliseconds(t, read("k6_constant_go2_ping_points.csv"))),
+		"f/index.csv.gz":                gz(fileIndex(t, read("k6_constant_err_points.csv"))),
+		"f/ping-index.csv.gz":           gz(fileIndex(t, read("k6_constant_go2_ping_points.csv"))),
 	}
 	for name, b := range files {
 		p := filepath.Join(dir, "streams", name)
@@ -86,16 +76,58 @@ func streamsFolder(t *testing.T) string {
 	return filepath.Join(dir, "streams")
 }
 
+// readK6 is a file of the k6 test data.
+func readK6(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(k6Testdata + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// gz is b gzipped.
+func gz(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
 // milliseconds is a k6 CSV stream with its timestamps in milliseconds
 // (k6's timeFormat unix_milli) instead of seconds.
 func milliseconds(t *testing.T, b []byte) []byte {
+	return rewriteCSV(t, b, func(i int, r []string) []string {
+		if i > 0 {
+			r[1] += "000"
+		}
+		return r
+	})
+}
+
+// fileIndex is a k6 CSV stream with a tag column named file_index, as
+// DuckDB's scanner names a column of its own, of 0 in every row.
+func fileIndex(t *testing.T, b []byte) []byte {
+	return rewriteCSV(t, b, func(i int, r []string) []string {
+		v := "0"
+		if i == 0 {
+			v = "file_index"
+		}
+		return append(r[:3:3], append([]string{v}, r[3:]...)...)
+	})
+}
+
+// rewriteCSV is the CSV b with each of its rows (the header row 0) as
+// edit makes it.
+func rewriteCSV(t *testing.T, b []byte, edit func(i int, r []string) []string) []byte {
 	t.Helper()
 	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rows[1:] {
-		r[1] += "000"
+	for i, r := range rows {
+		rows[i] = edit(i, r)
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -136,8 +168,8 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 	// The gzipped streams are one group, stored; the plain ones
 	// another, which fails for its bad stream and is loaded again file
 	// by file.
-	if fmt.Sprint(groups) != "map[false:[4] true:[8]]" {
-		t.Errorf("groups by outcome (stored: true) and size: %v, want map[false:[4] true:[8]]", groups)
+	if fmt.Sprint(groups) != "map[false:[4] true:[10]]" {
+		t.Errorf("groups by outcome (stored: true) and size: %v, want map[false:[4] true:[10]]", groups)
 	}
 	// The bar moves through a group as through a file, and ends full.
 	group := false
@@ -145,13 +177,13 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 		if i > 0 && (p.Bytes < seen[i-1].Bytes || p.Files < seen[i-1].Files) {
 			t.Fatalf("progress went back: %+v after %+v", p, seen[i-1])
 		}
-		group = group || strings.HasSuffix(p.Current, " and 7 more")
+		group = group || strings.HasSuffix(p.Current, " and 9 more")
 	}
 	if last := seen[len(seen)-1]; last.Files != last.TotalFiles || last.Bytes != last.TotalBytes || last.TotalFiles != len(gres.Files) {
 		t.Errorf("progress ends at %+v, want every file and byte of %d files", last, len(gres.Files))
 	}
 	if !group {
-		t.Error("no progress named the group of eight gzipped streams")
+		t.Error("no progress named the group of ten gzipped streams")
 	}
 	if got, want := describe(gres), describe(ares); got != want {
 		t.Errorf("results differ:\ngrouped:\n%s\none by one:\n%s", got, want)
