@@ -12,10 +12,11 @@ import (
 // (model.BulkStream): all of them or, on an error, none. DuckDB's scanner
 // reads one gzip file with one thread, so that a folder of streams loaded
 // one by one keeps one core busy, and a scan of several keeps them all.
-// The walker hands it the k6 NDJSON and CSV streams of a folder in groups, each
-// file's reader running until it hands its stream over and finishing
-// once its points are stored; when a group fails it loads its files one
-// by one, so that only the bad one fails, with the error it has alone.
+// The walker hands it the k6 NDJSON and CSV streams and the JMeter JTL
+// CSVs of a folder in groups, each file's reader running until it hands
+// its stream over and finishing once its samples are stored; when a
+// group fails it loads its files one by one, so that only the bad one
+// fails, with the error it has alone.
 type StreamLoader interface {
 	LoadStreams(ctx context.Context, streams []model.BulkStream) (rows []int64, err error)
 }
@@ -53,9 +54,10 @@ type member struct {
 }
 
 // takes reports whether a file opened as o, of format f, joins a group:
-// a k6 NDJSON or CSV stream that DuckDB's scanner reads from its path.
+// a k6 NDJSON or CSV stream or a JMeter JTL CSV that DuckDB's scanner
+// reads from its path.
 func (g *streamGroup) takes(f *Format, o *opened) bool {
-	return g != nil && (f.Name == "k6-ndjson" || f.Name == "k6-csv") && o.Path != "" && !o.Transcoded
+	return g != nil && (f.Name == "k6-ndjson" || f.Name == "k6-csv" || f.Name == "jmeter-jtl-csv") && o.Path != "" && !o.Transcoded
 }
 
 // makeRoom stores the group first when the file cannot join it: the same

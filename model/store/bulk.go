@@ -36,7 +36,7 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	var err error
 	args := []driver.NamedValue{{Ordinal: 1, Value: id}}
 	if in.Runs != nil {
-		q, err = jtlInsertSQL(in, func(i int) string { return RunID(s.file.Source, i) })
+		q, err = jtlInsertSQL(in, []*model.BulkInput{in}, func(_, i int) string { return RunID(s.file.Source, i) })
 		args = nil
 	} else {
 		q, err = bulkInsertSQL(in)

@@ -14,17 +14,21 @@ import (
 // the same label.
 const jtlTransactionPrefix = "Number of samples in transaction : "
 
-// jtlInsertSQL is the INSERT INTO samples statement of a JMeter JTL as
-// CSV (with its header or without, in.NoHeader): each row a sample of
-// metric http_req_duration in the run in.Runs gives its label and kind
-// (runID names it), ts its timeStamp (epoch ms), value its elapsed (ms),
-// status its responseCode where that is a whole number, and tags its
-// label, responseCode, success and threadName (the columns the file
-// has, each where not empty; the label always) and a transaction's
-// sample_kind, in that order, as the Go reader writes them. A row
-// whose label and kind are of no run is not inserted, which the reader
-// sees in the row count.
-func jtlInsertSQL(in *model.BulkInput, runID func(int) string) (string, error) {
+// jtlInsertSQL is the INSERT INTO samples statement of JMeter JTLs as
+// CSV, the files of files, all of the columns (and the header or none,
+// in.NoHeader) of in: each row a sample of metric http_req_duration in
+// the run its file's Runs give its label and kind (runID names the run
+// of index i of the file at index k of files), ts its timeStamp (epoch
+// ms), value its elapsed (ms), status its responseCode where that is a
+// whole number, and tags its label, responseCode, success and threadName
+// (the columns the file has, each where not empty; the label always) and
+// a transaction's sample_kind, in that order, as the Go reader writes
+// them. A row whose label and kind are of no run of its file is not
+// inserted, which the reader sees in the row count. The files are read
+// in one scan, each row's file told by the scanner's file_index (the
+// columns are named c1, c2, … in the scan, so that no column of a file
+// hides it).
+func jtlInsertSQL(in *model.BulkInput, files []*model.BulkInput, runID func(k, i int) string) (string, error) {
 	col := map[string]string{} // JMeter's column name, lower case -> the scan's
 	var cols []string
 	for i, c := range in.Columns {
@@ -40,8 +44,15 @@ func jtlInsertSQL(in *model.BulkInput, runID func(int) string) (string, error) {
 			return "", fmt.Errorf("JMeter JTL: no %s column", c)
 		}
 	}
-	if len(in.Runs) == 0 {
-		return "", fmt.Errorf("JMeter JTL: no run to insert the samples into")
+	var runs, paths []string
+	for k, f := range files {
+		if len(f.Runs) == 0 {
+			return "", fmt.Errorf("JMeter JTL %s: no run to insert the samples into", f.Name)
+		}
+		for _, r := range f.Runs {
+			runs = append(runs, "("+strconv.Itoa(k)+", "+sqlText(r.Label)+", "+sqlString(r.Kind)+", "+sqlText(runID(k, r.Index))+")")
+		}
+		paths = append(paths, sqlString(scanPath(f.Path)))
 	}
 	// The reader trims the fields it reads but the label, which JMeter
 	// writes with its spaces.
@@ -64,21 +75,17 @@ func jtlInsertSQL(in *model.BulkInput, runID func(int) string) (string, error) {
 		tags = append(tags, `CASE WHEN `+c+` <> '' THEN '"threadName":' || to_json(`+c+`) END`)
 	}
 	tags = append(tags, `CASE WHEN kind <> 'sampler' THEN '"sample_kind":' || to_json(kind) END`)
-	runs := make([]string, len(in.Runs))
-	for i, r := range in.Runs {
-		runs[i] = "(" + sqlText(r.Label) + ", " + sqlString(r.Kind) + ", " + sqlText(runID(r.Index)) + ")"
-	}
 	comp := "'none'"
 	if in.Gzip {
 		comp = "'gzip'"
 	}
 	return `INSERT INTO samples SELECT r.run_id, make_timestamp(ts * 1000), 'http_req_duration', elapsed::DOUBLE, status, ` +
 		`'{' || concat_ws(',', ` + strings.Join(tags, ", ") + `) || '}' ` +
-		`FROM (SELECT ` + label + ` AS label, ` + kind + ` AS kind, CAST(` + trim("timestamp") + ` AS BIGINT) AS ts, CAST(` + trim("elapsed") + ` AS BIGINT) AS elapsed, ` +
+		`FROM (SELECT file_index::BIGINT AS file_index, ` + label + ` AS label, ` + kind + ` AS kind, CAST(` + trim("timestamp") + ` AS BIGINT) AS ts, CAST(` + trim("elapsed") + ` AS BIGINT) AS elapsed, ` +
 		status + ` AS status, * ` +
-		`FROM read_csv(` + sqlString(scanPath(in.Path)) + `, header = ` + strconv.FormatBool(!in.NoHeader) + `, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
+		`FROM read_csv([` + strings.Join(paths, ", ") + `], header = ` + strconv.FormatBool(!in.NoHeader) + `, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
 		csvReadOptions + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})) ` +
-		`JOIN (VALUES ` + strings.Join(runs, ", ") + `) AS r(label, kind, run_id) USING (label, kind)`, nil
+		`JOIN (VALUES ` + strings.Join(runs, ", ") + `) AS r(file_index, label, kind, run_id) USING (file_index, label, kind)`, nil
 }
 
 // sqlText is any text, NUL bytes included (which end a quoted literal

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql/driver"
 	"fmt"
@@ -13,45 +14,56 @@ import (
 )
 
 // LoadStreams implements ingest.StreamLoader: it loads several k6 NDJSON
-// or CSV point streams, each the one input of its file, in one
-// transaction, with one statement of DuckDB's scanner over all their
-// files of one format (and, for CSV, of one header and time format),
-// which reads several of them at once (one file of gzip is one thread's
-// work), every point in the run of its file. The points of every run are then
-// summarised in one query, and each stream's Finish is called, in order,
-// with a sink of its file's own and its summary, for the rest of the
-// file (its run row); the per-step figures of the runs follow, as for a
-// file loaded alone. Either every file is stored or none is: on an error
-// the transaction is rolled back and the caller loads the files one by
-// one, to learn which one failed and where. A file's rows are those that
-// Load stores for it alone.
+// or CSV point streams and JMeter JTL CSVs, each the one input of its
+// file, in one transaction, with one statement of DuckDB's scanner over
+// all their files of one format (and, for CSV, of one header and time
+// format), which reads several of them at once (one file of gzip is one
+// thread's work), every sample in the run of its file (and, for a JTL,
+// of its label). The points of every k6 run are then summarised in one
+// query and a JTL's samples counted, and each stream's Finish is called,
+// in order, with a sink of its file's own and its summary, for the rest
+// of the file (its run rows); the per-step figures of the runs follow,
+// as for a file loaded alone. Either every file is stored or none is: on
+// an error the transaction is rolled back and the caller loads the files
+// one by one, to learn which one failed and where. A file's rows are
+// those that Load stores for it alone.
 func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]int64, error) {
 	if len(streams) == 0 {
 		return nil, nil
 	}
 	first := streams[0].Input
+	var points *model.BulkInput // the first k6 stream's: the metrics and percentiles of every summary
 	ids := make([]string, len(streams))
 	files := make([]model.File, len(streams))
 	for i, st := range streams {
 		in := st.Input
-		if (in.Format != "k6-ndjson" && in.Format != "k6-csv") || in.Gzip != first.Gzip || in.Runs != nil ||
-			!slices.Equal(in.QuantileMetrics, first.QuantileMetrics) || !slices.Equal(in.Percentiles, first.Percentiles) {
+		k6 := (in.Format == "k6-ndjson" || in.Format == "k6-csv") && in.Runs == nil
+		if k6 && points == nil {
+			points = in
+		}
+		if in.Gzip != first.Gzip || !k6 && (in.Format != "jmeter-jtl-csv" || in.Runs == nil) ||
+			k6 && (!slices.Equal(in.QuantileMetrics, points.QuantileMetrics) || !slices.Equal(in.Percentiles, points.Percentiles)) {
 			return nil, fmt.Errorf("%s: a stream unlike the first of its group (%s)", in.Name, first.Name)
 		}
-		ids[i], files[i] = RunID(st.File.Source, st.Run), st.File
+		if k6 {
+			ids[i] = RunID(st.File.Source, st.Run)
+		}
+		files[i] = st.File
 	}
-	var sums map[string]*model.BulkResult
+	var results []*model.BulkResult
 	return s.loadFiles(ctx, files, true, func(sk *sink) error {
 		var err error
-		sums, err = sk.insertStreams(streams, ids)
+		results, err = sk.insertStreams(streams, ids, points)
 		return err
 	}, func(i int, sk *sink) error {
-		st := streams[i]
-		res := sums[ids[i]]
-		if res == nil {
-			res = &model.BulkResult{}
-		}
+		st, res := streams[i], results[i]
 		sk.rows = res.Rows
+		if st.Input.Runs != nil {
+			for _, r := range st.Input.Runs {
+				sk.sampleRuns[r.Index] = true
+			}
+			return st.Finish(sk, res)
+		}
 		sk.sampleRuns[st.Run] = true
 		if res.Rows > 0 {
 			sp := span{}
@@ -73,10 +85,12 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 // time (docs/performance.md).
 const streamsMemoryLimit = "128MiB"
 
-// insertStreams inserts the points of every stream, in one statement
+// insertStreams inserts the samples of every stream, in one statement
 // over the files of each scan (scanOf), with every input's check running
-// beside its statement, and returns the summary of each run, by id.
-func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[string]*model.BulkResult, error) {
+// beside its statement, and returns each stream's result: a k6 stream's
+// summary (its run's id in ids, its metrics and percentiles those of
+// points), a JTL's count of samples.
+func (s *sink) insertStreams(streams []model.BulkStream, ids []string, points *model.BulkInput) ([]*model.BulkResult, error) {
 	first := streams[0].Input
 	var scans [][]int // the streams of each scan, by index, in the order of their first stream
 	at := map[string]int{}
@@ -113,7 +127,7 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 		}
 		unwatch = append(unwatch, stop)
 	}
-	var n int64
+	var inserted, jtl int64 // the k6 points, the JTL samples
 	for _, scan := range scans {
 		q, err := streamsInsertSQL(streams, ids, scan)
 		if err != nil {
@@ -133,39 +147,98 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string) (map[stri
 		if err != nil {
 			return nil, err
 		}
-		n += rows
+		if streams[scan[0]].Input.Runs != nil {
+			jtl += rows
+		} else {
+			inserted += rows
+		}
 	}
 	stopWatching()
 	s.bulk = true
-	sums, err := s.bulkStatsOf(ids, first, n)
-	if err != nil {
-		return nil, fmt.Errorf("summarising the points of %s and the others of its group: %w", first.Name, err)
+	results := make([]*model.BulkResult, len(streams))
+	if points != nil {
+		sums, err := s.bulkStatsOf(slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == "" }), points, inserted)
+		if err != nil {
+			return nil, fmt.Errorf("summarising the points of %s and the others of its group: %w", points.Name, err)
+		}
+		for i, id := range ids {
+			if id != "" {
+				results[i] = cmp.Or(sums[id], &model.BulkResult{})
+			}
+		}
 	}
-	return sums, nil
+	if err := s.countJTL(streams, results, jtl); err != nil {
+		return nil, fmt.Errorf("counting the samples of %s and the others of its group: %w", first.Name, err)
+	}
+	return results, nil
+}
+
+// countJTL gives each JTL stream of streams its result: the samples the
+// transaction inserted into its runs, inserted of them in all.
+func (s *sink) countJTL(streams []model.BulkStream, results []*model.BulkResult, inserted int64) error {
+	of := map[string]int{} // run id -> the stream of its JTL
+	var runs []string
+	for i, st := range streams {
+		for _, r := range st.Input.Runs {
+			id := RunID(st.File.Source, r.Index)
+			of[id] = i
+			runs = append(runs, sqlString(id))
+		}
+		if st.Input.Runs != nil {
+			results[i] = &model.BulkResult{}
+		}
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	var found int64
+	err := eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, count(*)::BIGINT AS n FROM samples `+
+		`WHERE run_id IN (`+strings.Join(runs, ", ")+`) AND rowid > `+strconv.FormatInt(s.top, 10)+` GROUP BY run_id`, nil, func(r driverRow) {
+		id, _ := r.get("run_id").(string)
+		n := toInt(r.get("n"))
+		results[of[id]].Rows += n
+		found += n
+	})
+	if err != nil {
+		return err
+	}
+	if found != inserted {
+		return fmt.Errorf("%d samples found of the %d inserted", found, inserted)
+	}
+	return nil
 }
 
 // scanOf names the scan that reads the stream at index i with others: its
-// format and, for a k6 CSV, its columns and time format, which its
-// statement names. A CSV with a column named file_index, which would
-// hide the scanner's column of that name (streamsInsertSQL), has a scan
-// of its own.
+// format and, for a k6 CSV or a JTL, its columns (and a k6 CSV's time
+// format, a JTL's header or none), which its statement names. A k6 CSV
+// with a column named file_index, which would hide the scanner's column
+// of that name (streamsInsertSQL), has a scan of its own.
 func scanOf(i int, in *model.BulkInput) string {
-	k := strings.Join(append([]string{in.Format, in.TimeFormat}, in.Columns...), "\x00")
-	if slices.Contains(in.Columns, "file_index") {
+	k := strings.Join(append([]string{in.Format, in.TimeFormat, strconv.FormatBool(in.NoHeader)}, in.Columns...), "\x00")
+	if in.Format == "k6-csv" && slices.Contains(in.Columns, "file_index") {
 		k += "\x00" + strconv.Itoa(i)
 	}
 	return k
 }
 
-// streamsInsertSQL is the statement that inserts the points of the
+// streamsInsertSQL is the statement that inserts the samples of the
 // streams of one scan, the streams at the indexes scan of streams: their
-// files in one scan of DuckDB's, each point in the run of its file. The
-// run ids are a list in the order of the files, which the scanner's
-// file_index (a file's place in its list of paths) picks from: a join
-// of the file's name with a table of paths and run ids took 7 % more
-// time and CPU (docs/performance.md). A scan of one file names its run.
+// files in one scan of DuckDB's, each point of a k6 stream in the run of
+// its file (ids), each sample of a JTL in that of its file and label
+// (jtlInsertSQL). The k6 run ids are a list in the order of the files,
+// which the scanner's file_index (a file's place in its list of paths)
+// picks from: a join of the file's name with a table of paths and run
+// ids took 7 % more time and CPU in one statement (whole ingests: the
+// same time, docs/performance.md). A scan of one file names its run.
 func streamsInsertSQL(streams []model.BulkStream, ids []string, scan []int) (string, error) {
 	in := streams[scan[0]].Input
+	if in.Runs != nil {
+		files := make([]*model.BulkInput, len(scan))
+		for k, i := range scan {
+			files[k] = streams[i].Input
+		}
+		return jtlInsertSQL(in, files, func(k, i int) string { return RunID(streams[scan[k]].File.Source, i) })
+	}
 	paths := make([]string, len(scan))
 	runs := make([]string, len(scan))
 	for k, i := range scan {

@@ -32,13 +32,22 @@ func (o oneByOne) Load(ctx context.Context, f model.File, fill func(model.Sink) 
 
 // streamsFolder writes a folder of k6 point streams, gzipped and plain,
 // NDJSON and CSV (of two time formats, and two with a column named as
-// the scanner's file_index, so that a group has five scans), beside
-// summaries and a stream with a bad line in its middle; a manifest
-// labels them.
+// the scanner's file_index), and JMeter JTLs (three of one header, two
+// of them with the same label, one without a header, and one
+// tab-separated, which its reader stores itself), so that a group has
+// seven scans, beside summaries and a stream with a bad line in its
+// middle; a manifest labels them.
 func streamsFolder(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	read := func(name string) []byte { return readK6(t, name) }
+	jtl := func(name string) []byte {
+		b, err := os.ReadFile("../../ingest/testdata/wild/jmeter/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b[:bytes.LastIndexByte(b, '\n')+1]
+	}
 	ping := read("k6_constant_go2_ping_points.ndjson")
 	lines := bytes.SplitAfter(read("k6_constant_err_points.ndjson"), []byte("\n"))
 	bad := bytes.Join(lines[:len(lines)/2], nil)
@@ -63,6 +72,12 @@ func streamsFolder(t *testing.T) string {
 		"f/ping-ms.csv.gz":              gz(milliseconds(t, read("k6_constant_go2_ping_points.csv"))),
 		"f/index.csv.gz":                gz(fileIndex(t, read("k6_constant_err_points.csv"))),
 		"f/ping-index.csv.gz":           gz(fileIndex(t, read("k6_constant_go2_ping_points.csv"))),
+		"h/one-label.jtl.gz":            gz(jtl("perfaction-2020-one-label-100-samples.jtl")),
+		"h/one-label-half.jtl.gz":       gz(halfLines(jtl("perfaction-2020-one-label-100-samples.jtl"))),
+		"h/transactions.jtl.gz":         gz(jtl("tdc2020-transaction-controller-embedded-resources.jtl")),
+		"h/tabs.jtl.gz":                 gz(bytes.ReplaceAll(jtl("perfaction-2020-one-label-100-samples.jtl"), []byte(","), []byte("\t"))),
+		"h/headerless.jtl.gz":           gz(jtl("jenkins-perf-plugin-2014-headerless-10-columns.jtl")),
+		"c/one-label.jtl":               jtl("perfaction-2020-one-label-100-samples.jtl"),
 	}
 	for name, b := range files {
 		p := filepath.Join(dir, "streams", name)
@@ -74,6 +89,12 @@ func streamsFolder(t *testing.T) string {
 		}
 	}
 	return filepath.Join(dir, "streams")
+}
+
+// halfLines is the first half of the lines of b.
+func halfLines(b []byte) []byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	return bytes.Join(lines[:len(lines)/2], nil)
 }
 
 // readK6 is a file of the k6 test data.
@@ -165,11 +186,14 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The gzipped streams are one group, stored; the plain ones
-	// another, which fails for its bad stream and is loaded again file
-	// by file.
-	if fmt.Sprint(groups) != "map[false:[4] true:[10]]" {
-		t.Errorf("groups by outcome (stored: true) and size: %v, want map[false:[4] true:[10]]", groups)
+	// The first 16 streams are a group: its 11 gzipped ones are
+	// stored in one transaction, its 5 plain ones in another, which
+	// fails for its bad stream and is loaded again file by file. The
+	// last four JTLs are a group of their own: three of one header are
+	// stored in one scan, the tab-separated one is not handed over and
+	// is loaded alone.
+	if fmt.Sprint(groups) != "map[false:[5] true:[11 3]]" {
+		t.Errorf("groups by outcome (stored: true) and size: %v, want map[false:[5] true:[11 3]]", groups)
 	}
 	// The bar moves through a group as through a file, and ends full.
 	group := false
@@ -177,13 +201,13 @@ func TestStreamsLoadAsFileByFile(t *testing.T) {
 		if i > 0 && (p.Bytes < seen[i-1].Bytes || p.Files < seen[i-1].Files) {
 			t.Fatalf("progress went back: %+v after %+v", p, seen[i-1])
 		}
-		group = group || strings.HasSuffix(p.Current, " and 9 more")
+		group = group || strings.HasSuffix(p.Current, " and 10 more")
 	}
 	if last := seen[len(seen)-1]; last.Files != last.TotalFiles || last.Bytes != last.TotalBytes || last.TotalFiles != len(gres.Files) {
 		t.Errorf("progress ends at %+v, want every file and byte of %d files", last, len(gres.Files))
 	}
 	if !group {
-		t.Error("no progress named the group of ten gzipped streams")
+		t.Error("no progress named the group of 11 gzipped streams")
 	}
 	if got, want := describe(gres), describe(ares); got != want {
 		t.Errorf("results differ:\ngrouped:\n%s\none by one:\n%s", got, want)
