@@ -32,3 +32,27 @@ func TestKeysOrder(t *testing.T) {
 		t.Error("the number 1 and the text 1 are one match")
 	}
 }
+
+// TestMetricNamed: a metric by its own name, or a per-request CPU figure
+// by run_figures' name of it; nothing else.
+func TestMetricNamed(t *testing.T) {
+	metrics := CompareMetrics()
+	for _, c := range []struct {
+		name, want string
+		ok         bool
+	}{
+		{"rps", "rps", true},
+		{"cpu_server_us_per_req", "cpu_server_us_per_req", true},
+		{"cpu_server_us", "cpu_server_us_per_req", true},
+		{"cpu_db_us", "cpu_db_us_per_req", true},
+		{"cpu_user_us", "", false}, // not among these metrics
+		{"latency_p99", "", false},
+		{"rps_per_req", "", false},
+		{"", "", false},
+	} {
+		got, ok := MetricNamed(metrics, c.name)
+		if got != c.want || ok != c.ok {
+			t.Errorf("MetricNamed(%q) = %q, %v, want %q, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}

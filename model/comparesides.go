@@ -3,6 +3,7 @@ package model
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // The selection of a comparison (wra compare, wra gate): two sides told
@@ -26,6 +27,20 @@ var compareMetrics = []string{"rps", "latency_p50_ms", "latency_p90_ms", "latenc
 
 // CompareMetrics names the metrics a comparison compares by default.
 func CompareMetrics() []string { return slices.Clone(compareMetrics) }
+
+// MetricNamed is the metric of metrics that name m gives: m itself or,
+// for a per-request CPU figure named as run_figures and wra table name
+// it (cpu_server_us), the metric named as cpu_per_request and a
+// comparison name it (cpu_server_us_per_req); false when m names none.
+func MetricNamed(metrics []string, m string) (string, bool) {
+	switch {
+	case slices.Contains(metrics, m):
+		return m, true
+	case strings.HasPrefix(m, "cpu_") && strings.HasSuffix(m, "_us") && slices.Contains(metrics, m+"_per_req"):
+		return m + "_per_req", true
+	}
+	return "", false
+}
 
 // LabelKey is the form of a label key a comparison may be by.
 var LabelKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)

@@ -39,7 +39,7 @@ func (o *compareOptions) AddFlags(cmd *cobra.Command) {
 	f.Float64Var(&o.alpha, "alpha", stats.DefaultAlpha, "significance level of the Mann-Whitney U test")
 	f.Float64Var(&o.confidence, "confidence", stats.DefaultConfidence, "confidence level of the medians' intervals")
 	f.BoolVar(&o.holm, "holm", true, "adjust the p-values of the table's rows together (Holm-Bonferroni); --holm=false for raw p-values")
-	f.StringSliceVar(&o.metrics, "metric", nil, "metrics to compare (default "+strings.Join(compare.Metrics(), ", ")+"; also a statistic the tool printed, a column of run_reported such as reported_rps_mean)")
+	f.StringSliceVar(&o.metrics, "metric", nil, "metrics to compare (default "+strings.Join(compare.Metrics(), ", ")+"; also a statistic the tool printed, a column of run_reported such as reported_rps_mean; cpu_server_us, as wra table names it, is cpu_server_us_per_req)")
 	f.BoolVar(&o.ladders, "ladders", false, "list the held-rate ladder steps of both sides instead of comparing metrics")
 	addLadderRuleFlags(f, &o.rule)
 	addDriftFlag(f, &o.drift, stats.DefaultDriftTolerance)
@@ -150,9 +150,10 @@ func runCompare(ctx context.Context, e *env, g *globals, o *compareOptions, args
 func (o *compareOptions) selectedMetrics() ([]string, error) {
 	var out []string
 	for _, m := range o.metrics {
-		m = strings.TrimSpace(m)
-		if !slices.Contains(compare.AllMetrics(), m) {
-			return nil, usagef("--metric must be one of %s, or a column of run_reported (reported_rps_mean, ...), not %q", strings.Join(compare.Metrics(), ", "), m)
+		name := strings.TrimSpace(m)
+		m, ok := model.MetricNamed(compare.AllMetrics(), name)
+		if !ok {
+			return nil, usagef("--metric must be one of %s, or a column of run_reported (reported_rps_mean, ...), not %q", strings.Join(compare.Metrics(), ", "), name)
 		}
 		if !slices.Contains(out, m) {
 			out = append(out, m)

@@ -105,6 +105,19 @@ func TestCompareSignificant(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	golden(t, "compare/nginx.markdown", r.stdout)
+	// wra table's name of the server's CPU per request is the same
+	// metric.
+	var out []string
+	for _, m := range []string{"cpu_server_us_per_req", "cpu_server_us"} {
+		r = wra(t, db, "compare", "--format", "csv", "--by", "server", "--base", "go-gmp1", "--vs", "nginx", "--metric", m)
+		if r.code != 0 {
+			t.Fatalf("--metric %s: exit %d: %s", m, r.code, r.stderr)
+		}
+		out = append(out, r.stdout)
+	}
+	if out[0] != out[1] || !strings.Contains(out[1], "\ncpu_server_us_per_req,") {
+		t.Errorf("--metric cpu_server_us:\n%s\nwant as --metric cpu_server_us_per_req:\n%s", out[1], out[0])
+	}
 }
 
 func TestCompareUsage(t *testing.T) {

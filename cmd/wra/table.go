@@ -33,7 +33,7 @@ type tableOptions struct {
 
 func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVarP(&o.metric, "metric", "m", "", "the figure of each cell: a column of run_figures (rps, latency_p99_ms, cpu_user_us, ...)")
+	f.StringVarP(&o.metric, "metric", "m", "", "the figure of each cell: a column of run_figures (rps, latency_p99_ms, cpu_user_us, ...; cpu_server_us_per_req, as wra compare names it, is cpu_server_us)")
 	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps:,.0f} ({latency_p99_ms:.1f})"; a format after the colon, a fallback after |, [ ] drops a part whose figure is missing`)
 	f.StringArrayVar(&o.figures, "figure", nil, `a column of its own, as TITLE=TEMPLATE ("Requests/sec={rps:,.2f}"); repeat it for figures side by side, in place of --metric and --cell`)
 	f.StringSliceVar(&o.rows, "row", nil, "the keys of the rows: columns or labels, comma-separated (server,database)")

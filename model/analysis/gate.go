@@ -61,9 +61,11 @@ func ParseGateLimits(spec string, metrics, listed []string) ([]GateLimit, error)
 		if !ok || name == "" {
 			return nil, &GateSpecError{part, "METRIC:±N%, such as rps:-5% or latency_p99_ms:+10%"}
 		}
-		if !slices.Contains(metrics, name) {
+		metric, ok := model.MetricNamed(metrics, name)
+		if !ok {
 			return nil, &GateSpecError{name, "a metric (" + strings.Join(listed, ", ") + ", or a column of run_reported)"}
 		}
+		name = metric
 		if slices.ContainsFunc(out, func(l GateLimit) bool { return l.Metric == name }) {
 			return nil, &GateSpecError{part, "each metric once; " + name + " is given twice"}
 		}

@@ -307,6 +307,14 @@ func TestParseGateLimits(t *testing.T) {
 	if s := got[0].String(); s != "rps:-5%" {
 		t.Errorf("String() = %q", s)
 	}
+	// run_figures' name of a per-request CPU figure names the
+	// comparison's.
+	if got, err := ParseGateLimits("cpu_server_us:+5%", metrics, metrics); err != nil || len(got) != 1 || got[0] != (GateLimit{"cpu_server_us_per_req", 5, false}) {
+		t.Errorf("cpu_server_us:+5%% = %+v, %v, want the limit of cpu_server_us_per_req", got, err)
+	}
+	if _, err := ParseGateLimits("cpu_server_us:+5%,cpu_server_us_per_req:+3%", metrics, metrics); err == nil {
+		t.Error("one metric under both its names: no error")
+	}
 	for _, c := range []struct{ spec, part string }{
 		{"rps", "rps"},
 		{"rps:5%", "5%"},

@@ -222,11 +222,15 @@ func projectFigures(runs Runs, spec Spec) ([]*report.Data, error) {
 // unitScale are the units a figure may be asked for in another than the
 // one its column is stored in: the name with the other suffix reads the
 // column times the factor (latency_mean_s is latency_mean_ms / 1000).
+// A per-request CPU figure may also be asked for by the name that
+// cpu_per_request, wra compare and wra gate give it (cpu_server_us_per_req
+// is run_figures' cpu_server_us).
 var unitScale = []struct {
 	want, have string
 	factor     float64
 }{
 	{"_s", "_ms", 1e-3}, {"_us", "_ms", 1e3}, {"_ms", "_us", 1e-3}, {"_ms", "_s", 1e3}, {"_us", "_s", 1e6},
+	{"_us_per_req", "_us", 1},
 }
 
 // withUnits adds to runs a column for each metric asked for in another

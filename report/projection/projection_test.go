@@ -260,3 +260,31 @@ func TestFigureInAnotherUnit(t *testing.T) {
 		t.Error("rps_s: no error (rps has no unit to convert)")
 	}
 }
+
+// A per-request CPU figure asked for by the name a comparison gives it
+// (cpu_server_us_per_req) is run_figures' cpu_server_us, in the same
+// cells, and may order the rows.
+func TestCPUByItsComparisonName(t *testing.T) {
+	runs := Runs{Columns: []string{"run_id", "source", "source_line", "tool", "server", "cpu_server_us", "labels"}}
+	for i, x := range []struct {
+		server string
+		us     float64
+	}{{"a", 154.84515484515484}, {"b", 199.8}, {"c", 120}} {
+		runs.Rows = append(runs.Rows, []any{"f:" + x.server, "f", int64(i + 1), "records", x.server, x.us, ""})
+	}
+	var got []string
+	for _, m := range []string{"cpu_server_us", "cpu_server_us_per_req"} {
+		tables, err := Project(runs, Spec{Rows: []string{"server"}, Cell: "{" + m + "}", Sort: "+" + m})
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		csv := write(t, tables[0], report.CSV)
+		got = append(got, csv[strings.IndexByte(csv, '\n')+1:])
+	}
+	if got[0] != got[1] || !strings.HasPrefix(got[1], "c,120\na,154.84515484515484\nb,199.8") {
+		t.Errorf("cells by cpu_server_us:\n%s\nby cpu_server_us_per_req:\n%s", got[0], got[1])
+	}
+	if _, err := Project(runs, Spec{Rows: []string{"server"}, Cell: "{cpu_db_us_per_req}"}); err == nil {
+		t.Error("cpu_db_us_per_req: no error, and the runs have no cpu_db_us")
+	}
+}
