@@ -61,8 +61,17 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 		src := "read_parquet(" + sqlString(scanPath(path)) + ")"
 		sel := "*"
 		if len(f.PartitionBy) > 0 {
-			// an empty partitioned table is an empty folder
-			if files, _ := filepath.Glob(filepath.Join(path, "*")); len(files) == 0 {
+			// An empty partitioned table is an empty folder. (Not
+			// filepath.Glob: a folder named corpus[1].parquet is a
+			// pattern to it, as to DuckDB's scanners: scanPath.)
+			entries, err := os.ReadDir(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: the export lists %s, which is not there", dir, f.Path)
+			}
+			if err != nil {
+				return err
+			}
+			if len(entries) == 0 {
 				continue
 			}
 			src = "read_parquet(" + sqlString(scanPath(path)+string(filepath.Separator)+filepath.Join("**", "*.parquet")) + ", hive_partitioning = true)"

@@ -224,3 +224,36 @@ func parquetFixture(t *testing.T) (*Store, string, *ExportInfo) {
 	}
 	return src, dir, info
 }
+
+// TestImportReadsTheFolderNamed: an export in a folder whose name is a
+// glob pattern (corpus[1].parquet) imports its own rows, not those of
+// the corpus1.parquet beside it that the pattern matches.
+func TestImportReadsTheFolderNamed(t *testing.T) {
+	ctx := context.Background()
+	src := importFixture(t)
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "corpus[1].parquet")
+	if _, err := src.Export(ctx, dir, "parquet", false); err != nil {
+		t.Fatal(err)
+	}
+	// The decoy: an export of a store with one run.
+	other := openTemp(t)
+	_, err := other.Load(ctx, model.File{Source: "other.txt", SHA256: "o", Format: "wrk2"}, func(sk model.Sink) error {
+		return sk.Run(&model.Run{Index: 0, Line: 1, Tool: "wrk2", Server: "decoy", Test: "db", RPS: model.Some(1.0)})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Export(ctx, filepath.Join(parent, "corpus1.parquet"), "parquet", false); err != nil {
+		t.Fatal(err)
+	}
+	dst := openTemp(t)
+	if err := dst.ImportExport(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"runs", "samples", "memory_series"} {
+		if want, got := rowsOf(t, src, table), rowsOf(t, dst, table); !slices.Equal(got, want) {
+			t.Errorf("%s after import of %s:\n%s\nwant:\n%s", table, dir, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

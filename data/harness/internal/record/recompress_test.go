@@ -65,3 +65,39 @@ func TestRecompress(t *testing.T) {
 		t.Error("a file that is not gzip was changed")
 	}
 }
+
+// The ladders of a stage whose folder's name is a glob pattern (a
+// user's -out of run[1]) are recompressed, and those of the folder it
+// would match are not.
+func TestRecompressLaddersOfTheStageNamed(t *testing.T) {
+	var fast bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&fast, gzip.BestSpeed)
+	zw.Write(bytes.Repeat([]byte(`{"type":"Point","metric":"http_reqs","data":{"value":1}}`+"\n"), 5000))
+	zw.Close()
+	parent := t.TempDir()
+	var paths []string
+	for _, stage := range []string{"run[1]", "run1"} {
+		p := filepath.Join(parent, stage, "ladder", "t1", "go-pgx", "page.ndjson.gz")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, fast.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	var log strings.Builder
+	r := &Runner{Log: &log, stage: filepath.Join(parent, "run[1]")}
+	if err := r.recompressLadders(); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed := !bytes.Equal(b, fast.Bytes()); changed != (i == 0) {
+			t.Errorf("%s: recompressed %v, want %v\n%s", p, changed, i == 0, log.String())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -254,11 +255,13 @@ func (r *Runner) verifyStacks(ctx context.Context) error {
 // recompressLadders rewrites k6's gzipped point streams at gzip's best
 // level (the NDJSON inside is k6's, checked byte for byte).
 func (r *Runner) recompressLadders() error {
-	files, err := filepath.Glob(filepath.Join(r.stage, "ladder", "t*", "*", "*.ndjson.gz"))
+	// The pattern within the stage, whose own path is no pattern.
+	files, err := fs.Glob(os.DirFS(r.stage), "ladder/t*/*/*.ndjson.gz")
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
+		f = filepath.Join(r.stage, filepath.FromSlash(f))
 		before, after, err := recompress(f)
 		if err != nil {
 			return err
