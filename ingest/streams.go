@@ -57,7 +57,8 @@ type member struct {
 // a k6 NDJSON or CSV stream or a JMeter JTL CSV that DuckDB's scanner
 // reads from its path.
 func (g *streamGroup) takes(f *Format, o *opened) bool {
-	return g != nil && (f.Name == "k6-ndjson" || f.Name == "k6-csv" || f.Name == "jmeter-jtl-csv") && o.Path != "" && !o.Transcoded
+	return g != nil && (f.Name == "k6-ndjson" || f.Name == "k6-csv" || f.Name == "jmeter-jtl-csv") && o.Path != "" && !o.Transcoded &&
+		model.ScannablePath(o.Path)
 }
 
 // makeRoom stores the group first when the file cannot join it: the same

@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -106,6 +108,17 @@ type BulkSink interface {
 
 // ErrBulkUnsupported tells a reader to stream the file itself.
 var ErrBulkUnsupported = errors.New("sink has no bulk loader")
+
+// ScannablePath reports whether DuckDB's scanners can be given path to
+// read that file and no other. They take a path as a glob pattern, whose
+// *, ? and [ the store gives each in a bracket of its own, but they also
+// split a pattern at every backslash, as at a folder's separator: a path
+// with a backslash in a name and one of those in it cannot be named to
+// them ("No files found that match the pattern"). Such a file is read by
+// wra's own readers; elsewhere a backslash alone is read as written.
+func ScannablePath(path string) bool {
+	return filepath.Separator == '\\' || !strings.ContainsRune(path, '\\') || !strings.ContainsAny(path, "*?[")
+}
 
 // ErrBulkAbandoned tells a reader that the store gave its input up
 // without a verdict on it (a group of streams loaded at once failed as a

@@ -56,3 +56,21 @@ func TestMetricNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestScannablePath: a path DuckDB's scanners can be given unless it has
+// a backslash and a glob character (on a system whose separator is /).
+func TestScannablePath(t *testing.T) {
+	for path, want := range map[string]bool{
+		"data/a.ndjson":     true,
+		"data/a[1].ndjson":  true,
+		`data/a\b.ndjson`:   true,
+		`data/a\[1].ndjson`: false,
+		`data/x*\y.jtl`:     false,
+		`data\?/run.csv.gz`: false,
+		"~/b*.ndjson":       true,
+	} {
+		if got := ScannablePath(path); got != want {
+			t.Errorf("ScannablePath(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

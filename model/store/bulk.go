@@ -28,7 +28,7 @@ import (
 // memory stays bounded because the scanner streams and the inserted rows
 // are written to the database file as they fill row groups.
 func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, error) {
-	if s.conn == nil {
+	if s.conn == nil || !model.ScannablePath(in.Path) {
 		return nil, model.ErrBulkUnsupported
 	}
 	id := RunID(s.file.Source, run)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/wra-bench/wra/model"
 )
 
 // IsExport reports whether dir holds a wra export (its manifest).
@@ -40,6 +42,9 @@ func (s *Store) ImportExport(ctx context.Context, dir string) error {
 	}
 	if info.SchemaVersion > SchemaVersion() {
 		return fmt.Errorf("%s: an export of schema version %d, newer than this wra's %d", dir, info.SchemaVersion, SchemaVersion())
+	}
+	if !model.ScannablePath(dir) {
+		return fmt.Errorf("%s: DuckDB cannot read a folder whose path has a backslash and one of *, ? and [ in it; rename or move it", dir)
 	}
 	if n, err := s.scalar(ctx, `SELECT count(*) FROM runs`); err != nil {
 		return err

@@ -15,9 +15,10 @@ import (
 // TestScansReadTheFileNamed: DuckDB's scanners take a path as a glob
 // pattern and a leading ~ as the home directory, so that a file named
 // a[1].ndjson.gz was read as the a1.ndjson.gz beside it. Each file whose
-// name has *, ? or [ in it, or whose path begins with ~, is stored with
-// its own points, in a group of streams and file by file: as many as the
-// same bytes give under a plain name.
+// name has *, ? or [ in it (and a backslash: model.ScannablePath), or
+// whose path begins with ~, is stored with its own points, in a group of
+// streams and file by file: as many as the same bytes give under a plain
+// name.
 func TestScansReadTheFileNamed(t *testing.T) {
 	ctx := context.Background()
 	read := func(name string) []byte { return readK6(t, name) }
@@ -38,6 +39,10 @@ func TestScansReadTheFileNamed(t *testing.T) {
 		{"g/r[1].jtl", "p/g.jtl", []byte(jtl)},
 		{"g/r1.jtl", "p/h.jtl", []byte(jtl + "1597798959525,7,A,false\n1597798959526,9,B,true\n")},
 		{"~/d.ndjson", "p/i.ndjson", errs},
+		// A backslash and a bracket: no pattern names it to DuckDB,
+		// and wra's own reader reads it.
+		{`g/e\[1].ndjson.gz`, "p/j.ndjson.gz", gz(errs)},
+		{`g/e\1.ndjson.gz`, "p/k.ndjson.gz", gz(ping)},
 	}
 	dir := t.TempDir()
 	for _, f := range files {

@@ -41,7 +41,7 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 		if k6 && points == nil {
 			points = in
 		}
-		if in.Gzip != first.Gzip || !k6 && (in.Format != "jmeter-jtl-csv" || in.Runs == nil) ||
+		if in.Gzip != first.Gzip || !model.ScannablePath(in.Path) || !k6 && (in.Format != "jmeter-jtl-csv" || in.Runs == nil) ||
 			k6 && (!slices.Equal(in.QuantileMetrics, points.QuantileMetrics) || !slices.Equal(in.Percentiles, points.Percentiles)) {
 			return nil, fmt.Errorf("%s: a stream unlike the first of its group (%s)", in.Name, first.Name)
 		}
