@@ -150,13 +150,12 @@ func runCompare(ctx context.Context, e *env, g *globals, o *compareOptions, args
 func (o *compareOptions) selectedMetrics() ([]string, error) {
 	var out []string
 	for _, m := range o.metrics {
-		name := strings.TrimSpace(m)
-		m, ok := model.MetricNamed(compare.AllMetrics(), name)
+		metric, ok := model.MetricNamed(compare.AllMetrics(), strings.TrimSpace(m))
 		if !ok {
-			return nil, usagef("--metric must be one of %s, or a column of run_reported (reported_rps_mean, ...), not %q", strings.Join(compare.Metrics(), ", "), name)
+			return nil, usagef("--metric must be one of %s, or a column of run_reported (reported_rps_mean, ...), not %q", strings.Join(compare.Metrics(), ", "), strings.TrimSpace(m))
 		}
-		if !slices.Contains(out, m) {
-			out = append(out, m)
+		if !slices.Contains(out, metric) {
+			out = append(out, metric)
 		}
 	}
 	return out, nil

@@ -36,7 +36,7 @@ func (s *sink) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, err
 	var err error
 	args := []driver.NamedValue{{Ordinal: 1, Value: id}}
 	if in.Runs != nil {
-		q, err = jtlInsertSQL(in, []*model.BulkInput{in}, func(_, i int) string { return RunID(s.file.Source, i) })
+		q, err = jtlInsertSQL([]*model.BulkInput{in}, func(_, i int) string { return RunID(s.file.Source, i) })
 		args = nil
 	} else {
 		q, err = bulkInsertSQL(in)
@@ -188,6 +188,16 @@ func scannedPath(p string) string {
 		return "./" + p
 	}
 	return p
+}
+
+// scanPaths is the list of the paths of files as a scanner's first
+// argument, each a scanPath.
+func scanPaths(files []*model.BulkInput) string {
+	paths := make([]string, len(files))
+	for k, f := range files {
+		paths[k] = sqlString(scanPath(f.Path))
+	}
+	return "[" + strings.Join(paths, ", ") + "]"
 }
 
 // sqlString quotes a string as an SQL literal.

@@ -16,7 +16,7 @@ const jtlTransactionPrefix = "Number of samples in transaction : "
 
 // jtlInsertSQL is the INSERT INTO samples statement of JMeter JTLs as
 // CSV, the files of files, all of the columns (and the header or none,
-// in.NoHeader) of in: each row a sample of metric http_req_duration in
+// NoHeader) of the first: each row a sample of metric http_req_duration in
 // the run its file's Runs give its label and kind (runID names the run
 // of index i of the file at index k of files), ts its timeStamp (epoch
 // ms), value its elapsed (ms), status its responseCode where that is a
@@ -28,7 +28,8 @@ const jtlTransactionPrefix = "Number of samples in transaction : "
 // in one scan, each row's file told by the scanner's file_index (the
 // columns are named c1, c2, … in the scan, so that no column of a file
 // hides it).
-func jtlInsertSQL(in *model.BulkInput, files []*model.BulkInput, runID func(k, i int) string) (string, error) {
+func jtlInsertSQL(files []*model.BulkInput, runID func(k, i int) string) (string, error) {
+	in := files[0]
 	col := map[string]string{} // JMeter's column name, lower case -> the scan's
 	var cols []string
 	for i, c := range in.Columns {
@@ -44,7 +45,7 @@ func jtlInsertSQL(in *model.BulkInput, files []*model.BulkInput, runID func(k, i
 			return "", fmt.Errorf("JMeter JTL: no %s column", c)
 		}
 	}
-	var runs, paths []string
+	var runs []string
 	for k, f := range files {
 		if len(f.Runs) == 0 {
 			return "", fmt.Errorf("JMeter JTL %s: no run to insert the samples into", f.Name)
@@ -52,7 +53,6 @@ func jtlInsertSQL(in *model.BulkInput, files []*model.BulkInput, runID func(k, i
 		for _, r := range f.Runs {
 			runs = append(runs, "("+strconv.Itoa(k)+", "+sqlText(r.Label)+", "+sqlString(r.Kind)+", "+sqlText(runID(k, r.Index))+")")
 		}
-		paths = append(paths, sqlString(scanPath(f.Path)))
 	}
 	// The reader trims the fields it reads but the label, which JMeter
 	// writes with its spaces.
@@ -83,7 +83,7 @@ func jtlInsertSQL(in *model.BulkInput, files []*model.BulkInput, runID func(k, i
 		`'{' || concat_ws(',', ` + strings.Join(tags, ", ") + `) || '}' ` +
 		`FROM (SELECT file_index::BIGINT AS file_index, ` + label + ` AS label, ` + kind + ` AS kind, CAST(` + trim("timestamp") + ` AS BIGINT) AS ts, CAST(` + trim("elapsed") + ` AS BIGINT) AS elapsed, ` +
 		status + ` AS status, * ` +
-		`FROM read_csv([` + strings.Join(paths, ", ") + `], header = ` + strconv.FormatBool(!in.NoHeader) + `, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
+		`FROM read_csv(` + scanPaths(files) + `, header = ` + strconv.FormatBool(!in.NoHeader) + `, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
 		csvReadOptions + `compression = ` + comp + `, columns = {` + strings.Join(cols, ", ") + `})) ` +
 		`JOIN (VALUES ` + strings.Join(runs, ", ") + `) AS r(file_index, label, kind, run_id) USING (file_index, label, kind)`, nil
 }

@@ -41,7 +41,7 @@ func (s *Store) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]
 		if k6 && points == nil {
 			points = in
 		}
-		if in.Gzip != first.Gzip || !model.ScannablePath(in.Path) || !k6 && (in.Format != "jmeter-jtl-csv" || in.Runs == nil) ||
+		if in.Gzip != first.Gzip || !k6 && (in.Format != "jmeter-jtl-csv" || in.Runs == nil) ||
 			k6 && (!slices.Equal(in.QuantileMetrics, points.QuantileMetrics) || !slices.Equal(in.Percentiles, points.Percentiles)) {
 			return nil, fmt.Errorf("%s: a stream unlike the first of its group (%s)", in.Name, first.Name)
 		}
@@ -232,24 +232,19 @@ func scanOf(i int, in *model.BulkInput) string {
 // same time, docs/performance.md). A scan of one file names its run.
 func streamsInsertSQL(streams []model.BulkStream, ids []string, scan []int) (string, error) {
 	in := streams[scan[0]].Input
-	if in.Runs != nil {
-		files := make([]*model.BulkInput, len(scan))
-		for k, i := range scan {
-			files[k] = streams[i].Input
-		}
-		return jtlInsertSQL(in, files, func(k, i int) string { return RunID(streams[scan[k]].File.Source, i) })
-	}
-	paths := make([]string, len(scan))
+	files := make([]*model.BulkInput, len(scan))
 	runs := make([]string, len(scan))
 	for k, i := range scan {
-		paths[k] = sqlString(scanPath(streams[i].Input.Path))
-		runs[k] = sqlString(ids[i])
+		files[k], runs[k] = streams[i].Input, sqlString(ids[i])
+	}
+	if in.Runs != nil {
+		return jtlInsertSQL(files, func(k, i int) string { return RunID(streams[scan[k]].File.Source, i) })
 	}
 	id := runs[0]
 	if len(scan) > 1 {
 		id = "[" + strings.Join(runs, ", ") + "][file_index::BIGINT + 1]"
 	}
-	q, err := insertSQL(in, id, "["+strings.Join(paths, ", ")+"]")
+	q, err := insertSQL(in, id, scanPaths(files))
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", in.Name, err)
 	}
