@@ -332,11 +332,11 @@ func (s *sink) bulkStats(id string, in *model.BulkInput, inserted int64) (*model
 	return &model.BulkResult{}, nil
 }
 
-// bulkStatsOf summarises the points of each of the runs ids by metric, in
-// one scan of them, and counts them (BulkResult.Rows); a run without
-// points has no entry. The runs' points are those the transaction has
-// just inserted, inserted of them in all: a summary that finds fewer is
-// an error, not a smaller figure.
+// bulkStatsOf summarises the points of each of the runs ids by metric,
+// and counts them (BulkResult.Rows); a run without points has no entry.
+// The runs' points are those the transaction has just inserted, inserted
+// of them in all: a summary that finds fewer is an error, not a smaller
+// figure.
 //
 // DuckDB adds floating-point values in the order its threads happen to
 // finish, so that two loads of one file of more than a row group of
@@ -347,58 +347,50 @@ func (s *sink) bulkStats(id string, in *model.BulkInput, inserted int64) (*model
 // out in rationals; values too large for them (|value| of 1e18 for the
 // sum, 1e9 for the squares) fall back to DuckDB's floating sums. The
 // other metrics whose sums a run uses are k6 counters of whole numbers,
-// which floating point adds exactly in any order. The quantile metrics'
-// aggregates take their values through a CASE, so that their expressions
-// are evaluated on those metrics' points only. Each group is a (run,
+// which floating point adds exactly in any order. Each group is a (run,
 // metric): a run's figures are the same whether it is summarised alone
 // or with others.
 //
-// The points are still the transaction's own, which DuckDB scans with one
-// thread: a second one only waited, doubling the CPU time of the query,
-// so that the query runs with one. DuckDB gives them row ids above every
-// committed one, and the query reads only the row ids above the
+// The points are still the transaction's own. DuckDB gives them row ids
+// above every committed one, and the queries read only the row ids above the
 // committed top (knowTop): the row ids' ranges let DuckDB skip every
 // committed row group, which run_id's could not (a run's id falls inside
 // most groups' range of ids), so that the summary no longer grew with the
 // store: at 16 copies of data/, from 0.41 s for the first group of
 // streams to 2.0 s for the thirtieth before.
+//
+// Two queries read them: the counts, bounds and sums of every (run,
+// metric), then the quantiles and exact sums of the QuantileMetrics'
+// points alone, which DuckDB selects by metric before it aggregates
+// (a CASE over every point cost a fifth more). Neither names the runs:
+// the transaction's points are those of its files, and the groups of
+// runs other than ids (a JTL's of the same group) are left out here. A
+// list of 16 run ids to compare every point with took a fifth of the
+// time of the query.
+//
+// The queries run with all of DuckDB's threads. It reads a transaction's
+// own rows with as many threads as the committed table's size allows
+// (one more per row group of 122,880 rows): one for the first group of
+// streams into an empty store, every one afterwards. A second thread
+// with nothing to read cost no CPU time, and with something to read it
+// halved the wall time of the summary; data/ladder loaded in 0.973 of
+// its time with one thread (docs/performance.md).
 func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput, inserted int64) (map[string]*model.BulkResult, error) {
-	restore, err := s.setForBulk(map[string]string{"threads": "1"})
-	if err != nil {
-		return nil, err
+	wanted := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		wanted[id] = true
 	}
-	defer restore()
-	ps := make([]string, len(in.Percentiles))
-	for i, p := range in.Percentiles {
-		ps[i] = strconv.FormatFloat(p/100, 'g', -1, 64)
-	}
-	quant := "NULL"
-	if len(ps) > 0 {
-		quant = "quantile_cont(q, [" + strings.Join(ps, ", ") + "])"
-	}
-	qm := "NULL::DOUBLE"
-	wanted := map[string]bool{}
-	if len(in.QuantileMetrics) > 0 {
-		lits := make([]string, len(in.QuantileMetrics))
-		for i, m := range in.QuantileMetrics {
-			lits[i] = sqlString(m)
-			wanted[m] = true
-		}
-		qm = "CASE WHEN metric IN (" + strings.Join(lits, ", ") + ") THEN value END"
-	}
-	runs := make([]string, len(ids))
-	for i, id := range ids {
-		runs[i] = sqlString(id)
-	}
+	ours := ` FROM samples WHERE rowid > ` + strconv.FormatInt(s.top, 10)
+	type key struct{ run, metric string }
+	at := map[key]int{} // the index of a (run, metric) in its run's Metrics
 	out := map[string]*model.BulkResult{}
-	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, metric, count(*)::BIGINT AS count, min(value) AS min, max(value) AS max, sum(value) AS sum, `+
-		`count_if(status BETWEEN 200 AND 299)::BIGINT AS status_2xx, count_if(status >= 1)::BIGINT AS answered, min(ts) AS first, max(ts) AS last, `+
-		quant+` AS quantiles, max(abs(q)) AS abs_max, stddev_pop(q) AS stdev, `+
-		`sum(CASE WHEN abs(q) < 1e18 THEN TRY_CAST(q AS DECIMAL(38, 9)) END) AS sum_exact, `+
-		`sum(CASE WHEN abs(q) < 1e9 THEN TRY_CAST(q * q AS DECIMAL(38, 9)) END) AS sum_squares_exact `+
-		`FROM (SELECT run_id, metric, value, status, ts, `+qm+` AS q FROM samples WHERE run_id IN (`+strings.Join(runs, ", ")+`) AND rowid > `+strconv.FormatInt(s.top, 10)+`) `+
-		`GROUP BY run_id, metric ORDER BY run_id, metric`, nil, func(r driverRow) {
+	err := eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, metric, count(*)::BIGINT AS count, min(value) AS min, max(value) AS max, sum(value) AS sum, `+
+		`count_if(status BETWEEN 200 AND 299)::BIGINT AS status_2xx, count_if(status >= 1)::BIGINT AS answered, min(ts) AS first, max(ts) AS last`+
+		ours+` GROUP BY run_id, metric ORDER BY run_id, metric`, nil, func(r driverRow) {
 		id, _ := r.get("run_id").(string)
+		if !wanted[id] {
+			return
+		}
 		res := out[id]
 		if res == nil {
 			res = &model.BulkResult{}
@@ -420,10 +412,8 @@ func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput, inserted int64) (m
 		if last.After(res.Last) {
 			res.Last = last
 		}
-		if wanted[m.Metric] {
-			quantileStats(&m, r)
-		}
 		res.Rows += m.Count
+		at[key{id, m.Metric}] = len(res.Metrics)
 		res.Metrics = append(res.Metrics, m)
 	})
 	if err != nil {
@@ -435,6 +425,34 @@ func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput, inserted int64) (m
 	}
 	if found < inserted {
 		return nil, fmt.Errorf("%d points found of the %d inserted", found, inserted)
+	}
+	if len(in.QuantileMetrics) == 0 {
+		return out, nil
+	}
+	quant := "NULL"
+	if len(in.Percentiles) > 0 {
+		ps := make([]string, len(in.Percentiles))
+		for i, p := range in.Percentiles {
+			ps[i] = strconv.FormatFloat(p/100, 'g', -1, 64)
+		}
+		quant = "quantile_cont(value, [" + strings.Join(ps, ", ") + "])"
+	}
+	lits := make([]string, len(in.QuantileMetrics))
+	for i, m := range in.QuantileMetrics {
+		lits[i] = sqlString(m)
+	}
+	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, metric, `+quant+` AS quantiles, max(abs(value)) AS abs_max, stddev_pop(value) AS stdev, `+
+		`sum(CASE WHEN abs(value) < 1e18 THEN TRY_CAST(value AS DECIMAL(38, 9)) END) AS sum_exact, `+
+		`sum(CASE WHEN abs(value) < 1e9 THEN TRY_CAST(value * value AS DECIMAL(38, 9)) END) AS sum_squares_exact`+
+		ours+` AND metric IN (`+strings.Join(lits, ", ")+`) GROUP BY run_id, metric`, nil, func(r driverRow) {
+		id, _ := r.get("run_id").(string)
+		i, ok := at[key{id, r.get("metric").(string)}]
+		if ok {
+			quantileStats(&out[id].Metrics[i], r)
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
