@@ -97,7 +97,13 @@ func (s *Store) loadFiles(ctx context.Context, files []model.File, bulk bool, pr
 		if err := sk.close(); err != nil {
 			return err
 		}
-		if err := storeSampleSteps(stepStmts(ctx, c, exec), sampled); err != nil {
+		restore, err := sk.ownRowsThreads()
+		if err != nil {
+			return err
+		}
+		err = storeSampleSteps(stepStmts(ctx, c, exec), sampled)
+		restore()
+		if err != nil {
 			return err
 		}
 		sk.runs, sk.pcts, sk.samples, sk.memory, sk.calib = nil, nil, nil, nil, nil

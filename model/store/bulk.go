@@ -368,14 +368,13 @@ func (s *sink) bulkStats(id string, in *model.BulkInput, inserted int64) (*model
 // list of 16 run ids to compare every point with took a fifth of the
 // time of the query.
 //
-// The queries run with all of DuckDB's threads. It reads a transaction's
-// own rows with as many threads as the committed table's size allows
-// (one more per row group of 122,880 rows): one for the first group of
-// streams into an empty store, every one afterwards. A second thread
-// with nothing to read cost no CPU time, and with something to read it
-// halved the wall time of the summary; data/ladder loaded in 0.973 of
-// its time with one thread (docs/performance.md).
+// They run with the threads of ownRowsThreads.
 func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput, inserted int64) (map[string]*model.BulkResult, error) {
+	restore, err := s.ownRowsThreads()
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
 	wanted := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		wanted[id] = true
@@ -384,7 +383,7 @@ func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput, inserted int64) (m
 	type key struct{ run, metric string }
 	at := map[key]int{} // the index of a (run, metric) in its run's Metrics
 	out := map[string]*model.BulkResult{}
-	err := eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, metric, count(*)::BIGINT AS count, min(value) AS min, max(value) AS max, sum(value) AS sum, `+
+	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, metric, count(*)::BIGINT AS count, min(value) AS min, max(value) AS max, sum(value) AS sum, `+
 		`count_if(status BETWEEN 200 AND 299)::BIGINT AS status_2xx, count_if(status >= 1)::BIGINT AS answered, min(ts) AS first, max(ts) AS last`+
 		ours+` GROUP BY run_id, metric ORDER BY run_id, metric`, nil, func(r driverRow) {
 		id, _ := r.get("run_id").(string)
@@ -455,6 +454,30 @@ func (s *sink) bulkStatsOf(ids []string, in *model.BulkInput, inserted int64) (m
 		return nil, err
 	}
 	return out, nil
+}
+
+// duckdbRowGroupRows is the rows of one of DuckDB's row groups (its
+// default size, which the store keeps).
+const duckdbRowGroupRows = 122_880
+
+// ownRowsThreads sets DuckDB's threads for the queries that read the
+// samples the transaction has inserted (their summary, their steps), and
+// returns what restores them. DuckDB reads those rows with one thread
+// more for each row group of the committed samples: with fewer than one
+// (the first group of streams into an empty store), one thread reads
+// them and a second one only waits for it, busily, which doubled the CPU
+// time of the queries (a group of 16 streams of data/ladder: summary
+// 0.41 s of CPU against 0.22 s, steps 0.31 s against 0.16 s, the same
+// wall time), so that they run with one; with more, DuckDB's threads
+// share the reading, which halved their wall time (summary 0.11 s
+// against 0.21 s, steps 0.09 s against 0.16 s). s.top, the highest
+// committed row id, tells their number. A transaction that has not read
+// it (knowTop) leaves the threads as they are.
+func (s *sink) ownRowsThreads() (func(), error) {
+	if !s.topKnown || s.top+1 >= duckdbRowGroupRows {
+		return func() {}, nil
+	}
+	return s.setForBulk(map[string]string{"threads": "1"})
 }
 
 // knowTop reads, once per transaction and before its first sample is

@@ -53,7 +53,13 @@ func (s *Store) Load(ctx context.Context, f model.File, fill func(model.Sink) er
 		if err := sk.check(); err != nil {
 			return err
 		}
-		if err := storeSampleSteps(stepStmts(ctx, c, exec), sk.sampledRuns()); err != nil {
+		restore, err := sk.ownRowsThreads()
+		if err != nil {
+			return err
+		}
+		err = storeSampleSteps(stepStmts(ctx, c, exec), sk.sampledRuns())
+		restore()
+		if err != nil {
 			return fmt.Errorf("%s: %w", f.Source, err)
 		}
 		if err := ctx.Err(); err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"path/filepath"
 	"testing"
 
@@ -22,25 +23,13 @@ func TestKnowTop(t *testing.T) {
 	defer s.Close()
 	load := func(source string, points int) (top int64) {
 		t.Helper()
-		_, err := s.Load(ctx, model.File{Source: source, SHA256: "1", Format: "k6-ndjson"}, func(ms model.Sink) error {
-			sk := ms.(*sink)
-			if err := sk.Run(&model.Run{Index: 0, Tool: "k6", Server: "go"}); err != nil {
-				return err
-			}
-			for i := range points {
-				if err := sk.Sample(0, &model.Sample{Metric: "http_req_duration", Value: float64(i)}); err != nil {
-					return err
-				}
-			}
+		loadPoints(t, s, source, points, func(sk *sink) error {
 			if !sk.topKnown {
 				t.Errorf("%s: no top read before its samples", source)
 			}
 			top = sk.top
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 		return top
 	}
 	if got := load("a", 3000); got != -1 {
@@ -58,5 +47,82 @@ func TestKnowTop(t *testing.T) {
 	}
 	if got := s.samplesTop.Load(); got != 4999 {
 		t.Errorf("hint = %d after a hint above every row, want 4999", got)
+	}
+}
+
+// TestOwnRowsThreads checks the threads of the queries that read a
+// transaction's own samples: one while the committed samples fill less
+// than one of DuckDB's row groups, the store's own (and the threads
+// restored after) once they fill one.
+func TestOwnRowsThreads(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "threads.duckdb"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.db.ExecContext(ctx, `SET threads = 3`); err != nil {
+		t.Fatal(err)
+	}
+	threads := func(sk *sink) string {
+		t.Helper()
+		var v string
+		err := eachRow(ctx, sk.conn.(driver.QueryerContext), `SELECT current_setting('threads')::VARCHAR AS v`, nil, func(r driverRow) { v, _ = r.get("v").(string) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	load := func(source string, points int) (during, after string) {
+		t.Helper()
+		loadPoints(t, s, source, points, func(sk *sink) error {
+			restore, err := sk.ownRowsThreads()
+			if err != nil {
+				return err
+			}
+			during = threads(sk)
+			restore()
+			after = threads(sk)
+			return nil
+		})
+		return during, after
+	}
+	for _, c := range []struct {
+		source            string
+		points            int
+		during, after     string
+		committedBeforeIt int
+	}{
+		{"empty", duckdbRowGroupRows - 1, "1", "3", 0},
+		{"one short of a row group", 10, "1", "3", duckdbRowGroupRows - 1},
+		{"a row group", 10, "3", "3", duckdbRowGroupRows + 9},
+	} {
+		during, after := load(c.source, c.points)
+		if during != c.during || after != c.after {
+			t.Errorf("%s (%d samples committed before): threads %s while its samples are read, %s after; want %s and %s",
+				c.source, c.committedBeforeIt, during, after, c.during, c.after)
+		}
+	}
+}
+
+// loadPoints loads into s a file of one k6 run of points samples of
+// http_req_duration, read by Go's appender, and calls then, in the
+// file's transaction, with its sink.
+func loadPoints(t *testing.T, s *Store, source string, points int, then func(sk *sink) error) {
+	t.Helper()
+	_, err := s.Load(context.Background(), model.File{Source: source, SHA256: "1", Format: "k6-ndjson"}, func(ms model.Sink) error {
+		sk := ms.(*sink)
+		if err := sk.Run(&model.Run{Index: 0, Tool: "k6", Server: "go"}); err != nil {
+			return err
+		}
+		for i := range points {
+			if err := sk.Sample(0, &model.Sample{Metric: "http_req_duration", Value: float64(i)}); err != nil {
+				return err
+			}
+		}
+		return then(sk)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
