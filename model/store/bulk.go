@@ -351,13 +351,13 @@ func (s *sink) bulkStats(id string, in *model.BulkInput, inserted int64) (*model
 // metric): a run's figures are the same whether it is summarised alone
 // or with others.
 //
-// The points are still the transaction's own. DuckDB gives them row ids
-// above every committed one, and the queries read only the row ids above the
-// committed top (knowTop): the row ids' ranges let DuckDB skip every
-// committed row group, which run_id's could not (a run's id falls inside
-// most groups' range of ids), so that the summary no longer grew with the
-// store: at 16 copies of data/, from 0.41 s for the first group of
-// streams to 2.0 s for the thirtieth before.
+// The points are still the transaction's own. DuckDB gives them row
+// ids above every committed one, and the queries read only the row ids
+// above the committed top (knowTop): the row ids' ranges let DuckDB skip
+// every committed row group, which run_id's could not (a run's id falls
+// inside most groups' range of ids), so that the summary no longer grew
+// with the store: at 16 copies of data/, from 0.41 s for the first group
+// of streams to 2.0 s for the thirtieth before.
 //
 // Two queries read them: the counts, bounds and sums of every (run,
 // metric), then the quantiles and exact sums of the QuantileMetrics'
