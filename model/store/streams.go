@@ -174,30 +174,37 @@ func (s *sink) insertStreams(streams []model.BulkStream, ids []string, points *m
 }
 
 // countJTL gives each JTL stream of streams its result: the samples the
-// transaction inserted into its runs, inserted of them in all.
+// transaction inserted into its runs, inserted of them in all. As the
+// summary of the k6 points (bulkStatsOf), the query reads the rows above
+// the committed top, with the threads of ownRowsThreads, and names no
+// runs: those of other streams are left out as they are read.
 func (s *sink) countJTL(streams []model.BulkStream, results []*model.BulkResult, inserted int64) error {
 	of := map[string]int{} // run id -> the stream of its JTL
-	var runs []string
 	for i, st := range streams {
 		for _, r := range st.Input.Runs {
-			id := RunID(st.File.Source, r.Index)
-			of[id] = i
-			runs = append(runs, sqlString(id))
+			of[RunID(st.File.Source, r.Index)] = i
 		}
 		if st.Input.Runs != nil {
 			results[i] = &model.BulkResult{}
 		}
 	}
-	if len(runs) == 0 {
+	if len(of) == 0 {
 		return nil
 	}
+	restore, err := s.ownRowsThreads()
+	if err != nil {
+		return err
+	}
+	defer restore()
 	var found int64
-	err := eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, count(*)::BIGINT AS n FROM samples `+
-		`WHERE run_id IN (`+strings.Join(runs, ", ")+`) AND rowid > `+strconv.FormatInt(s.top, 10)+` GROUP BY run_id`, nil, func(r driverRow) {
+	err = eachRow(s.ctx, s.conn.(driver.QueryerContext), `SELECT run_id, count(*)::BIGINT AS n FROM samples `+
+		`WHERE rowid > `+strconv.FormatInt(s.top, 10)+` GROUP BY run_id`, nil, func(r driverRow) {
 		id, _ := r.get("run_id").(string)
-		n := toInt(r.get("n"))
-		results[of[id]].Rows += n
-		found += n
+		if i, ok := of[id]; ok {
+			n := toInt(r.get("n"))
+			results[i].Rows += n
+			found += n
+		}
 	})
 	if err != nil {
 		return err
@@ -233,12 +240,15 @@ func scanOf(i int, in *model.BulkInput) string {
 func streamsInsertSQL(streams []model.BulkStream, ids []string, scan []int) (string, error) {
 	in := streams[scan[0]].Input
 	files := make([]*model.BulkInput, len(scan))
-	runs := make([]string, len(scan))
 	for k, i := range scan {
-		files[k], runs[k] = streams[i].Input, sqlString(ids[i])
+		files[k] = streams[i].Input
 	}
 	if in.Runs != nil {
 		return jtlInsertSQL(files, func(k, i int) string { return RunID(streams[scan[k]].File.Source, i) })
+	}
+	runs := make([]string, len(scan))
+	for k, i := range scan {
+		runs[k] = sqlString(ids[i])
 	}
 	id := runs[0]
 	if len(scan) > 1 {

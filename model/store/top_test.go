@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql/driver"
-	"path/filepath"
 	"testing"
 
 	"github.com/wra-bench/wra/model"
@@ -15,12 +14,7 @@ import (
 // every committed row), and found again when the store's hint is above
 // every row id, as after a vacuum that renumbered them.
 func TestKnowTop(t *testing.T) {
-	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "top.duckdb"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	load := func(source string, points int) (top int64) {
 		t.Helper()
 		loadPoints(t, s, source, points, func(sk *sink) error {
@@ -56,11 +50,7 @@ func TestKnowTop(t *testing.T) {
 // restored after) once they fill one.
 func TestOwnRowsThreads(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "threads.duckdb"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	if _, err := s.db.ExecContext(ctx, `SET threads = 3`); err != nil {
 		t.Fatal(err)
 	}
