@@ -72,6 +72,12 @@ type Format struct {
 	// decoded in Go, row by row, and every sample held until the batch
 	// is stored (a small gzip file can hold millions).
 	Bulk bool
+	// PassBeforeScan tells that the reader reads the whole file before
+	// it hands the file to the store's scanner, which then reads it
+	// again (a JTL's reader maps its labels to runs first): in a group
+	// of streams each of the two passes moves the progress bar through
+	// half of the file's bytes.
+	PassBeforeScan bool
 	// Late tells that a report of this format may come after any amount
 	// of the tool's own output (a line per request, progress lines), and
 	// that its reader finds it wherever it is: a file that no format

@@ -34,7 +34,7 @@ import (
 // an object of per-label statistics and their "Total".
 
 func init() {
-	register(&Format{Name: "jmeter-jtl-csv", Priority: 15, Detect: detectJTLCSV, Read: readJTLCSV, Bulk: true})
+	register(&Format{Name: "jmeter-jtl-csv", Priority: 15, Detect: detectJTLCSV, Read: readJTLCSV, Bulk: true, PassBeforeScan: true})
 	register(&Format{Name: "jmeter-statistics-json", Priority: 40, Detect: detectJMeterStatistics, Read: readJMeterStatistics})
 }
 
@@ -134,7 +134,10 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 		if !ls.lone {
 			bi := &model.BulkInput{Name: in.Name, Path: in.Path, Format: "jmeter-jtl-csv", Gzip: in.Gzip,
 				Columns: t.header, NoHeader: t.noHeader, Runs: ls.bulkRuns()}
+			var scanned func()
+			bi.Progress, scanned = in.meter.scan()
 			res, err = b.BulkSamples(0, bi)
+			scanned()
 		}
 		switch {
 		case errors.Is(err, model.ErrBulkUnsupported):

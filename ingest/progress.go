@@ -40,6 +40,10 @@ type meter struct {
 	at       int64 // bytes of the current file read
 	step     int64 // of Bytes between two reports within a file
 	scanning bool  // the store's scanner reads the current file
+	// halves is set for a file whose reader reads it whole before the
+	// store's scanner reads it again (passBeforeScan): each pass moves
+	// through half of its bytes.
+	halves bool
 }
 
 // newMeter returns nil when there is nothing to report to; a nil meter
@@ -58,7 +62,7 @@ func (m *meter) start(j job) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.size, m.at, m.scanning = j.size, 0, false
+	m.size, m.at, m.scanning, m.halves = j.size, 0, false, false
 	m.p.Current, m.p.Bytes = j.source, m.done
 	m.report(m.p)
 }
@@ -71,46 +75,71 @@ func (m *meter) setAside() {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.size, m.at, m.scanning = 0, 0, false
+	m.size, m.at, m.scanning, m.halves = 0, 0, false, false
 	m.p.Current = ""
 }
 
-// group begins files scanned at once, as one: current names them, and
-// each file's progress function reports how far into it the scanner is;
-// done ends them all.
-func (m *meter) group(current string, sizes []int64) (progress []func(int64), done func()) {
-	progress = make([]func(int64), len(sizes))
+// groupFile is a file of a group (group): its size, and whether its
+// reader reads it whole before the scanner does (Format.PassBeforeScan).
+type groupFile struct {
+	size           int64
+	passBeforeScan bool
+}
+
+// group begins files read at once, as one: current names them. Each
+// file's scan function reports how far into it the store's scanner is;
+// the read function of a file whose reader passes over it before the
+// scanner (passBeforeScan; nil for the others) reports how far that
+// pass is, and each pass then counts half of the file's bytes. done
+// ends them all.
+func (m *meter) group(current string, files []groupFile) (read, scan []func(int64), done func()) {
+	read, scan = make([]func(int64), len(files)), make([]func(int64), len(files))
 	if m == nil {
-		return progress, func() {}
+		return read, scan, func() {}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var total int64
-	for _, n := range sizes {
-		total += n
+	for _, f := range files {
+		total += f.size
 	}
-	m.size, m.at, m.scanning = total, 0, true
+	m.size, m.at, m.scanning, m.halves = total, 0, true, false
 	m.p.Current, m.p.Bytes = current, m.done
 	m.report(m.p)
-	at := make([]int64, len(sizes))
-	var sum int64
-	for i := range sizes {
-		progress[i] = func(n int64) {
-			m.mu.Lock()
-			defer m.mu.Unlock()
-			if n = min(n, sizes[i]); n > at[i] {
-				sum += n - at[i]
-				at[i] = n
-				m.advance(sum)
+	var sum int64 // of the files' positions
+	for i, f := range files {
+		var readAt, scanAt int64
+		// at is how far into the file the group is.
+		at := func() int64 {
+			if f.passBeforeScan {
+				return (readAt + scanAt) / 2
+			}
+			return scanAt
+		}
+		// moved sets one pass's position, n bytes into the file.
+		moved := func(pass *int64) func(int64) {
+			return func(n int64) {
+				m.mu.Lock()
+				defer m.mu.Unlock()
+				if n = min(n, f.size); n > *pass {
+					was := at()
+					*pass = n
+					sum += at() - was
+					m.advance(sum)
+				}
 			}
 		}
+		scan[i] = moved(&scanAt)
+		if f.passBeforeScan {
+			read[i] = moved(&readAt)
+		}
 	}
-	return progress, func() {
+	return read, scan, func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.done += m.size
 		m.size, m.at, m.scanning = 0, 0, false
-		m.p.Files += len(sizes)
+		m.p.Files += len(files)
 		m.p.Bytes, m.p.Current = m.done, ""
 		m.report(m.p)
 	}
@@ -139,9 +168,25 @@ func (m *meter) read(n int64) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.halves {
+		n /= 2
+	}
 	if !m.scanning {
 		m.advance(n)
 	}
+}
+
+// passBeforeScan tells that the current file's reader reads it whole
+// before the store's scanner reads it again (Format.PassBeforeScan):
+// the reader's pass then moves the bar through the first half of the
+// file, the scanner's through the second.
+func (m *meter) passBeforeScan() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.halves = true
 }
 
 // scan hands the current file's progress to the store's scanner: the
@@ -158,6 +203,9 @@ func (m *meter) scan() (progress func(int64), done func()) {
 	return func(n int64) {
 			m.mu.Lock()
 			defer m.mu.Unlock()
+			if m.halves {
+				n = (m.size + n) / 2
+			}
 			m.advance(n)
 		}, func() {
 			m.mu.Lock()
@@ -182,13 +230,15 @@ func (m *meter) advance(n int64) {
 }
 
 // position counts the bytes read from a file as it is on disk, before
-// any decompression, for the meter, and hashes them once hash is called.
+// any decompression, tells report of each new position (the meter's read,
+// or a group's function for the file), and hashes the bytes once hash is
+// called.
 type position struct {
-	r  *os.File
-	n  int64
-	m  *meter
-	mu sync.Mutex
-	h  hash.Hash
+	r      *os.File
+	n      int64
+	report func(int64)
+	mu     sync.Mutex
+	h      hash.Hash
 }
 
 func (p *position) Read(b []byte) (int, error) {
@@ -199,7 +249,9 @@ func (p *position) Read(b []byte) (int, error) {
 	}
 	p.mu.Unlock()
 	p.n += int64(n)
-	p.m.read(p.n)
+	if p.report != nil {
+		p.report(p.n)
+	}
 	return n, err
 }
 

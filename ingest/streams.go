@@ -73,8 +73,8 @@ func (g *streamGroup) makeRoom(ctx context.Context, st Store, j job, opts Option
 // add keeps an opened stream in the group and returns its result, final
 // once the group is stored.
 func (g *streamGroup) add(j job, o *opened, f *Format, file model.File, known bool) FileResult {
-	// The group reports the progress of its scan.
-	o.pos.m, o.meter = nil, nil
+	// The group reports the progress of its scan (store).
+	o.pos.report, o.meter = nil, nil
 	if g.sources == nil {
 		g.sources = map[string]bool{}
 	}
@@ -150,21 +150,33 @@ func (g *streamGroup) flush(ctx context.Context, st Store, opts Options) error {
 
 // store loads the streams of one compression in one scan.
 func (g *streamGroup) store(ctx context.Context, st Store, opts Options, items []member) error {
+	// The bar counts the group as one file from the start, the readers'
+	// passes before the scan included (meter.group).
+	files := make([]groupFile, len(items))
+	for i, m := range items {
+		files[i] = groupFile{size: m.j.size, passBeforeScan: m.f.PassBeforeScan}
+	}
+	current := items[0].j.source
+	if len(items) > 1 {
+		current = fmt.Sprintf("%s and %d more", current, len(items)-1)
+	}
+	read, scan, done := opts.meter.group(current, files)
+	defer done()
 	reads := make([]*memberRead, len(items))
 	for i, m := range items {
+		m.o.pos.report = read[i]
 		reads[i] = m.read(opts)
 	}
 	// Every reader runs until it hands its stream over (or returns
 	// without one, to be read again alone).
 	var streams []model.BulkStream
 	var in []int // the members of streams, by index
-	sizes := []int64{}
 	for i, r := range reads {
 		select {
 		case h := <-r.asked:
+			h.in.Progress = scan[i]
 			streams = append(streams, model.BulkStream{File: items[i].file, Run: h.run, Input: h.in, Finish: r.finish})
 			in = append(in, i)
-			sizes = append(sizes, items[i].j.size)
 		case r.err = <-r.done:
 			r.finished = true
 		}
@@ -172,16 +184,7 @@ func (g *streamGroup) store(ctx context.Context, st Store, opts Options, items [
 	var rows []int64
 	err := fmt.Errorf("no stream handed over")
 	if len(streams) > 0 {
-		current := items[in[0]].j.source
-		if len(streams) > 1 {
-			current = fmt.Sprintf("%s and %d more", current, len(streams)-1)
-		}
-		progress, done := opts.meter.group(current, sizes)
-		for k := range streams {
-			streams[k].Input.Progress = progress[k]
-		}
 		rows, err = g.sl.LoadStreams(ctx, streams)
-		done()
 	}
 	for _, r := range reads {
 		r.abandon()
@@ -194,25 +197,16 @@ func (g *streamGroup) store(ctx context.Context, st Store, opts Options, items [
 	} else if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	handed := map[int]bool{}
-	for _, i := range in {
-		handed[i] = true
-	}
 	for i, m := range items {
 		fr := &g.res.Files[m.idx]
 		n, ok := stored[i]
 		if !ok {
 			// Not stored with the group: alone, as if never grouped
-			// (the bytes of those in the group's scan are counted).
+			// (the group counts its bytes).
 			m.close()
 			alone := opts
-			alone.streams = nil
-			if handed[i] {
-				alone.meter = nil
-			}
-			alone.meter.start(m.j)
+			alone.streams, alone.meter = nil, nil
 			r, err := ingestFile(ctx, st, m.j, alone)
-			alone.meter.finish()
 			if err != nil {
 				return err
 			}

@@ -402,7 +402,7 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	}
 	o.R = &ctxReader{ctx: ctx, r: o.R}
 	o.Strict = opts.Strict
-	o.pos.m, o.meter = opts.meter, opts.meter
+	o.pos.report, o.meter = opts.meter.read, opts.meter
 	f, err := detectOpened(o)
 	if err != nil {
 		return fail(err)
@@ -416,6 +416,9 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	}
 	fr.Format = f.Name
 	file.Format = f.Name
+	if f.PassBeforeScan {
+		opts.meter.passBeforeScan()
+	}
 	if g := opts.streams; g.takes(f, o) {
 		if err := g.makeRoom(ctx, st, j, opts); err != nil {
 			return fr, err

@@ -1,12 +1,18 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wra-bench/wra/ingest"
 	"github.com/wra-bench/wra/ingest/ingesttest"
+	"github.com/wra-bench/wra/model"
+	"github.com/wra-bench/wra/model/store"
 )
 
 // TestBulkProgressFollowsDuckDB loads point streams through DuckDB's
@@ -63,4 +69,91 @@ func TestBulkProgressFollowsDuckDB(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestProgressCountsTheReadersPass loads JMeter JTLs, whose reader
+// reads each whole to map its labels to runs before DuckDB's scanner
+// reads it again, alone and as a group of two, and checks that the bar
+// moves through the first half of the bytes during the readers' passes:
+// as DuckDB's scan begins, the last report names the file and is
+// within a step (64 KiB) of half the bytes, not at their end (alone)
+// nor at their start (a group); and that the bar ends at every byte.
+func TestProgressCountsTheReadersPass(t *testing.T) {
+	b, err := os.ReadFile("../../ingest/testdata/wild/jmeter/perfaction-2020-one-label-100-samples.jtl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, body, _ := bytes.Cut(b, []byte("\n"))
+	jtl := append(append(head, '\n'), bytes.Repeat(body[:bytes.LastIndexByte(body, '\n')+1], 200)...)
+	for _, files := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d files", files), func(t *testing.T) {
+			dir := t.TempDir()
+			folder := filepath.Join(dir, "jtl")
+			if err := os.Mkdir(folder, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var total int64
+			for i := range files {
+				if err := os.WriteFile(filepath.Join(folder, fmt.Sprintf("run%d.jtl", i)), jtl, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				total += int64(len(jtl))
+			}
+			var reports []ingest.Progress
+			began := -1 // the number of reports when DuckDB's scan began
+			s := atScan{openStore(t, dir), func() {
+				if began < 0 {
+					began = len(reports)
+				}
+			}}
+			res, err := ingest.Ingest(context.Background(), s, []string{folder}, ingest.Options{
+				Progress: func(p ingest.Progress) { reports = append(reports, p) },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, fr := range res.Files {
+				if fr.Status != ingest.Loaded || fr.Format != "jmeter-jtl-csv" || fr.Rows == 0 {
+					t.Fatalf("%s: %v %q rows %d %v", fr.Source, fr.Status, fr.Format, fr.Rows, fr.Err)
+				}
+			}
+			if began < 1 {
+				t.Fatalf("DuckDB's scan began after %d reports", began)
+			}
+			last := reports[began-1]
+			if !strings.Contains(last.Current, "run0.jtl") || last.Bytes < total/2-64<<10 || last.Bytes > total/2 {
+				t.Errorf("as DuckDB's scan of %d bytes of JTL began, the bar was at %+v: want it named for the file, at half of them less a step at most", total, last)
+			}
+			if end := reports[len(reports)-1]; end.Bytes != total || end.Files != files {
+				t.Errorf("the bar ends at %+v, want %d files and %d bytes", end, files, total)
+			}
+		})
+	}
+}
+
+// atScan is a store that calls began as DuckDB's scanner is handed a
+// file (BulkSamples) or a group of files (LoadStreams).
+type atScan struct {
+	*store.Store
+	began func()
+}
+
+func (a atScan) LoadStreams(ctx context.Context, streams []model.BulkStream) ([]int64, error) {
+	a.began()
+	return a.Store.LoadStreams(ctx, streams)
+}
+
+func (a atScan) Load(ctx context.Context, f model.File, fill func(model.Sink) error) (int64, error) {
+	return a.Store.Load(ctx, f, func(s model.Sink) error { return fill(scanHook{s, a.began}) })
+}
+
+// scanHook is a store's sink that calls began at its BulkSamples.
+type scanHook struct {
+	model.Sink
+	began func()
+}
+
+func (h scanHook) BulkSamples(run int, in *model.BulkInput) (*model.BulkResult, error) {
+	h.began()
+	return h.Sink.(model.BulkSink).BulkSamples(run, in)
 }
