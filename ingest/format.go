@@ -74,9 +74,10 @@ type Format struct {
 	Bulk bool
 	// PassBeforeScan tells that the reader reads the whole file before
 	// it hands the file to the store's scanner, which then reads it
-	// again (a JTL's reader maps its labels to runs first): in a group
-	// of streams each of the two passes moves the progress bar through
-	// half of the file's bytes.
+	// again (a JTL's reader maps its labels to runs first): alone or in
+	// a group of streams, each of the two passes moves the progress bar
+	// through half of the file's bytes (where the store has no scanner,
+	// the second half is counted as the file ends).
 	PassBeforeScan bool
 	// Late tells that a report of this format may come after any amount
 	// of the tool's own output (a line per request, progress lines), and
