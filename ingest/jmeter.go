@@ -134,10 +134,7 @@ func readJTLCSV(in *Input, sink model.Sink) error {
 		if !ls.lone {
 			bi := &model.BulkInput{Name: in.Name, Path: in.Path, Format: "jmeter-jtl-csv", Gzip: in.Gzip,
 				Columns: t.header, NoHeader: t.noHeader, Runs: ls.bulkRuns()}
-			var scanned func()
-			bi.Progress, scanned = in.meter.scan()
-			res, err = b.BulkSamples(0, bi)
-			scanned()
+			res, err = in.bulkSamples(b, 0, bi)
 		}
 		switch {
 		case errors.Is(err, model.ErrBulkUnsupported):

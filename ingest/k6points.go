@@ -81,10 +81,7 @@ func k6Bulk(in *Input, sink model.Sink, bi *model.BulkInput, scan func(*Input, f
 		}
 		return scan(in, emit)
 	}
-	var scanned func()
-	bi.Progress, scanned = in.meter.scan()
-	res, err := b.BulkSamples(0, bi)
-	scanned()
+	res, err := in.bulkSamples(b, 0, bi)
 	if errors.Is(err, model.ErrBulkUnsupported) {
 		return true, k6StreamPoints(in, sink, goScan)
 	}

@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"sync"
+
+	"github.com/wra-bench/wra/model"
 )
 
 // Progress is the state of a long ingest. Bytes counts the files done and
@@ -37,13 +39,32 @@ type meter struct {
 	p        Progress
 	done     int64 // bytes of the files finished
 	size     int64 // of the current file
-	at       int64 // bytes of the current file read
+	at       int64 // bytes of the current file read (filePos)
 	step     int64 // of Bytes between two reports within a file
 	scanning bool  // the store's scanner reads the current file
-	// halves is set for a file whose reader reads it whole before the
-	// store's scanner reads it again (passBeforeScan): each pass moves
-	// through half of its bytes.
-	halves bool
+	// readAt and scanAt are the Go reader's and the store's scanner's
+	// positions in the current file, and twoPasses tells that its reader
+	// reads it whole before the scanner does (passBeforeScan).
+	readAt, scanAt int64
+	twoPasses      bool
+}
+
+// filePos is how far into a file an ingest is, from the positions of
+// its passes over it, the Go reader's and the store's scanner's: half
+// of each for a file whose reader reads it whole before the scanner
+// does (Format.PassBeforeScan), the further of the two for any other,
+// which one or the other reads.
+func filePos(twoPasses bool, readAt, scanAt int64) int64 {
+	if twoPasses {
+		return (readAt + scanAt) / 2
+	}
+	return max(readAt, scanAt)
+}
+
+// clearFile forgets the current file's positions.
+func (m *meter) clearFile(size int64, scanning bool) {
+	m.size, m.at, m.scanning = size, 0, scanning
+	m.readAt, m.scanAt, m.twoPasses = 0, 0, false
 }
 
 // newMeter returns nil when there is nothing to report to; a nil meter
@@ -62,7 +83,7 @@ func (m *meter) start(j job) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.size, m.at, m.scanning, m.halves = j.size, 0, false, false
+	m.clearFile(j.size, false)
 	m.p.Current, m.p.Bytes = j.source, m.done
 	m.report(m.p)
 }
@@ -75,7 +96,7 @@ func (m *meter) setAside() {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.size, m.at, m.scanning, m.halves = 0, 0, false, false
+	m.clearFile(0, false)
 	m.p.Current = ""
 }
 
@@ -103,28 +124,21 @@ func (m *meter) group(current string, files []groupFile) (read, scan []func(int6
 	for _, f := range files {
 		total += f.size
 	}
-	m.size, m.at, m.scanning, m.halves = total, 0, true, false
+	m.clearFile(total, true)
 	m.p.Current, m.p.Bytes = current, m.done
 	m.report(m.p)
 	var sum int64 // of the files' positions
 	for i, f := range files {
 		var readAt, scanAt int64
-		// at is how far into the file the group is.
-		at := func() int64 {
-			if f.passBeforeScan {
-				return (readAt + scanAt) / 2
-			}
-			return scanAt
-		}
 		// moved sets one pass's position, n bytes into the file.
 		moved := func(pass *int64) func(int64) {
 			return func(n int64) {
 				m.mu.Lock()
 				defer m.mu.Unlock()
 				if n = min(n, f.size); n > *pass {
-					was := at()
+					was := filePos(f.passBeforeScan, readAt, scanAt)
 					*pass = n
-					sum += at() - was
+					sum += filePos(f.passBeforeScan, readAt, scanAt) - was
 					m.advance(sum)
 				}
 			}
@@ -138,7 +152,7 @@ func (m *meter) group(current string, files []groupFile) (read, scan []func(int6
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.done += m.size
-		m.size, m.at, m.scanning = 0, 0, false
+		m.clearFile(0, false)
 		m.p.Files += len(files)
 		m.p.Bytes, m.p.Current = m.done, ""
 		m.report(m.p)
@@ -153,7 +167,7 @@ func (m *meter) finish() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.done += m.size
-	m.size, m.at = 0, 0
+	m.clearFile(0, false)
 	m.p.Files++
 	m.p.Bytes, m.p.Current = m.done, ""
 	m.report(m.p)
@@ -168,11 +182,9 @@ func (m *meter) read(n int64) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.halves {
-		n /= 2
-	}
 	if !m.scanning {
-		m.advance(n)
+		m.readAt = max(m.readAt, n)
+		m.advance(filePos(m.twoPasses, m.readAt, m.scanAt))
 	}
 }
 
@@ -186,7 +198,7 @@ func (m *meter) passBeforeScan() {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.halves = true
+	m.twoPasses = true
 }
 
 // scan hands the current file's progress to the store's scanner: the
@@ -203,15 +215,22 @@ func (m *meter) scan() (progress func(int64), done func()) {
 	return func(n int64) {
 			m.mu.Lock()
 			defer m.mu.Unlock()
-			if m.halves {
-				n = (m.size + n) / 2
-			}
-			m.advance(n)
+			m.scanAt = max(m.scanAt, n)
+			m.advance(filePos(m.twoPasses, m.readAt, m.scanAt))
 		}, func() {
 			m.mu.Lock()
 			m.scanning = false
 			m.mu.Unlock()
 		}
+}
+
+// bulkSamples hands the file to the store's scanner (b), which reports
+// the progress while it reads the file (scan).
+func (in *Input) bulkSamples(b model.BulkSink, run int, bi *model.BulkInput) (*model.BulkResult, error) {
+	var scanned func()
+	bi.Progress, scanned = in.meter.scan()
+	defer scanned()
+	return b.BulkSamples(run, bi)
 }
 
 // advance moves the position in the current file forward (never back,

@@ -416,15 +416,15 @@ func ingestFile(ctx context.Context, st Store, j job, opts Options) (FileResult,
 	}
 	fr.Format = f.Name
 	file.Format = f.Name
-	if f.PassBeforeScan {
-		opts.meter.passBeforeScan()
-	}
 	if g := opts.streams; g.takes(f, o) {
 		if err := g.makeRoom(ctx, st, j, opts); err != nil {
 			return fr, err
 		}
 		kept = true
 		return g.add(j, o, f, file, known), nil
+	}
+	if f.PassBeforeScan {
+		opts.meter.passBeforeScan()
 	}
 	rows, err := st.Load(ctx, file, func(s model.Sink) error {
 		return f.Read(&o.Input, readerSink(j, o, opts, s))

@@ -117,7 +117,7 @@ func main() {
 			return
 		}
 		stats.Lock()
-		if stats.Spins == 0 {
+		if stats.FirstSpinStartNS == 0 {
 			stats.FirstSpinStartNS = int64(processCPU())
 		}
 		stats.Unlock()
