@@ -155,19 +155,29 @@ func RoundColumns(d *Data) *Data {
 }
 
 // A NumberFormat is how a figure is printed for people, written as in
-// Python's and Rust's format strings: [+][,][.precision][type], type
+// Python's and Rust's format strings: [+][,][.precision][~][type], type
 // one of f (fixed decimals), e (scientific), g (significant figures,
-// trailing zeros dropped), % (a fraction as a percentage, fixed) and d (a
-// whole number). A precision without a type is fixed decimals, as in Rust
-// ({:.1}); "," groups thousands (f, d and %); "+" signs positive numbers.
-// The zero NumberFormat (an empty spec) is the default: the column's
-// Precision.
+// trailing zeros dropped), % (a fraction as a percentage, fixed), d (a
+// whole number) and t (fixed decimals, the rest cut off). A precision
+// without a type is fixed decimals, as in Rust ({:.1}); "," groups
+// thousands (f, d, t and %); "+" signs positive numbers; "~" drops
+// trailing zeros after the point, as d3-format's "~" does (",.3~f" prints
+// 1625.4 as "1,625.4" and 418 as "418", as JavaScript's toLocaleString).
+// A spec may instead be a load tool's name (wrk, bombardier, k6, vegeta):
+// the figure prints in the unit its magnitude picks, as that tool prints it
+// (ForFigure). The zero NumberFormat (an empty spec) is the default: the
+// column's Precision.
 type NumberFormat struct {
 	Spec      string // as written
 	Plus      bool
 	Group     bool
-	Precision int // -1: not given
+	Trim      bool // "~": trailing zeros after the point dropped
+	Precision int  // -1: not given
 	Type      byte
+	Tool      string // a tool whose units print the figure; then the rest is unset
+
+	quantity quantity             // the figure's, set by ForFigure
+	print    func(float64) string // the tool's print of that quantity, set by ForFigure
 }
 
 // SpecError is a format spec that cannot be read: Pos is the 0-based byte
@@ -185,6 +195,10 @@ func (e *SpecError) Error() string {
 // ParseNumberFormat reads a format spec ("", ",.0f", ".1f", ".3g", ".1%").
 func ParseNumberFormat(spec string) (NumberFormat, error) {
 	f := NumberFormat{Spec: spec, Precision: -1}
+	if _, ok := toolStyles[spec]; ok {
+		f.Tool = spec
+		return f, nil
+	}
 	i := 0
 	bad := func(msg string) (NumberFormat, error) {
 		return NumberFormat{}, &SpecError{Spec: spec, Pos: i, Msg: msg}
@@ -212,13 +226,17 @@ func ParseNumberFormat(spec string) (NumberFormat, error) {
 		}
 		f.Precision, _ = strconv.Atoi(spec[start:i])
 	}
+	if i < len(spec) && spec[i] == '~' {
+		f.Trim = true
+		i++
+	}
 	if i < len(spec) {
 		switch spec[i] {
 		case 'f', 'e', 'g', '%', 'd', 't':
 			f.Type = spec[i]
 			i++
 		default:
-			return bad(fmt.Sprintf("unknown %q: expected [+][,][.precision][type], type one of f, e, g, %%, d, t", spec[i]))
+			return bad(fmt.Sprintf("unknown %q: expected [+][,][.precision][~][type], type one of f, e, g, %%, d, t, or a tool's units: "+toolStyleNames, spec[i]))
 		}
 	}
 	if i < len(spec) {
@@ -246,13 +264,19 @@ func ParseNumberFormat(spec string) (NumberFormat, error) {
 }
 
 // Default reports whether f is the default format (a Precision).
-func (f NumberFormat) Default() bool { return f.Type == 0 }
+func (f NumberFormat) Default() bool { return f.Type == 0 && f.Tool == "" }
 
 // Format prints x; p is the Precision of its column, which only the
 // default format reads.
 func (f NumberFormat) Format(x float64, p Precision) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	if f.Tool != "" {
+		if f.print == nil {
+			panic("report: the format " + strconv.Quote(f.Spec) + " is not bound to its figure (ForFigure)")
+		}
+		return f.print(x * f.quantity.toBase)
 	}
 	var s string
 	switch f.Type {
@@ -272,6 +296,9 @@ func (f NumberFormat) Format(x float64, p Precision) string {
 	if strings.HasPrefix(s, "-") && strings.Trim(s, "-0.") == "" {
 		s = s[1:] // a rounded negative zero is zero
 	}
+	if f.Trim {
+		s = trimZeros(s)
+	}
 	if f.Group && f.Type != 0 {
 		s = Thousands(s)
 	}
@@ -282,6 +309,20 @@ func (f NumberFormat) Format(x float64, p Precision) string {
 		s = "+" + s
 	}
 	return s
+}
+
+// trimZeros drops the trailing zeros after the point of a number's
+// digits, and the point when none is left: "1625.400" is "1625.4",
+// "1.20e+03" is "1.2e+03".
+func trimZeros(s string) string {
+	mant, exp, hasExp := strings.Cut(s, "e")
+	if strings.Contains(mant, ".") {
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+	}
+	if hasExp {
+		return mant + "e" + exp
+	}
+	return mant
 }
 
 // truncated is x with p decimals, the rest cut off rather than rounded

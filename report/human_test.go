@@ -42,6 +42,13 @@ func TestNumberFormat(t *testing.T) {
 		{".3t", 23.9899999, "23.989"},
 		{".1t", -0.04, "0.0"},
 		{".0t", -3.7, "-3"},
+		{",.3~f", 1625.4, "1,625.4"}, // "~" drops trailing zeros, as d3-format and toLocaleString
+		{",.3~f", 418, "418"},
+		{",.3~f", 177178.3, "177,178.3"},
+		{".2~%", 0.125, "12.5%"},
+		{".2~e", 1200, "1.2e+03"},
+		{".2~f", -0.001, "0"},
+		{".1~t", 2.95, "2.9"},
 	} {
 		f, err := ParseNumberFormat(c.spec)
 		if err != nil {
@@ -59,11 +66,11 @@ func TestNumberFormatErrors(t *testing.T) {
 		{".", `format ".", byte 2: expected the number of digits after '.'`},
 		{".x", `format ".x", byte 2: expected the number of digits after '.'`},
 		{".123f", `format ".123f", byte 2: expected at most 2 digits of precision`},
-		{"x", `format "x", byte 1: unknown 'x': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
+		{"x", `format "x", byte 1: unknown 'x': expected [+][,][.precision][~][type], type one of f, e, g, %, d, t, or a tool's units: wrk, bombardier, k6, vegeta`},
 		{".1fx", `format ".1fx", byte 4: unexpected "x" after the type`},
 		{".1d", `format ".1d", byte 1: d is a whole number: it takes no precision`},
 		{",.3g", `format ",.3g", byte 1: ',' groups thousands of f, d and %, not of g`},
-		{">10.1f", `format ">10.1f", byte 1: unknown '>': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
+		{">10.1f", `format ">10.1f", byte 1: unknown '>': expected [+][,][.precision][~][type], type one of f, e, g, %, d, t, or a tool's units: wrk, bombardier, k6, vegeta`},
 	} {
 		_, err := ParseNumberFormat(c.spec)
 		if err == nil || err.Error() != c.want {

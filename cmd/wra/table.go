@@ -34,7 +34,7 @@ type tableOptions struct {
 func (o *tableOptions) AddFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVarP(&o.metric, "metric", "m", "", "the figure of each cell: a column of run_figures (rps, latency_p99_ms, cpu_user_us, ...; cpu_server_us_per_req, as wra compare names it, is cpu_server_us)")
-	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps:,.0f} ({latency_p99_ms:.1f})"; a format after the colon, a fallback after |, [ ] drops a part whose figure is missing`)
+	f.StringVar(&o.cell, "cell", "", `a cell of several figures: a template such as "{rps:,.0f} ({latency_p99_ms:.1f})"; a format after the colon (",.1f", or a tool's units: wrk, bombardier, k6, vegeta), a fallback after |, [ ] drops a part whose figure is missing`)
 	f.StringArrayVar(&o.figures, "figure", nil, `a column of its own, as TITLE=TEMPLATE ("Requests/sec={rps:,.2f}"); repeat it for figures side by side, in place of --metric and --cell`)
 	f.StringSliceVar(&o.rows, "row", nil, "the keys of the rows: columns or labels, comma-separated (server,database)")
 	f.StringSliceVar(&o.cols, "col", nil, "the keys of the columns: columns or labels, comma-separated (connections)")
@@ -67,7 +67,8 @@ column-key value and figure.`,
   wra table --cell "{rps:,.0f} ({latency_p99_ms:.1f})" --row server --col target_rps --where "tool = 'wrk2' AND test = 'one'" --format markdown
   wra table --cell "{cpu_user_us:.0f} + {cpu_kernel_us:.0f}[; {cpu_db_us:.0f}]" --row server --col test,target_rps --where "tool = 'wrk2'"
   wra table --metric highest_held_rps --row server --col tool
-  wra table --figure "Requests/sec={rps:,.2f}" --figure "p50={latency_p50_ms:.2f} ms" --figure "p99={latency_p99_ms:.2f} ms" --row server --format markdown`,
+  wra table --figure "Requests/sec={rps:,.2f}" --figure "p50={latency_p50_ms:.2f} ms" --figure "p99={latency_p99_ms:.2f} ms" --row server --format markdown
+  wra table --figure "Latency={latency_mean_ms:wrk}" --figure "Transfer/sec={reported_transfer_bytes_per_s:wrk}" --row server --col target_rps --where "tool = 'wrk2' AND test = 'one'"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTable(cmd.Context(), e, g, o)

@@ -181,8 +181,11 @@ func parseField(inner string) (field, string, error) {
 	if name == "" {
 		return f, name, errors.New("empty {}: expected a metric name, as {rps}")
 	}
-	var err error
-	f.format, err = report.ParseNumberFormat(spec)
+	format, err := report.ParseNumberFormat(spec)
+	if err != nil {
+		return f, name, err
+	}
+	f.format, err = format.ForFigure(name)
 	return f, name, err
 }
 

@@ -28,6 +28,9 @@ func TestTemplateFormats(t *testing.T) {
 		{"{{{rps:.0f}}} [[x]]", []cellFigure{fig(3)}, "{3} [x]"},
 		{"{x:.3g}", []cellFigure{fig(0.012345)}, "0.0123"},
 		{"{rps}", []cellFigure{{median: 1.99, min: 1.8, max: 2.3}}, "2.0"},
+		{"{latency_mean_ms:wrk} / {reported_transfer_bytes_per_s:wrk}", []cellFigure{fig(0.7743), fig(175982510.08)}, "774.30us / 167.83MB"},
+		{"{latency_p95_ms:k6} {latency_p95_s:wrk}", []cellFigure{fig(1.397798), fig(0.001397798)}, "1.39ms 1.40ms"},
+		{"{rps:,.3~f}", []cellFigure{fig(1625.4)}, "1,625.4"},
 	} {
 		tm, err := parseTemplate(c.tmpl)
 		if err != nil {
@@ -44,10 +47,11 @@ func TestTemplateFormats(t *testing.T) {
 func TestTemplateErrors(t *testing.T) {
 	for _, c := range []struct{ tmpl, want string }{
 		{"{rps:.1fx}", `cell template "{rps:.1fx}", byte 9: unexpected "x" after the type`},
-		{"{rps:.1x}", `cell template "{rps:.1x}", byte 8: unknown 'x': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
+		{"{rps:.1x}", `cell template "{rps:.1x}", byte 8: unknown 'x': expected [+][,][.precision][~][type], type one of f, e, g, %, d, t, or a tool's units: wrk, bombardier, k6, vegeta`},
 		{"{rps} ({p99:,.q})", `cell template "{rps} ({p99:,.q})", byte 15: expected the number of digits after '.'`},
-		{"{rps:zz}", `cell template "{rps:zz}", byte 6: unknown 'z': expected [+][,][.precision][type], type one of f, e, g, %, d, t`},
+		{"{rps:zz}", `cell template "{rps:zz}", byte 6: unknown 'z': expected [+][,][.precision][~][type], type one of f, e, g, %, d, t, or a tool's units: wrk, bombardier, k6, vegeta`},
 		{"{rps", `cell template "{rps", byte 1: { is not closed`},
+		{"{rps} {rps:k6}", `cell template "{rps} {rps:k6}", byte 12: k6 prints no count in units: rps is a count (a time ends in _s, _ms or _us, a size in bytes, _mb or _gib)`},
 		{"rps}", `cell template "rps}", byte 4: } has no { (write }} for a literal })`},
 		{"{}", `cell template "{}", byte 1: empty {}: expected a metric name, as {rps}`},
 		{"{ rps }", `cell template "{ rps }", byte 1: a metric name has no spaces around it`},
@@ -69,7 +73,8 @@ func TestTemplateErrors(t *testing.T) {
 // holds each literal piece.
 func FuzzTemplate(f *testing.F) {
 	for _, s := range []string{"{rps}", "{rps:,.0f} ({latency_p99_ms:.1f})", "{cpu_user_us:.0f} + {cpu_kernel_us:.0f}[; {cpu_db_us:.0f|–}]",
-		"{{x}}", "[[{a}]]", "{a:.3g|n/a}", "{a:", "[", "{a:+,.2%}"} {
+		"{{x}}", "[[{a}]]", "{a:.3g|n/a}", "{a:", "[", "{a:+,.2%}",
+		"{latency_mean_ms:wrk} {reported_transfer_bytes_per_s:bombardier}", "{latency_p95_s:k6}", "{rps:k6}", "{rps:,.3~f}", "{a:wr", "{a:.~}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
