@@ -40,7 +40,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"cost", "--provider", "gcp-"}, []string{"gcp-cloud-run", "gcp-n2", "gcp-e2", noFile}},
 		{[]string{"sql", "SELECT * FROM cpu_"}, []string{"SELECT * FROM cpu_per_request", noFile}},
 		{[]string{"sql", "SELECT"}, []string{noFile}}, // the first word is not a name
-		{[]string{"table", "--metric", "latency_p9"}, []string{"latency_p90_ms", "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", noFile}},
+		{[]string{"table", "--metric", "latency_p9"}, []string{"latency_p90_ms", "latency_p95_ms", "latency_p99_ms", "latency_p999_ms", "latency_p97_5_ms", "latency_p98_ms", "latency_p99_99_ms", "latency_p99_999_ms", noFile}},
 		{[]string{"table", "--row", "server,connec"}, []string{"server,connections", noFileNoSpace}},
 	} {
 		r := complete(t, db, tc.args...)

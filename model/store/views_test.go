@@ -807,3 +807,73 @@ func TestViewLadderPerStep(t *testing.T) {
 		t.Errorf("go/wait10: %d steps with unknown failures, %d from the run; want 0 and 5", unknown, fromRun)
 	}
 }
+
+// run_figures gives the percentiles a tool prints beyond the columns of
+// runs, read here from the reports' text: wrk2's Recorded spectrum (not
+// the Uncorrected one that -U adds, which runs' own figures are not
+// of; its 10th, 75th, 80th), and ab's 66th, 75th, 80th and 98th. A
+// percentile the report does not print is NULL: wrk2's spectrum has no
+// 25th, 66th or 98th.
+func TestViewLatencyPercentiles(t *testing.T) {
+	db := openViews(t, "percentiles")
+	dir := filepath.Join("testdata", "views", "percentiles")
+	// printed is each report's percentile (0–100) → latency in ms.
+	printed := map[string]map[float64]float64{}
+	wrk2, err := os.ReadFile(filepath.Join(dir, "wrk2_U_go2_wait5_R1000.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded, _, _ := strings.Cut(string(wrk2), "Uncorrected Latency")
+	printed["wrk2"] = map[float64]float64{}
+	for _, line := range strings.Split(recorded, "\n") {
+		var v, p, n, inv float64
+		if c, _ := fmt.Sscanf(strings.TrimSpace(line), "%g %g %g %g", &v, &p, &n, &inv); c == 4 {
+			pct := math.Round(p*1e6) / 1e4 // 0.750000 is the 75th
+			if old, ok := printed["wrk2"][pct]; !ok || v < old {
+				printed["wrk2"][pct] = v
+			}
+		}
+	}
+	ab, err := os.ReadFile(filepath.Join(dir, "ab_keepalive_go2_ping_n10000_c20.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed["ab"] = map[float64]float64{}
+	for _, line := range strings.Split(string(ab), "\n") {
+		var p, ms float64
+		if c, _ := fmt.Sscanf(strings.TrimSpace(line), "%g%% %g", &p, &ms); c == 2 {
+			printed["ab"][p] = ms
+		}
+	}
+	if printed["wrk2"][75] == 0 || len(printed["ab"]) != 9 {
+		t.Fatalf("read %v from the reports", printed)
+	}
+	seen := 0
+	queryRows(t, db, `SELECT tool, latency_p10_ms, latency_p25_ms, latency_p66_ms, latency_p75_ms, latency_p80_ms, latency_p98_ms FROM run_figures`, func(r *sql.Rows) error {
+		var tool string
+		var p10, p25, p66, p75, p80, p98 sql.NullFloat64
+		if err := r.Scan(&tool, &p10, &p25, &p66, &p75, &p80, &p98); err != nil {
+			return err
+		}
+		seen++
+		want := printed[tool]
+		at := func(p float64) float64 {
+			if v, ok := want[p]; ok {
+				return v
+			}
+			return math.NaN()
+		}
+		for _, c := range []struct {
+			pct float64
+			got sql.NullFloat64
+		}{{10, p10}, {25, p25}, {66, p66}, {75, p75}, {80, p80}, {98, p98}} {
+			if !near(c.got, at(c.pct)) {
+				t.Errorf("%s: latency_p%v_ms %v, the report prints %v", tool, c.pct, c.got, at(c.pct))
+			}
+		}
+		return nil
+	})
+	if seen != 2 {
+		t.Errorf("%d runs in run_figures, want 2", seen)
+	}
+}

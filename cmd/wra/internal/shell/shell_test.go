@@ -143,7 +143,7 @@ func TestCompleter(t *testing.T) {
 		n    int
 	}{
 		{"SELECT * FROM cpu_per", []string{"_request"}, 7},
-		{"SELECT latency_p9", []string{"0_ms", "5_ms", "9_ms", "99_ms", "9_ms_median", "9_ms_min", "9_ms_max", "5_ms_median"}, 10},
+		{"SELECT latency_p9", []string{"0_ms", "5_ms", "9_ms", "99_ms", "7_5_ms", "8_ms", "9_99_ms", "9_999_ms", "9_ms_median", "9_ms_min", "9_ms_max", "5_ms_median"}, 10},
 		{".ta", []string{"bles"}, 3},
 		{".format ma", []string{"rkdown"}, 2},
 		{"SELECT x FROM nothing_like", nil, 12},
