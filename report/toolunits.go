@@ -38,7 +38,8 @@ func (k quantityKind) String() string {
 // last of its words that names one: latency_p99_ms is a time in ms,
 // cpu_server_us_per_req one in µs, startup_s one in seconds,
 // reported_transfer_bytes_per_s_p99 a size in bytes (a rate: "per s" is
-// not a time), working_set_mb one in MiB (wra's _mb are MiB), rps a count.
+// not a time), working_set_mb one in MiB (wra's _mb are MiB, as _mib),
+// rps a count.
 func figureQuantity(name string) quantity {
 	words := strings.Split(name, "_")
 	for i := len(words) - 1; i >= 0; i-- {
@@ -46,6 +47,10 @@ func figureQuantity(name string) quantity {
 		case "bytes":
 			return quantity{bytesQuantity, 1}
 		case "mb":
+			return quantity{bytesQuantity, 1 << 20}
+		case "kib":
+			return quantity{bytesQuantity, 1 << 10}
+		case "mib":
 			return quantity{bytesQuantity, 1 << 20}
 		case "gib":
 			return quantity{bytesQuantity, 1 << 30}
@@ -233,7 +238,7 @@ func (f NumberFormat) ForFigure(name string) (NumberFormat, error) {
 		print = u.count
 	}
 	if print == nil {
-		return f, &SpecError{Spec: f.Spec, Msg: fmt.Sprintf("%s prints no %s in units: %s is %s (a time ends in _s, _ms or _us, a size in bytes, _mb or _gib)",
+		return f, &SpecError{Spec: f.Spec, Msg: fmt.Sprintf("%s prints no %s in units: %s is %s (a time ends in _s, _ms or _us, a size in bytes, _kib, _mb, _mib or _gib)",
 			f.Tool, strings.TrimPrefix(q.kind.String(), "a "), name, q.kind)}
 	}
 	f.quantity, f.print = q, print

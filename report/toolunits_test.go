@@ -102,9 +102,9 @@ func TestFigureQuantity(t *testing.T) {
 
 func TestToolUnitsRefuse(t *testing.T) {
 	for _, c := range []struct{ spec, figure, want string }{
-		{"k6", "rps", `format "k6", byte 1: k6 prints no count in units: rps is a count (a time ends in _s, _ms or _us, a size in bytes, _mb or _gib)`},
-		{"bombardier", "requests", `format "bombardier", byte 1: bombardier prints no count in units: requests is a count (a time ends in _s, _ms or _us, a size in bytes, _mb or _gib)`},
-		{"vegeta", "reported_bytes_read", `format "vegeta", byte 1: vegeta prints no size in bytes in units: reported_bytes_read is a size in bytes (a time ends in _s, _ms or _us, a size in bytes, _mb or _gib)`},
+		{"k6", "rps", `format "k6", byte 1: k6 prints no count in units: rps is a count (a time ends in _s, _ms or _us, a size in bytes, _kib, _mb, _mib or _gib)`},
+		{"bombardier", "requests", `format "bombardier", byte 1: bombardier prints no count in units: requests is a count (a time ends in _s, _ms or _us, a size in bytes, _kib, _mb, _mib or _gib)`},
+		{"vegeta", "reported_bytes_read", `format "vegeta", byte 1: vegeta prints no size in bytes in units: reported_bytes_read is a size in bytes (a time ends in _s, _ms or _us, a size in bytes, _kib, _mb, _mib or _gib)`},
 	} {
 		f, err := ParseNumberFormat(c.spec)
 		if err != nil {

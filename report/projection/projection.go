@@ -233,10 +233,49 @@ var unitScale = []struct {
 	{"_us_per_req", "_us", 1},
 }
 
+// byteUnits are the sizes a figure in bytes may be asked for in: the
+// word in place of "bytes" reads the column divided by the size
+// (reported_transfer_mib_per_s_mean is reported_transfer_bytes_per_s_mean
+// / 2^20).
+var byteUnits = []struct {
+	word string
+	size float64
+}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}}
+
+// unitSource is a column a metric asked for in another unit may read,
+// and the factor it is multiplied by.
+type unitSource struct {
+	column string
+	factor float64
+}
+
+// unitSources are the columns metric m may read, in the order they are
+// tried (unitScale, then byteUnits).
+func unitSources(m string) []unitSource {
+	var out []unitSource
+	for _, u := range unitScale {
+		if base, ok := strings.CutSuffix(m, u.want); ok {
+			out = append(out, unitSource{base + u.have, u.factor})
+		}
+	}
+	words := strings.Split(m, "_")
+	for i, w := range words {
+		for _, b := range byteUnits {
+			if w == b.word {
+				src := slices.Clone(words)
+				src[i] = "bytes"
+				out = append(out, unitSource{strings.Join(src, "_"), 1 / b.size})
+			}
+		}
+	}
+	return out
+}
+
 // withUnits adds to runs a column for each metric asked for in another
-// unit than its column's (unitScale), so that a cell can print a latency
-// in seconds as the author did: {latency_mean_s:.2f}. Runs are copied
-// where a column is added.
+// unit than its column's (unitSources), so that a cell can print a latency
+// in seconds as the author did, {latency_mean_s:.2f}, or a transfer rate
+// in MiB/s, {reported_transfer_mib_per_s:.2f}. Runs are copied where a
+// column is added.
 func withUnits(runs Runs, metrics []string) Runs {
 	col := map[string]int{}
 	for i, c := range runs.Columns {
@@ -246,23 +285,20 @@ func withUnits(runs Runs, metrics []string) Runs {
 		if _, ok := col[m]; ok {
 			continue
 		}
-		for _, u := range unitScale {
-			base, ok := strings.CutSuffix(m, u.want)
-			if !ok {
+		for _, u := range unitSources(m) {
+			src, ok := col[u.column]
+			if !ok || slices.Contains(notMetrics, u.column) {
 				continue
 			}
-			src, ok := col[base+u.have]
-			if !ok || slices.Contains(notMetrics, base+u.have) {
-				continue
-			}
+			factor := u.factor
 			out := Runs{Columns: append(slices.Clone(runs.Columns), m), Caveats: runs.Caveats}
 			for _, r := range runs.Rows {
 				var v any
 				switch x := r[src].(type) {
 				case float64:
-					v = x * u.factor
+					v = x * factor
 				case int64:
-					v = float64(x) * u.factor
+					v = float64(x) * factor
 				}
 				out.Rows = append(out.Rows, append(slices.Clone(r), v))
 			}

@@ -261,6 +261,29 @@ func TestFigureInAnotherUnit(t *testing.T) {
 	}
 }
 
+// A size asked for in KiB, MiB or GiB reads the column in bytes divided:
+// reported_transfer_mib_per_s_mean is reported_transfer_bytes_per_s_mean
+// / 2^20, as autocannon's authors print its throughput.
+func TestBytesInAnotherUnit(t *testing.T) {
+	runs := Runs{Columns: []string{"run_id", "source", "source_line", "tool", "server", "reported_transfer_bytes_per_s_mean", "labels"}}
+	for i, x := range []struct {
+		server string
+		bytes  float64
+	}{{"express", 2116633.6}, {"fastify", 12 << 20}} {
+		runs.Rows = append(runs.Rows, []any{"f:" + x.server, "f", int64(i + 1), "autocannon", x.server, x.bytes, ""})
+	}
+	tables, err := Project(runs, Spec{Rows: []string{"server"}, Cell: "{reported_transfer_mib_per_s_mean:.2f} / {reported_transfer_kib_per_s_mean:.0f} / {reported_transfer_mib_per_s_mean:wrk}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := write(t, tables[0], report.Markdown)
+	for _, want := range []string{"| express | 2.02 / 2067 / 2.02MB |", "| fastify | 12.00 / 12288 / 12.00MB |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no row %q in:\n%s", want, md)
+		}
+	}
+}
+
 // A per-request CPU figure asked for by the name a comparison gives it
 // (cpu_server_us_per_req) is run_figures' cpu_server_us, in the same
 // cells, and may order the rows.

@@ -51,7 +51,7 @@ func TestTemplateErrors(t *testing.T) {
 		{"{rps} ({p99:,.q})", `cell template "{rps} ({p99:,.q})", byte 15: expected the number of digits after '.'`},
 		{"{rps:zz}", `cell template "{rps:zz}", byte 6: unknown 'z': expected [+][,][.precision][~][type], type one of f, e, g, %, d, t, or a tool's units: wrk, bombardier, k6, vegeta`},
 		{"{rps", `cell template "{rps", byte 1: { is not closed`},
-		{"{rps} {rps:k6}", `cell template "{rps} {rps:k6}", byte 12: k6 prints no count in units: rps is a count (a time ends in _s, _ms or _us, a size in bytes, _mb or _gib)`},
+		{"{rps} {rps:k6}", `cell template "{rps} {rps:k6}", byte 12: k6 prints no count in units: rps is a count (a time ends in _s, _ms or _us, a size in bytes, _kib, _mb, _mib or _gib)`},
 		{"rps}", `cell template "rps}", byte 4: } has no { (write }} for a literal })`},
 		{"{}", `cell template "{}", byte 1: empty {}: expected a metric name, as {rps}`},
 		{"{ rps }", `cell template "{ rps }", byte 1: a metric name has no spaces around it`},
