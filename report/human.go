@@ -176,8 +176,8 @@ type NumberFormat struct {
 	Type      byte
 	Tool      string // a tool whose units print the figure; then the rest is unset
 
-	quantity quantity             // the figure's, set by ForFigure
-	print    func(float64) string // the tool's print of that quantity, set by ForFigure
+	quantity quantity // the figure's, set by ForFigure
+	bound    bool     // ForFigure has set quantity
 }
 
 // SpecError is a format spec that cannot be read: Pos is the 0-based byte
@@ -195,7 +195,7 @@ func (e *SpecError) Error() string {
 // ParseNumberFormat reads a format spec ("", ",.0f", ".1f", ".3g", ".1%").
 func ParseNumberFormat(spec string) (NumberFormat, error) {
 	f := NumberFormat{Spec: spec, Precision: -1}
-	if _, ok := toolStyles[spec]; ok {
+	if _, ok := toolStyle(spec); ok {
 		f.Tool = spec
 		return f, nil
 	}
@@ -236,7 +236,7 @@ func ParseNumberFormat(spec string) (NumberFormat, error) {
 			f.Type = spec[i]
 			i++
 		default:
-			return bad(fmt.Sprintf("unknown %q: expected [+][,][.precision][~][type], type one of f, e, g, %%, d, t, or a tool's units: "+toolStyleNames, spec[i]))
+			return bad(fmt.Sprintf("unknown %q: expected [+][,][.precision][~][type], type one of f, e, g, %%, d, t, or a tool's units: "+toolStyleNames(), spec[i]))
 		}
 	}
 	if i < len(spec) {
@@ -273,10 +273,12 @@ func (f NumberFormat) Format(x float64, p Precision) string {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	if f.Tool != "" {
-		if f.print == nil {
+		u, _ := toolStyle(f.Tool)
+		print := u.of(f.quantity.kind)
+		if print == nil || !f.bound {
 			panic("report: the format " + strconv.Quote(f.Spec) + " is not bound to its figure (ForFigure)")
 		}
-		return f.print(x * f.quantity.toBase)
+		return print(x * f.quantity.toBase())
 	}
 	var s string
 	switch f.Type {

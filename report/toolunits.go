@@ -3,18 +3,34 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // A quantity is what a figure measures, known from its name: a time, a
-// size in bytes, or a count (anything else). toBase converts the
-// figure's column to seconds or bytes.
+// size in bytes, or a count (anything else), and the unit of its column
+// as a power of the base (seconds: of 10; bytes: of 2), so that a factor
+// between two units is exact (10^3, not 1e-3 / 1e-6).
 type quantity struct {
-	kind   quantityKind
-	toBase float64
+	kind quantityKind
+	exp  int
 }
+
+// scale is 10^e for a time, 2^e for a size, 1 for a count.
+func (k quantityKind) scale(e int) float64 {
+	switch k {
+	case timeQuantity:
+		return math.Pow10(e)
+	case bytesQuantity:
+		return math.Ldexp(1, e)
+	}
+	return 1
+}
+
+// toBase converts the figure's column to seconds or bytes.
+func (q quantity) toBase() float64 { return q.kind.scale(q.exp) }
 
 type quantityKind int
 
@@ -34,62 +50,135 @@ func (k quantityKind) String() string {
 	return "a count"
 }
 
+// unitWords are the words of a figure's name that give its unit: what
+// it measures and its power of seconds or bytes. wra's _mb are MiB
+// (docs/store.md), as _mib.
+var unitWords = []struct {
+	word string
+	q    quantity
+}{
+	{"us", quantity{timeQuantity, -6}},
+	{"ms", quantity{timeQuantity, -3}},
+	{"s", quantity{timeQuantity, 0}},
+	{"bytes", quantity{bytesQuantity, 0}},
+	{"kib", quantity{bytesQuantity, 10}},
+	{"mb", quantity{bytesQuantity, 20}},
+	{"mib", quantity{bytesQuantity, 20}},
+	{"gib", quantity{bytesQuantity, 30}},
+}
+
+// unitAt is the unit of the i-th word of a name split at "_", if it names
+// one: "s" after "per" is a rate (bytes_per_s), not a time.
+func unitAt(words []string, i int) (quantity, bool) {
+	if words[i] == "s" && i > 0 && words[i-1] == "per" {
+		return quantity{}, false
+	}
+	for _, u := range unitWords {
+		if u.word == words[i] {
+			return u.q, true
+		}
+	}
+	return quantity{}, false
+}
+
 // figureQuantity reads a figure's quantity from the unit in its name, the
-// last of its words that names one: latency_p99_ms is a time in ms,
-// cpu_server_us_per_req one in µs, startup_s one in seconds,
-// reported_transfer_bytes_per_s_p99 a size in bytes (a rate: "per s" is
-// not a time), working_set_mb one in MiB (wra's _mb are MiB, as _mib),
-// rps a count.
+// last of its words that names one (unitWords): latency_p99_ms is a time
+// in ms, cpu_server_us_per_req one in µs, startup_s one in seconds,
+// reported_transfer_bytes_per_s_p99 a size in bytes, working_set_mb one
+// in MiB, rps a count.
 func figureQuantity(name string) quantity {
 	words := strings.Split(name, "_")
 	for i := len(words) - 1; i >= 0; i-- {
-		switch words[i] {
-		case "bytes":
-			return quantity{bytesQuantity, 1}
-		case "mb":
-			return quantity{bytesQuantity, 1 << 20}
-		case "kib":
-			return quantity{bytesQuantity, 1 << 10}
-		case "mib":
-			return quantity{bytesQuantity, 1 << 20}
-		case "gib":
-			return quantity{bytesQuantity, 1 << 30}
-		case "us":
-			return quantity{timeQuantity, 1e-6}
-		case "ms":
-			return quantity{timeQuantity, 1e-3}
-		case "s":
-			if i > 0 && words[i-1] == "per" {
-				continue
-			}
-			return quantity{timeQuantity, 1}
+		if q, ok := unitAt(words, i); ok {
+			return q
 		}
 	}
-	return quantity{countQuantity, 1}
+	return quantity{countQuantity, 0}
+}
+
+// A Conversion is a column a figure asked for in another unit may be read
+// from, and the factor its values are multiplied by.
+type Conversion struct {
+	Column string
+	Factor float64
+}
+
+// Conversions are the columns the figure name may be read from in another
+// unit of the same quantity, nearest the name's end first: each word of
+// the name that names a unit (unitWords) replaced by another of its kind.
+// latency_mean_s reads latency_mean_ms × 1e-3, reported_transfer_mib_per_s
+// reported_transfer_bytes_per_s / 2^20.
+func Conversions(name string) []Conversion {
+	words := strings.Split(name, "_")
+	var out []Conversion
+	for i := len(words) - 1; i >= 0; i-- {
+		want, ok := unitAt(words, i)
+		if !ok {
+			continue
+		}
+		for _, u := range unitWords {
+			if u.q.kind != want.kind || u.word == words[i] {
+				continue
+			}
+			src := slices.Clone(words)
+			src[i] = u.word
+			out = append(out, Conversion{strings.Join(src, "_"), want.kind.scale(u.q.exp - want.exp)})
+		}
+	}
+	return out
 }
 
 // A toolUnits prints a figure as a load tool prints it in its report: in
 // the unit its magnitude picks, with the tool's digits, so that a table
 // can show a figure as the author pasted it from the tool ("774.30us",
-// "2.36ms", "167.83MB", "1.028ms"). Each function takes seconds or bytes; a nil one
-// is a quantity the tool does not print in units.
+// "2.36ms", "167.83MB", "1.028ms"). Each function takes seconds or bytes;
+// a nil one is a quantity the tool does not print in units.
 type toolUnits struct {
+	name               string
 	time, bytes, count func(float64) string
 }
 
-// toolStyles are the tools whose units a format may name, each after its
-// source: wrk's src/units.c (wrk2's is the same), bombardier's format.go,
-// k6's end-of-test summary (humanizeGenericDuration, humanizeBytes) and
-// vegeta's text report (lib/reporters.go, round).
-var toolStyles = map[string]toolUnits{
-	"wrk":        {time: wrkTime, bytes: wrkBytes, count: wrkCount},
-	"bombardier": {time: bombardierTime, bytes: bombardierBytes},
-	"k6":         {time: k6Time, bytes: k6Bytes},
-	"vegeta":     {time: vegetaTime},
+// of is the tool's print of a quantity, nil where it has none.
+func (u toolUnits) of(k quantityKind) func(float64) string {
+	switch k {
+	case timeQuantity:
+		return u.time
+	case bytesQuantity:
+		return u.bytes
+	}
+	return u.count
 }
 
-// toolStyleNames are toolStyles' names, in the order the docs give them.
-const toolStyleNames = "wrk, bombardier, k6, vegeta"
+// toolStyles are the tools whose units a format may name, in the order
+// the docs give them, each after its source: wrk's src/units.c (wrk2's is
+// the same), bombardier's format.go, k6's end-of-test summary
+// (humanizeGenericDuration, humanizeBytes) and vegeta's text report
+// (lib/reporters.go, round).
+var toolStyles = []toolUnits{
+	{name: "wrk", time: wrkTime, bytes: wrkBytes, count: wrkCount},
+	{name: "bombardier", time: bombardierTime, bytes: bombardierBytes},
+	{name: "k6", time: k6Time, bytes: k6Bytes},
+	{name: "vegeta", time: vegetaTime},
+}
+
+// toolStyle is the tool named so, if a format may name it.
+func toolStyle(name string) (toolUnits, bool) {
+	for _, u := range toolStyles {
+		if u.name == name {
+			return u, true
+		}
+	}
+	return toolUnits{}, false
+}
+
+// toolStyleNames are toolStyles' names, for an error.
+func toolStyleNames() string {
+	var names []string
+	for _, u := range toolStyles {
+		names = append(names, u.name)
+	}
+	return strings.Join(names, ", ")
+}
 
 // unitLadder is a base unit and the larger ones, each scale times the
 // one before. As wrk and bombardier do, an amount moves to the next unit
@@ -228,19 +317,10 @@ func (f NumberFormat) ForFigure(name string) (NumberFormat, error) {
 		return f, nil
 	}
 	q := figureQuantity(name)
-	var print func(float64) string
-	switch u := toolStyles[f.Tool]; q.kind {
-	case timeQuantity:
-		print = u.time
-	case bytesQuantity:
-		print = u.bytes
-	default:
-		print = u.count
-	}
-	if print == nil {
+	if u, _ := toolStyle(f.Tool); u.of(q.kind) == nil {
 		return f, &SpecError{Spec: f.Spec, Msg: fmt.Sprintf("%s prints no %s in units: %s is %s (a time ends in _s, _ms or _us, a size in bytes, _kib, _mb, _mib or _gib)",
 			f.Tool, strings.TrimPrefix(q.kind.String(), "a "), name, q.kind)}
 	}
-	f.quantity, f.print = q, print
+	f.quantity, f.bound = q, true
 	return f, nil
 }

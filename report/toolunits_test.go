@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,17 +86,38 @@ func TestFigureQuantity(t *testing.T) {
 		figure string
 		want   quantity
 	}{
-		{"latency_p99_ms", quantity{timeQuantity, 1e-3}},
-		{"cpu_server_us_per_req", quantity{timeQuantity, 1e-6}},
-		{"startup_s", quantity{timeQuantity, 1}},
-		{"reported_transfer_bytes_per_s_p99", quantity{bytesQuantity, 1}},
-		{"reported_bytes_read", quantity{bytesQuantity, 1}},
-		{"working_set_mb", quantity{bytesQuantity, 1 << 20}},
-		{"rps", quantity{countQuantity, 1}},
-		{"client_rps_per_s", quantity{countQuantity, 1}},
+		{"latency_p99_ms", quantity{timeQuantity, -3}},
+		{"cpu_server_us_per_req", quantity{timeQuantity, -6}},
+		{"startup_s", quantity{timeQuantity, 0}},
+		{"reported_transfer_bytes_per_s_p99", quantity{bytesQuantity, 0}},
+		{"reported_bytes_read", quantity{bytesQuantity, 0}},
+		{"working_set_mb", quantity{bytesQuantity, 20}},
+		{"rps", quantity{countQuantity, 0}},
+		{"client_rps_per_s", quantity{countQuantity, 0}},
 	} {
 		if got := figureQuantity(c.figure); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.figure, got, c.want)
+		}
+	}
+}
+
+// A figure asked for in another unit reads the same figure in each other
+// unit of its kind, nearest the name's end first; "per s" is a rate, not
+// a unit to convert.
+func TestConversions(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want []Conversion
+	}{
+		{"latency_mean_s", []Conversion{{"latency_mean_us", 1e-6}, {"latency_mean_ms", 1e-3}}},
+		{"latency_p99_us", []Conversion{{"latency_p99_ms", 1e3}, {"latency_p99_s", 1e6}}},
+		{"reported_transfer_mib_per_s_mean", []Conversion{{"reported_transfer_bytes_per_s_mean", 1.0 / (1 << 20)},
+			{"reported_transfer_kib_per_s_mean", 1.0 / (1 << 10)}, {"reported_transfer_mb_per_s_mean", 1},
+			{"reported_transfer_gib_per_s_mean", 1 << 10}}},
+		{"rps", nil},
+	} {
+		if got := Conversions(c.name); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }
@@ -138,7 +160,7 @@ func TestToolUnitsAsWrkAndBombardierPrint(t *testing.T) {
 		t.Helper()
 		var x float64
 		var got string
-		units := toolStyles[tool]
+		units, _ := toolStyle(tool)
 		switch {
 		case timeRe.MatchString(text):
 			m := timeRe.FindStringSubmatch(text)
@@ -230,7 +252,7 @@ func TestToolUnitsAsWrkAndBombardierPrint(t *testing.T) {
 // the summary.
 func TestToolUnitsAsK6Prints(t *testing.T) {
 	exports, _ := filepath.Glob("testdata/toolunits/k6_*_summary_export.json")
-	k6 := toolStyles["k6"]
+	k6, _ := toolStyle("k6")
 	checked := 0
 	for _, export := range exports {
 		stdout := strings.TrimSuffix(export, "_summary_export.json") + "_stdout.txt"
@@ -315,7 +337,7 @@ func k6Summary(t *testing.T, path string) map[string]string {
 // figure of the JSON, printed in vegeta's units, is the text's.
 func TestToolUnitsAsVegetaPrints(t *testing.T) {
 	reports, _ := filepath.Glob("testdata/toolunits/vegeta_report_*.json")
-	vegeta := toolStyles["vegeta"]
+	vegeta, _ := toolStyle("vegeta")
 	checked := 0
 	for _, path := range reports {
 		var r struct {

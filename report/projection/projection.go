@@ -219,56 +219,22 @@ func projectFigures(runs Runs, spec Spec) ([]*report.Data, error) {
 	return out, nil
 }
 
-// unitScale are the units a figure may be asked for in another than the
-// one its column is stored in: the name with the other suffix reads the
-// column times the factor (latency_mean_s is latency_mean_ms / 1000).
-// A per-request CPU figure may also be asked for by the name that
-// cpu_per_request, wra compare and wra gate give it (cpu_server_us_per_req
-// is run_figures' cpu_server_us).
-var unitScale = []struct {
-	want, have string
-	factor     float64
-}{
-	{"_s", "_ms", 1e-3}, {"_us", "_ms", 1e3}, {"_ms", "_us", 1e-3}, {"_ms", "_s", 1e3}, {"_us", "_s", 1e6},
-	{"_us_per_req", "_us", 1},
-}
-
-// byteUnits are the sizes a figure in bytes may be asked for in: the
-// word in place of "bytes" reads the column divided by the size
-// (reported_transfer_mib_per_s_mean is reported_transfer_bytes_per_s_mean
-// / 2^20).
-var byteUnits = []struct {
-	word string
-	size float64
-}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}}
-
-// unitSource is a column a metric asked for in another unit may read,
-// and the factor it is multiplied by.
-type unitSource struct {
-	column string
-	factor float64
-}
+// aliases are names a figure may be asked for by beside its column's: a
+// per-request CPU figure by the name that cpu_per_request, wra compare and
+// wra gate give it (cpu_server_us_per_req is run_figures' cpu_server_us).
+var aliases = []struct{ want, have string }{{"_us_per_req", "_us"}}
 
 // unitSources are the columns metric m may read, in the order they are
-// tried (unitScale, then byteUnits).
-func unitSources(m string) []unitSource {
-	var out []unitSource
-	for _, u := range unitScale {
-		if base, ok := strings.CutSuffix(m, u.want); ok {
-			out = append(out, unitSource{base + u.have, u.factor})
+// tried: its alias, then the same figure in another unit
+// (report.Conversions: latency_mean_s is latency_mean_ms / 1000).
+func unitSources(m string) []report.Conversion {
+	var out []report.Conversion
+	for _, a := range aliases {
+		if base, ok := strings.CutSuffix(m, a.want); ok {
+			out = append(out, report.Conversion{Column: base + a.have, Factor: 1})
 		}
 	}
-	words := strings.Split(m, "_")
-	for i, w := range words {
-		for _, b := range byteUnits {
-			if w == b.word {
-				src := slices.Clone(words)
-				src[i] = "bytes"
-				out = append(out, unitSource{strings.Join(src, "_"), 1 / b.size})
-			}
-		}
-	}
-	return out
+	return append(out, report.Conversions(m)...)
 }
 
 // withUnits adds to runs a column for each metric asked for in another
@@ -286,19 +252,18 @@ func withUnits(runs Runs, metrics []string) Runs {
 			continue
 		}
 		for _, u := range unitSources(m) {
-			src, ok := col[u.column]
-			if !ok || slices.Contains(notMetrics, u.column) {
+			src, ok := col[u.Column]
+			if !ok || slices.Contains(notMetrics, u.Column) {
 				continue
 			}
-			factor := u.factor
 			out := Runs{Columns: append(slices.Clone(runs.Columns), m), Caveats: runs.Caveats}
 			for _, r := range runs.Rows {
 				var v any
 				switch x := r[src].(type) {
 				case float64:
-					v = x * factor
+					v = x * u.Factor
 				case int64:
-					v = float64(x) * factor
+					v = float64(x) * u.Factor
 				}
 				out.Rows = append(out.Rows, append(slices.Clone(r), v))
 			}
